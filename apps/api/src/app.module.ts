@@ -1,0 +1,38 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { BillingWalletModule } from '@app/billing-wallet';
+import { CatalogModule } from '@app/catalog';
+import { DocumentsModule } from '@app/documents';
+import { IdentityModule } from '@app/identity';
+import { Clock, PlatformModule } from '@app/shared-kernel';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig } from './config/app-config';
+import { HealthController } from './health/health.controller';
+import { loggerParams } from './logging';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  databaseUrl: string;
+  appSecret: string;
+  /** Tests inject a clock they move by hand. */
+  clock?: Clock;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        LoggerModule.forRoot(loggerParams(options.config)),
+        CqrsModule.forRoot(),
+        PlatformModule.forRoot({ databaseUrl: options.databaseUrl, appSecret: options.appSecret, clock: options.clock }),
+        IdentityModule,
+        CatalogModule,
+        DocumentsModule,
+        BillingWalletModule,
+      ],
+      controllers: [HealthController],
+    };
+  }
+}

@@ -1,0 +1,77 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
+
+/** The environment, validated once at start: a bad value stops the start with a clear message. */
+export class AppConfig {
+  @IsIn(['development', 'test', 'production'])
+  NODE_ENV: 'development' | 'test' | 'production' = 'development';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsOptional()
+  @IsString()
+  HOST?: string;
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// connection URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'APP_SECRET must be at least 32 characters' })
+  APP_SECRET?: string;
+
+  /** `false`, `true` (trust every hop), a hop count, or a comma list of proxy addresses/CIDRs. */
+  @IsOptional()
+  @Matches(/^(true|false|\d+|[0-9a-fA-F:.\/]+(\s*,\s*[0-9a-fA-F:.\/]+)*)$/, {
+    message: 'TRUST_PROXY must be true, false, a hop count or a comma-separated list of addresses/CIDRs',
+  })
+  TRUST_PROXY?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  RATE_LIMIT_PER_MINUTE = 1000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  PDF_PREVIEW_RATE_LIMIT_PER_MINUTE = 60;
+
+  @IsString()
+  DATA_DIR = '.data';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  DATABASE_POOL_SIZE = 10;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
+  const known = Object.keys(new AppConfig()).concat(['HOST', 'DATABASE_URL', 'APP_SECRET', 'TRUST_PROXY']);
+  const present = Object.fromEntries(Object.entries(env).filter(([name, value]) => known.includes(name) && value !== ''));
+  const config = plainToInstance(AppConfig, present);
+  const problems = validateSync(config, { forbidUnknownValues: false }).flatMap((error) =>
+    Object.values(error.constraints ?? {}).map((message) => `  - ${error.property}=${JSON.stringify(env[error.property])}: ${message}`),
+  );
+  if (config.NODE_ENV === 'production') {
+    if (!config.APP_SECRET) problems.push('  - APP_SECRET is required in production');
+    if (!config.DATABASE_URL) problems.push('  - DATABASE_URL is required in production');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return config;
+}

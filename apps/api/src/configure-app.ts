@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { RequestMethod } from '@nestjs/common';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DomainError } from '@app/shared-kernel';
+import { FastifyInstance } from 'fastify';
+import { Logger as PinoLogger } from 'nestjs-pino';
+import { AppConfig } from './config/app-config';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { RejectUnknownQueryInterceptor } from './http/reject-unknown-query.interceptor';
+import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
+import { createValidationPipe } from './http/validation';
+import { setupOpenApi } from './openapi';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Served without the /v1 prefix and outside rate limits. */
+const OPERATIONAL_PATHS = ['/health', '/docs', '/openapi.json'];
+
+function isOperational(path: string): boolean {
+  return OPERATIONAL_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`));
+}
+
+export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): FastifyAdapter {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: parseTrustProxy(config.TRUST_PROXY),
+    genReqId: () => `req_${randomUUID()}`,
+    requestIdHeader: false,
+    // Every route answers with and without the /v1 prefix; only /v1 is documented.
+    rewriteUrl: (request: { url?: string }) => {
+      const url = request.url ?? '/';
+      return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?') || isOperational(url) ? url : `/v1${url}`;
+    },
+    return503OnClosing: true,
+  });
+  const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  fastify.addHook('onRequest', async (request, reply) => {
+    (request.raw as { id?: string }).id = request.id;
+    void reply.header('Request-Id', request.id);
+  });
+  return adapter;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value.split(',').map((entry) => entry.trim());
+}
+
+/** Pipes, filters, interceptors, hooks and docs: shared by main.ts and the e2e tests. */
+export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+  app.useLogger(app.get(PinoLogger));
+  app.setGlobalPrefix('v1', {
+    exclude: [
+      { path: 'health/live', method: RequestMethod.GET },
+      { path: 'health/ready', method: RequestMethod.GET },
+    ],
+  });
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalInterceptors(new RejectUnknownQueryInterceptor());
+
+  installRateLimit(app.getHttpAdapter().getInstance() as unknown as FastifyInstance, new RateLimiter(config.RATE_LIMIT_PER_MINUTE));
+
+  setupOpenApi(app);
+}
+
+function installRateLimit(fastify: FastifyInstance, limiter: RateLimiter): void {
+  if (!limiter.enabled) return;
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (isOperational(request.url)) return;
+    const state = limiter.consume(callerKey(request.headers.authorization, request.ip));
+    void reply.headers(rateLimitHeaders('default', state));
+    if (!state.allowed) {
+      void reply.header('Retry-After', String(state.resetSeconds));
+      throw new DomainError('rate_limited', 'RATE_LIMITED', `Rate limit of ${limiter.limit} requests per minute exceeded.`, {
+        details: { retry_after_seconds: state.resetSeconds },
+      });
+    }
+  });
+}

@@ -1,0 +1,30 @@
+import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { DatabaseHealth } from '@app/shared-kernel';
+import type { FastifyReply } from 'fastify';
+import { HealthDto, ReadinessDto } from './health.dto';
+
+@ApiTags('Health')
+@Controller('health')
+export class HealthController {
+  constructor(private readonly database: DatabaseHealth) {}
+
+  @Get('live')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Liveness: the process answers.' })
+  @ApiOkResponse({ type: HealthDto })
+  live(): HealthDto {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness: the database answers and every migration is applied.' })
+  @ApiOkResponse({ type: ReadinessDto })
+  @ApiServiceUnavailableResponse({ type: ReadinessDto })
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessDto> {
+    const checks = await this.database.readiness();
+    const ready = checks.database === 'up' && checks.migrations === 'applied';
+    void reply.status(ready ? 200 : 503);
+    return { status: ready ? 'ok' : 'unavailable', checks };
+  }
+}

@@ -1,0 +1,113 @@
+import { HttpException } from '@nestjs/common';
+import { DomainError, DomainErrorKind, FieldError } from '@app/shared-kernel';
+
+export interface ErrorBody {
+  error: {
+    type: string;
+    code: string;
+    message: string;
+    param?: string;
+    status: number;
+    request_id: string;
+    details?: Record<string, unknown>;
+    errors?: FieldError[];
+  };
+}
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+const KIND_TO_HTTP: Record<DomainErrorKind, { status: number; type: string }> = {
+  invalid_request: { status: 400, type: 'invalid_request_error' },
+  not_found: { status: 404, type: 'invalid_request_error' },
+  method_not_allowed: { status: 405, type: 'invalid_request_error' },
+  payload_too_large: { status: 413, type: 'invalid_request_error' },
+  unsupported_media_type: { status: 415, type: 'invalid_request_error' },
+  unauthenticated: { status: 401, type: 'authentication_error' },
+  forbidden: { status: 403, type: 'permission_error' },
+  conflict: { status: 409, type: 'conflict_error' },
+  idempotency_conflict: { status: 409, type: 'idempotency_error' },
+  idempotency_mismatch: { status: 422, type: 'idempotency_error' },
+  rule_violation: { status: 422, type: 'business_rule_error' },
+  payment_declined: { status: 402, type: 'payment_error' },
+  rate_limited: { status: 429, type: 'rate_limit_error' },
+  upstream_failure: { status: 502, type: 'api_error' },
+  unavailable: { status: 503, type: 'api_error' },
+  internal: { status: 500, type: 'api_error' },
+};
+
+/** Headers some refusals must carry beside the body. */
+const KIND_HEADERS: Partial<Record<DomainErrorKind, Record<string, string>>> = {
+  unauthenticated: { 'WWW-Authenticate': 'Bearer' },
+  idempotency_conflict: { 'Retry-After': '1' },
+};
+
+/** Errors raised by Fastify or Nest before our code runs, translated to domain terms. */
+function frameworkError(error: unknown): DomainError | undefined {
+  const code = (error as { code?: unknown }).code;
+  const statusCode = (error as { statusCode?: unknown }).statusCode;
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new DomainError('payload_too_large', 'PAYLOAD_TOO_LARGE', 'The request body exceeds the 1 MB limit.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new DomainError('unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return malformed();
+  }
+  if (error instanceof SyntaxError && statusCode === 400) return malformed();
+  if (error instanceof HttpException) return fromHttpException(error);
+  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    return new DomainError('invalid_request', 'MALFORMED_REQUEST', 'The request could not be read.');
+  }
+  return undefined;
+}
+
+function malformed(): DomainError {
+  return new DomainError('invalid_request', 'MALFORMED_REQUEST', 'The request body is not valid JSON.');
+}
+
+function fromHttpException(error: HttpException): DomainError {
+  switch (error.getStatus()) {
+    case 404:
+      return new DomainError('not_found', 'ROUTE_NOT_FOUND', error.message.replace(/^Cannot /, 'No route for '));
+    case 405:
+      return new DomainError('method_not_allowed', 'METHOD_NOT_ALLOWED', 'This method is not allowed on this route.');
+    case 413:
+      return new DomainError('payload_too_large', 'PAYLOAD_TOO_LARGE', 'The request body exceeds the 1 MB limit.');
+    case 415:
+      return new DomainError('unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
+    default:
+      return new DomainError(error.getStatus() >= 500 ? 'internal' : 'invalid_request', 'MALFORMED_REQUEST', error.message);
+  }
+}
+
+/**
+ * The one place that turns any thrown value into the contract's error body. Unknown errors
+ * become a 500 whose message never reveals internals; the caller logs them.
+ */
+export function toErrorResponse(error: unknown, requestId: string): ErrorResponse & { unexpected: boolean } {
+  const domainError = error instanceof DomainError ? error : frameworkError(error);
+  const known = domainError ?? new DomainError('internal', 'INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.');
+  const { status, type } = KIND_TO_HTTP[known.kind];
+  return {
+    status,
+    unexpected: domainError === undefined,
+    headers: { ...KIND_HEADERS[known.kind] },
+    body: {
+      error: {
+        type,
+        code: known.code,
+        message: known.message,
+        ...(known.param !== undefined && { param: known.param }),
+        status,
+        request_id: requestId,
+        ...(known.details !== undefined && { details: known.details }),
+        ...(known.errors !== undefined && { errors: known.errors }),
+      },
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { DomainError, FieldError } from '@app/shared-kernel';
+
+/** class-validator constraint names → the contract's stable field error codes. */
+const CONSTRAINT_CODES: Record<string, string> = {
+  whitelistValidation: 'UNKNOWN_PARAMETER',
+  isDefined: 'REQUIRED',
+  isNotEmpty: 'REQUIRED',
+  isString: 'INVALID_TYPE',
+  isBoolean: 'INVALID_TYPE',
+  isInt: 'INVALID_TYPE',
+  isNumber: 'INVALID_TYPE',
+  isArray: 'INVALID_TYPE',
+  isObject: 'INVALID_TYPE',
+  nestedValidation: 'INVALID_TYPE',
+  isIn: 'INVALID_VALUE',
+  isEnum: 'INVALID_VALUE',
+  min: 'OUT_OF_RANGE',
+  max: 'OUT_OF_RANGE',
+  minLength: 'OUT_OF_RANGE',
+  maxLength: 'OUT_OF_RANGE',
+  arrayMinSize: 'OUT_OF_RANGE',
+  arrayMaxSize: 'OUT_OF_RANGE',
+};
+
+function flatten(errors: ValidationError[], parent = ''): FieldError[] {
+  return errors.flatMap((error) => {
+    const param = parent ? (/^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`) : error.property;
+    const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) => ({
+      param,
+      code: (error.contexts?.[constraint]?.code as string | undefined) ?? CONSTRAINT_CODES[constraint] ?? 'INVALID_VALUE',
+      message: constraint === 'whitelistValidation' ? `Unknown parameter: ${param}.` : message,
+    }));
+    return [...own, ...flatten(error.children ?? [], param)];
+  });
+}
+
+export function validationFailed(errors: FieldError[]): DomainError {
+  const first = errors[0];
+  return new DomainError('invalid_request', 'VALIDATION_ERROR', first ? first.message : 'The request is invalid.', {
+    param: first?.param,
+    errors,
+  });
+}
+
+/** Whitelist and forbid unknown fields: anything not declared on the DTO is a 400. */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    transform: true,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => validationFailed(flatten(errors)),
+  });
+}

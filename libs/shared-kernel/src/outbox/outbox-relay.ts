@@ -1,0 +1,144 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { Clock } from '../clock';
+import { PgNotifications } from '../persistence/pg-notifications';
+import { integrationEventType } from './integration-event';
+import { HandlesIntegrationEvent, IntegrationEventHandler } from './integration-event-handler';
+import { OUTBOX_CHANNEL } from './outbox';
+
+interface Subscriber {
+  eventClass: Function;
+  handler: IntegrationEventHandler<object>;
+}
+
+interface OutboxRow {
+  id: string;
+  event_type: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+}
+
+const SAFETY_POLL_MS = 5_000;
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
+
+/**
+ * Delivers committed outbox events to their handlers, at least once, on whichever instance
+ * claims them first (FOR UPDATE SKIP LOCKED). Woken by the NOTIFY sent at commit; a slow poll
+ * picks up retries and anything a missed notification left behind.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private readonly subscribers = new Map<string, Subscriber[]>();
+  private timer?: NodeJS.Timeout;
+  private draining?: Promise<void>;
+  private drainAgain = false;
+  private stopped = false;
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly notifications: PgNotifications,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const wrapper of this.discovery.getProviders({ metadataKey: HandlesIntegrationEvent.KEY })) {
+      const eventClass = this.discovery.getMetadataByDecorator(HandlesIntegrationEvent, wrapper)!;
+      const type = integrationEventType(eventClass);
+      if (!type) throw new Error(`${wrapper.name} handles ${eventClass.name}, which is not an @IntegrationEvent`);
+      const list = this.subscribers.get(type) ?? [];
+      list.push({ eventClass, handler: wrapper.instance as IntegrationEventHandler<object> });
+      this.subscribers.set(type, list);
+    }
+    this.notifications.subscribe(OUTBOX_CHANNEL, { onNotification: () => this.wake(), onResubscribe: () => this.wake() });
+    this.timer = setInterval(() => this.wake(), SAFETY_POLL_MS);
+    this.timer.unref();
+    this.wake();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.draining;
+  }
+
+  /** Drains until nothing is due; resolves when the current drain is over. */
+  wake(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.draining) {
+      this.drainAgain = true;
+      return this.draining;
+    }
+    this.draining = this.drain()
+      .catch((error: Error) => this.logger.error(`outbox drain failed: ${error.message}`))
+      .finally(() => {
+        this.draining = undefined;
+        if (this.drainAgain && !this.stopped) {
+          this.drainAgain = false;
+          void this.wake();
+        }
+      });
+    return this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.stopped && (await this.deliverNext())) {
+      // one event per transaction, so a failing handler never holds back the others
+    }
+  }
+
+  /** Claims and delivers one due event; false when none is due. */
+  private async deliverNext(): Promise<boolean> {
+    let failed: { row: OutboxRow; error: Error } | undefined;
+    const delivered = await this.txHost
+      .withTransaction(async () => {
+        const rows: OutboxRow[] = await this.txHost.tx.query(
+          `SELECT id, event_type, payload, attempts FROM outbox_events
+            WHERE dispatched_at IS NULL AND next_attempt_at <= $1
+            ORDER BY next_attempt_at, id
+            LIMIT 1
+            FOR UPDATE SKIP LOCKED`,
+          [this.clock.now()],
+        );
+        const row = rows[0];
+        if (!row) return false;
+        try {
+          for (const { eventClass, handler } of this.subscribers.get(row.event_type) ?? []) {
+            await handler.handle(Object.assign(Object.create(eventClass.prototype as object) as object, row.payload));
+          }
+        } catch (error) {
+          failed = { row, error: error as Error };
+          throw error;
+        }
+        await this.txHost.tx.query(`UPDATE outbox_events SET dispatched_at = $2, attempts = attempts + 1 WHERE id = $1`, [
+          row.id,
+          this.clock.now(),
+        ]);
+        return true;
+      })
+      .catch((error: Error) => {
+        if (!failed) throw error;
+        return false;
+      });
+    if (failed) {
+      await this.scheduleRetry(failed.row, failed.error);
+      return true;
+    }
+    return delivered;
+  }
+
+  private async scheduleRetry(row: OutboxRow, error: Error): Promise<void> {
+    const attempts = row.attempts + 1;
+    const backoffMs = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts, 22));
+    this.logger.error(`outbox event ${row.id} (${row.event_type}) failed on attempt ${attempts}: ${error.message}`);
+    await this.dataSource.query(
+      `UPDATE outbox_events SET attempts = $2, last_error = $3, next_attempt_at = $4 WHERE id = $1`,
+      [row.id, attempts, error.message.slice(0, 2000), new Date(this.clock.now().getTime() + backoffMs)],
+    );
+  }
+}

@@ -1,0 +1,80 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Client } from 'pg';
+import { PlatformOptions } from '../platform-options';
+
+type NotificationHandler = (payload: string) => void;
+
+interface Subscription {
+  onNotification: NotificationHandler;
+  /** Called after every (re)connect: notifications sent while disconnected are lost. */
+  onResubscribe?: () => void;
+}
+
+const RECONNECT_DELAY_MS = 500;
+const CHANNEL_PATTERN = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * One dedicated connection LISTENing for PostgreSQL notifications on behalf of the whole
+ * process. NOTIFY is delivered only when the sending transaction commits, which makes it a
+ * natural after-commit signal across every running instance.
+ */
+@Injectable()
+export class PgNotifications implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(PgNotifications.name);
+  private readonly subscriptions = new Map<string, Subscription[]>();
+  private client?: Client;
+  private stopped = false;
+
+  constructor(private readonly options: PlatformOptions) {}
+
+  subscribe(channel: string, subscription: Subscription): void {
+    if (!CHANNEL_PATTERN.test(channel)) throw new Error(`Invalid notification channel ${channel}`);
+    const existing = this.subscriptions.get(channel);
+    if (existing) {
+      existing.push(subscription);
+      return;
+    }
+    this.subscriptions.set(channel, [subscription]);
+    void this.client?.query(`LISTEN ${channel}`).catch((error: Error) => this.logger.error(error.message));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.connect();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({ connectionString: this.options.databaseUrl, application_name: 'billing-api-listener' });
+    client.on('notification', (message) => {
+      for (const subscription of this.subscriptions.get(message.channel) ?? []) {
+        subscription.onNotification(message.payload ?? '');
+      }
+    });
+    client.on('error', (error) => this.logger.warn(`listener connection error: ${error.message}`));
+    client.on('end', () => {
+      if (this.client === client) this.client = undefined;
+      if (!this.stopped) setTimeout(() => void this.reconnect(), RECONNECT_DELAY_MS).unref();
+    });
+    await client.connect();
+    for (const channel of this.subscriptions.keys()) await client.query(`LISTEN ${channel}`);
+    this.client = client;
+    for (const subscriptions of this.subscriptions.values()) {
+      for (const subscription of subscriptions) subscription.onResubscribe?.();
+    }
+  }
+
+  private async reconnect(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.connect();
+      this.logger.log('listener reconnected');
+    } catch (error) {
+      this.logger.warn(`listener reconnect failed: ${(error as Error).message}`);
+      setTimeout(() => void this.reconnect(), RECONNECT_DELAY_MS * 4).unref();
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { ClsPluginTransactional } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
+import { ClsModule } from 'nestjs-cls';
+import { dataSourceOptions } from '../../../ormconfig';
+import { Clock } from './clock';
+import { CursorCodec } from './cursor';
+import { IdempotencyRetention } from './idempotency/idempotency-retention';
+import { JobQueue } from './jobs/job-queue';
+import { Outbox } from './outbox/outbox';
+import { OutboxRelay } from './outbox/outbox-relay';
+import { DatabaseClock } from './persistence/database-clock';
+import { DatabaseHealth } from './persistence/database-health';
+import { PgNotifications } from './persistence/pg-notifications';
+import { PlatformOptions } from './platform-options';
+
+export interface PlatformModuleOptions {
+  databaseUrl: string;
+  appSecret: string;
+  /** Replaces the database clock, for tests that move time by hand. */
+  clock?: Clock;
+}
+
+/**
+ * The infrastructure every context builds on: the database and its unit of work, the clock,
+ * the outbox and its relay, the job queue, notifications, the cursor codec.
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(options: PlatformModuleOptions): DynamicModule {
+    const platformOptions: PlatformOptions = { databaseUrl: options.databaseUrl, appSecret: options.appSecret };
+    return {
+      module: PlatformModule,
+      imports: [
+        DiscoveryModule,
+        TypeOrmModule.forRoot({ ...dataSourceOptions(options.databaseUrl), autoLoadEntities: true }),
+        ClsModule.forRoot({
+          global: true,
+          plugins: [
+            new ClsPluginTransactional({
+              imports: [TypeOrmModule],
+              adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
+              enableTransactionProxy: false,
+            }),
+          ],
+        }),
+      ],
+      providers: [
+        { provide: PlatformOptions, useValue: platformOptions },
+        options.clock ? { provide: Clock, useValue: options.clock } : { provide: Clock, useClass: DatabaseClock },
+        { provide: CursorCodec, useValue: new CursorCodec(options.appSecret) },
+        PgNotifications,
+        Outbox,
+        OutboxRelay,
+        JobQueue,
+        DatabaseHealth,
+        IdempotencyRetention,
+      ],
+      exports: [PlatformOptions, Clock, CursorCodec, PgNotifications, Outbox, OutboxRelay, JobQueue, DatabaseHealth],
+    };
+  }
+}
