@@ -33,6 +33,8 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
     return503OnClosing: true,
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  // JSON only: any other body type is a 415 rather than a string handed to the validators.
+  fastify.removeContentTypeParser('text/plain');
   fastify.addHook('onRequest', async (request, reply) => {
     (request.raw as { id?: string }).id = request.id;
     void reply.header('Request-Id', request.id);

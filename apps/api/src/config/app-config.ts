@@ -61,12 +61,19 @@ export class AppConfig {
 
 export class ConfigError extends Error {}
 
+/** Their values may hold credentials: a message names them but never repeats them. */
+const SECRET_VARIABLES = new Set(['APP_SECRET', 'DATABASE_URL']);
+
+function shown(name: string, value: string | undefined): string {
+  return SECRET_VARIABLES.has(name) ? `${name} (value hidden)` : `${name}=${JSON.stringify(value)}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const known = Object.keys(new AppConfig()).concat(['HOST', 'DATABASE_URL', 'APP_SECRET', 'TRUST_PROXY']);
   const present = Object.fromEntries(Object.entries(env).filter(([name, value]) => known.includes(name) && value !== ''));
   const config = plainToInstance(AppConfig, present);
   const problems = validateSync(config, { forbidUnknownValues: false }).flatMap((error) =>
-    Object.values(error.constraints ?? {}).map((message) => `  - ${error.property}=${JSON.stringify(env[error.property])}: ${message}`),
+    Object.values(error.constraints ?? {}).map((message) => `  - ${shown(error.property, env[error.property])}: ${message}`),
   );
   if (config.NODE_ENV === 'production') {
     if (!config.APP_SECRET) problems.push('  - APP_SECRET is required in production');

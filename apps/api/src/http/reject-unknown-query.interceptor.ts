@@ -11,7 +11,7 @@ import { validationFailed } from './validation';
  */
 @Injectable()
 export class RejectUnknownQueryInterceptor implements NestInterceptor {
-  private readonly declaresQuery = new WeakMap<Function, boolean>();
+  private readonly declaresQuery = new WeakMap<object, boolean>();
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() === 'http' && !this.routeDeclaresQuery(context)) {

@@ -1,4 +1,5 @@
 import { DiscoveryService } from '@nestjs/core';
+import { EventClass } from './integration-event';
 
 /**
  * A durable subscriber: the outbox relay calls `handle` after the event's transaction
@@ -10,4 +11,4 @@ export interface IntegrationEventHandler<E extends object> {
 }
 
 /** `@HandlesIntegrationEvent(CustomerCreated)` on an injectable IntegrationEventHandler. */
-export const HandlesIntegrationEvent = DiscoveryService.createDecorator<Function>();
+export const HandlesIntegrationEvent = DiscoveryService.createDecorator<EventClass>();

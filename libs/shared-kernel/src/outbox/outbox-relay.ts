@@ -5,12 +5,12 @@ import { DiscoveryService } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock';
 import { PgNotifications } from '../persistence/pg-notifications';
-import { integrationEventType } from './integration-event';
+import { EventClass, integrationEventType } from './integration-event';
 import { HandlesIntegrationEvent, IntegrationEventHandler } from './integration-event-handler';
 import { OUTBOX_CHANNEL } from './outbox';
 
 interface Subscriber {
-  eventClass: Function;
+  eventClass: EventClass;
   handler: IntegrationEventHandler<object>;
 }
 
@@ -34,8 +34,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly subscribers = new Map<string, Subscriber[]>();
   private timer?: NodeJS.Timeout;
-  private draining?: Promise<void>;
-  private drainAgain = false;
+  private current?: Promise<void>;
+  private next?: Promise<void>;
   private stopped = false;
 
   constructor(
@@ -64,26 +64,28 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.draining;
+    await this.next;
+    await this.current;
   }
 
-  /** Drains until nothing is due; resolves when the current drain is over. */
+  /** Resolves once a drain that started after this call has found nothing more due. */
   wake(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    if (this.draining) {
-      this.drainAgain = true;
-      return this.draining;
-    }
-    this.draining = this.drain()
+    if (!this.current) return (this.current = this.startDrain());
+    this.next ??= this.current.then(() => {
+      this.next = undefined;
+      return (this.current = this.startDrain());
+    });
+    return this.next;
+  }
+
+  private startDrain(): Promise<void> {
+    const run: Promise<void> = this.drain()
       .catch((error: Error) => this.logger.error(`outbox drain failed: ${error.message}`))
       .finally(() => {
-        this.draining = undefined;
-        if (this.drainAgain && !this.stopped) {
-          this.drainAgain = false;
-          void this.wake();
-        }
+        if (this.current === run) this.current = undefined;
       });
-    return this.draining;
+    return run;
   }
 
   private async drain(): Promise<void> {
@@ -109,7 +111,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
         if (!row) return false;
         try {
           for (const { eventClass, handler } of this.subscribers.get(row.event_type) ?? []) {
-            await handler.handle(Object.assign(Object.create(eventClass.prototype as object) as object, row.payload));
+            await handler.handle(Object.assign(Object.create(eventClass.prototype) as object, row.payload));
           }
         } catch (error) {
           failed = { row, error: error as Error };

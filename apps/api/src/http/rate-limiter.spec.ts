@@ -1,0 +1,32 @@
+import { callerKey, rateLimitHeaders, RateLimiter } from './rate-limiter';
+
+describe('RateLimiter', () => {
+  it('counts per caller within a one-minute window and resets with the next window', () => {
+    let now = 120_000 + 15_000;
+    const limiter = new RateLimiter(2, () => now);
+    expect(limiter.consume('a')).toEqual({ limit: 2, remaining: 1, resetSeconds: 45, allowed: true });
+    expect(limiter.consume('a')).toEqual({ limit: 2, remaining: 0, resetSeconds: 45, allowed: true });
+    expect(limiter.consume('a').allowed).toBe(false);
+    expect(limiter.consume('b').allowed).toBe(true);
+    now += 45_000;
+    expect(limiter.consume('a')).toEqual({ limit: 2, remaining: 1, resetSeconds: 60, allowed: true });
+  });
+
+  it('is disabled at 0', () => {
+    expect(new RateLimiter(0).enabled).toBe(false);
+  });
+
+  it('keys callers by a hash of their credential, never the credential itself', () => {
+    const key = callerKey('Bearer sk_live_secret', '10.0.0.1');
+    expect(key).not.toContain('secret');
+    expect(key).toBe(callerKey('Bearer sk_live_secret', '10.0.0.2'));
+    expect(callerKey(undefined, '10.0.0.1')).toBe('ip:10.0.0.1');
+  });
+
+  it('renders the IETF RateLimit headers', () => {
+    expect(rateLimitHeaders('default', { limit: 1000, remaining: 998, resetSeconds: 42, allowed: true })).toEqual({
+      'RateLimit-Policy': '"default";q=1000;w=60',
+      RateLimit: '"default";r=998;t=42',
+    });
+  });
+});

@@ -1,0 +1,158 @@
+import { DataSource } from 'typeorm';
+import { PROBE_TABLE_SQL, ProbeModule } from '../support/probe.module';
+import { createTestApp, TestApp } from '../support/test-app';
+
+const REQUEST_ID = /^req_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function expectErrorBody(body: any, status: number, type: string, code: string, requestId: string): void {
+  expect(body).toEqual({
+    error: expect.objectContaining({ type, code, status, request_id: requestId, message: expect.any(String) }),
+  });
+  expect(Object.keys(body.error).sort()).toEqual(
+    expect.arrayContaining(['code', 'message', 'request_id', 'status', 'type']),
+  );
+}
+
+describe('HTTP edge: errors, request ids, prefixes, limits', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ imports: [ProbeModule] });
+    await t.app.get(DataSource).query(PROBE_TABLE_SQL);
+  });
+  afterAll(() => t.close());
+
+  it('answers a known route under /v1 and without the prefix, with a Request-Id', async () => {
+    const prefixed = await t.http.post('/v1/probes').send({ text: 'hello' }).expect(201);
+    expect(prefixed.headers['request-id']).toMatch(REQUEST_ID);
+    expect(prefixed.body).toEqual({ object: 'probe_note', id: expect.any(String) });
+    const bare = await t.http.post('/probes').send({ text: 'hello again' }).expect(201);
+    expect(bare.headers['request-id']).toMatch(REQUEST_ID);
+    expect(bare.headers['request-id']).not.toEqual(prefixed.headers['request-id']);
+  });
+
+  it('answers an unknown route with a 404 in the error shape', async () => {
+    for (const path of ['/v1/nowhere', '/nowhere']) {
+      const response = await t.http.get(path).expect(404);
+      expect(response.headers['content-type']).toMatch(/application\/json/);
+      expectErrorBody(response.body, 404, 'invalid_request_error', 'ROUTE_NOT_FOUND', response.headers['request-id']);
+    }
+  });
+
+  it('refuses malformed JSON with 400 MALFORMED_REQUEST and writes nothing', async () => {
+    const response = await t.http.post('/v1/probes').set('Content-Type', 'application/json').send('{"text": "x",').expect(400);
+    expectErrorBody(response.body, 400, 'invalid_request_error', 'MALFORMED_REQUEST', response.headers['request-id']);
+    const empty = await t.http.post('/v1/probes').set('Content-Type', 'application/json').send('').expect(400);
+    expect(empty.body.error.code).toBe('MALFORMED_REQUEST');
+  });
+
+  it('refuses unknown body fields with 400 VALIDATION_ERROR and UNKNOWN_PARAMETER', async () => {
+    const response = await t.http.post('/v1/probes').send({ text: 'ok', balance: '100.00' }).expect(400);
+    expectErrorBody(response.body, 400, 'invalid_request_error', 'VALIDATION_ERROR', response.headers['request-id']);
+    expect(response.body.error.errors).toEqual([
+      { param: 'balance', code: 'UNKNOWN_PARAMETER', message: 'Unknown parameter: balance.' },
+    ]);
+    expect(response.body.error.param).toBe('balance');
+  });
+
+  it('names nested parameters and reports every invalid field', async () => {
+    const response = await t.http.post('/v1/probes').send({ text: 7, address: { city: 'x'.repeat(30), zip: '1' } }).expect(400);
+    expect(response.body.error.code).toBe('VALIDATION_ERROR');
+    expect(response.body.error.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ param: 'text', code: 'INVALID_TYPE' }),
+        expect.objectContaining({ param: 'address.city', code: 'OUT_OF_RANGE' }),
+        expect.objectContaining({ param: 'address.zip', code: 'UNKNOWN_PARAMETER' }),
+      ]),
+    );
+  });
+
+  it('refuses unknown query parameters, on routes with and without a query DTO', async () => {
+    const withDto = await t.http.get('/v1/probes?colour=red').expect(400);
+    expect(withDto.body.error.errors).toEqual([expect.objectContaining({ param: 'colour', code: 'UNKNOWN_PARAMETER' })]);
+    const withoutDto = await t.http.get('/v1/probes/boom?debug=1').expect(400);
+    expect(withoutDto.body.error.errors).toEqual([expect.objectContaining({ param: 'debug', code: 'UNKNOWN_PARAMETER' })]);
+  });
+
+  it('answers 413 PAYLOAD_TOO_LARGE above 1 MB', async () => {
+    const response = await t.http
+      .post('/v1/probes')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ text: 'x'.repeat(1024 * 1024) }))
+      .expect(413);
+    expectErrorBody(response.body, 413, 'invalid_request_error', 'PAYLOAD_TOO_LARGE', response.headers['request-id']);
+  });
+
+  it('answers 415 for a body that is not JSON', async () => {
+    const response = await t.http.post('/v1/probes').set('Content-Type', 'text/plain').send('text=hello').expect(415);
+    expectErrorBody(response.body, 415, 'invalid_request_error', 'UNSUPPORTED_MEDIA_TYPE', response.headers['request-id']);
+  });
+
+  it('turns an unexpected error into a 500 that leaks nothing', async () => {
+    const response = await t.http.get('/v1/probes/boom').expect(500);
+    expectErrorBody(response.body, 500, 'api_error', 'INTERNAL_ERROR', response.headers['request-id']);
+    const raw = JSON.stringify(response.body);
+    expect(raw).not.toMatch(/secret|postgres:|at \w+ \(|\.ts:\d+/);
+  });
+
+  it('maps domain errors to their status, type and code', async () => {
+    const response = await t.http.post('/v1/probes').send({ text: 'refuse me', fail_after_write: true }).expect(422);
+    expectErrorBody(response.body, 422, 'business_rule_error', 'PROBE_REFUSED', response.headers['request-id']);
+  });
+
+  it('paginates with signed cursors bound to the list and its filters', async () => {
+    for (let i = 0; i < 5; i += 1) await t.http.post('/v1/probes').send({ text: `page-${i}` }).expect(201);
+    const first = await t.http.get('/v1/probes?limit=2&starts_with=page-').expect(200);
+    expect(first.body.data).toHaveLength(2);
+    expect(first.body.pagination).toEqual({ cursor: expect.any(String), has_more: true });
+    const seen = first.body.data.map((row: { text: string }) => row.text);
+    let cursor: string | null = first.body.pagination.cursor;
+    while (cursor) {
+      const next = await t.http.get(`/v1/probes?limit=2&starts_with=page-&cursor=${encodeURIComponent(cursor)}`).expect(200);
+      seen.push(...next.body.data.map((row: { text: string }) => row.text));
+      cursor = next.body.pagination.cursor;
+      if (!next.body.pagination.has_more) expect(cursor).toBeNull();
+    }
+    expect(seen).toEqual(['page-4', 'page-3', 'page-2', 'page-1', 'page-0']);
+
+    const foreign = await t.http
+      .get(`/v1/probes?limit=2&starts_with=other&cursor=${encodeURIComponent(first.body.pagination.cursor)}`)
+      .expect(400);
+    expect(foreign.body.error.code).toBe('INVALID_CURSOR');
+    const tampered = `${first.body.pagination.cursor.slice(0, -2)}AA`;
+    const refused = await t.http.get(`/v1/probes?limit=2&starts_with=page-&cursor=${tampered}`).expect(400);
+    expect(refused.body.error.code).toBe('INVALID_CURSOR');
+  });
+
+  it('clamps large limits and falls back to the default on invalid ones', async () => {
+    const clamped = await t.http.get('/v1/probes?limit=100000').expect(200);
+    expect(clamped.body.data.length).toBeLessThanOrEqual(200);
+    const fallback = await t.http.get('/v1/probes?limit=abc').expect(200);
+    expect(fallback.body.pagination).toEqual(expect.objectContaining({ has_more: expect.any(Boolean) }));
+  });
+});
+
+describe('HTTP edge: rate limits', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ imports: [ProbeModule], env: { RATE_LIMIT_PER_MINUTE: '3' } });
+  });
+  afterAll(() => t.close());
+
+  it('sends RateLimit headers and answers 429 RATE_LIMITED with Retry-After past the limit', async () => {
+    const first = await t.http.get('/v1/nowhere').set('Authorization', 'Bearer caller-a').expect(404);
+    expect(first.headers['ratelimit-policy']).toBe('"default";q=3;w=60');
+    expect(first.headers['ratelimit']).toMatch(/^"default";r=2;t=\d+$/);
+    await t.http.get('/v1/nowhere').set('Authorization', 'Bearer caller-a').expect(404);
+    await t.http.get('/v1/nowhere').set('Authorization', 'Bearer caller-a').expect(404);
+    const limited = await t.http.get('/v1/nowhere').set('Authorization', 'Bearer caller-a').expect(429);
+    expectErrorBody(limited.body, 429, 'rate_limit_error', 'RATE_LIMITED', limited.headers['request-id']);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.headers['ratelimit']).toMatch(/^"default";r=0;t=\d+$/);
+
+    // Another caller has a budget of its own; health checks are never limited.
+    await t.http.get('/v1/nowhere').set('Authorization', 'Bearer caller-b').expect(404);
+    await t.http.get('/health/live').expect(200);
+  });
+});

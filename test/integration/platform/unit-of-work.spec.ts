@@ -1,0 +1,127 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { IDEMPOTENCY_RETENTION_MS, IdempotencyRetention, JobQueue, ManualClock, Outbox, OutboxRelay } from '@app/shared-kernel';
+import { DataSource } from 'typeorm';
+import {
+  PROBE_JOB,
+  PROBE_TABLE_SQL,
+  ProbeFollowUps,
+  ProbeModule,
+  ProbeNoteWritten,
+  ProbeNoteWrittenSubscriber,
+  WriteProbeNoteCommand,
+} from '../../support/probe.module';
+import { createTestApp, TestApp } from '../../support/test-app';
+
+describe('Unit of work, outbox and job queue on PostgreSQL', () => {
+  const clock = new ManualClock(new Date('2026-11-22T12:00:00.000Z'));
+  let t: TestApp;
+  let db: DataSource;
+  let subscriber: ProbeNoteWrittenSubscriber;
+
+  beforeAll(async () => {
+    t = await createTestApp({ imports: [ProbeModule], clock });
+    db = t.app.get(DataSource);
+    await db.query(PROBE_TABLE_SQL);
+    subscriber = t.app.get(ProbeNoteWrittenSubscriber);
+  });
+  afterAll(() => t.close());
+
+  async function counts(): Promise<{ notes: number; events: number }> {
+    const [row] = await db.query(
+      `SELECT (SELECT count(*) FROM probe_notes)::int AS notes, (SELECT count(*) FROM outbox_events)::int AS events`,
+    );
+    return row;
+  }
+
+  it('commits the row and its outbox event together, then relays the event once', async () => {
+    const before = await counts();
+    const { id } = await t.app.get(CommandBus).execute(new WriteProbeNoteCommand('kept', false));
+    expect(await counts()).toEqual({ notes: before.notes + 1, events: before.events + 1 });
+
+    await t.app.get(OutboxRelay).wake();
+    expect(subscriber.received).toContainEqual(expect.objectContaining({ noteId: id, text: 'kept' }));
+    const [event] = await db.query(`SELECT dispatched_at, attempts, event_type FROM outbox_events WHERE payload->>'noteId' = $1`, [id]);
+    expect(event).toEqual({ dispatched_at: expect.any(Date), attempts: 1, event_type: 'probe.note_written' });
+
+    await t.app.get(OutboxRelay).wake();
+    expect(subscriber.received.filter((received) => received.noteId === id)).toHaveLength(1);
+  });
+
+  it('rolls back every write of a failing command handler, outbox rows included', async () => {
+    const before = await counts();
+    await expect(t.app.get(CommandBus).execute(new WriteProbeNoteCommand('lost', true))).rejects.toMatchObject({
+      code: 'PROBE_REFUSED',
+    });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('rolls back over HTTP too: a refused request leaves no row and no event', async () => {
+    const before = await counts();
+    await t.http.post('/v1/probes').send({ text: 'lost over http', fail_after_write: true }).expect(422);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('retries a failing subscriber later and delivers exactly once when it recovers', async () => {
+    subscriber.failuresToSimulate = 1;
+    const { id } = await t.app.get(CommandBus).execute(new WriteProbeNoteCommand('retried', false));
+    await t.app.get(OutboxRelay).wake();
+    const [failed] = await db.query(
+      `SELECT dispatched_at, attempts, last_error, next_attempt_at FROM outbox_events WHERE payload->>'noteId' = $1`,
+      [id],
+    );
+    expect(failed).toEqual(
+      expect.objectContaining({ dispatched_at: null, attempts: 1, last_error: 'simulated subscriber failure' }),
+    );
+    expect(failed.next_attempt_at.getTime()).toBeGreaterThan(clock.now().getTime());
+    expect(subscriber.received.some((received) => received.noteId === id)).toBe(false);
+
+    clock.advance(60_000);
+    await t.app.get(OutboxRelay).wake();
+    expect(subscriber.received.filter((received) => received.noteId === id)).toHaveLength(1);
+    const [delivered] = await db.query(`SELECT dispatched_at, attempts FROM outbox_events WHERE payload->>'noteId' = $1`, [id]);
+    expect(delivered).toEqual({ dispatched_at: expect.any(Date), attempts: 2 });
+  });
+
+  it('refuses to write an outbox event outside a transaction', async () => {
+    await expect(t.app.get(Outbox).add(new ProbeNoteWritten('x', 'y'), null)).rejects.toThrow(/inside a transaction/);
+  });
+
+  it('purges idempotency records older than 24 hours, by the registered job', async () => {
+    const insert = (key: string, createdAt: Date) =>
+      db.query(
+        `INSERT INTO idempotency_records (organization_id, workspace_id, principal_id, method, route, idempotency_key,
+           fingerprint, response_status, response_body, created_at)
+         VALUES (gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 'POST', '/v1/probes', $1, 'f', 201, '{}', $2)`,
+        [key, createdAt],
+      );
+    const now = clock.now().getTime();
+    await insert('old', new Date(now - IDEMPOTENCY_RETENTION_MS - 1000));
+    await insert('fresh', new Date(now - IDEMPOTENCY_RETENTION_MS + 60_000));
+
+    await t.app.get(JobQueue).runNow('idempotency.purge-expired');
+    const keys = (await db.query('SELECT idempotency_key FROM idempotency_records')).map((row: { idempotency_key: string }) => row.idempotency_key);
+    expect(keys).toEqual(['fresh']);
+    expect(await t.app.get(IdempotencyRetention).purgeExpired()).toBe(0);
+  });
+
+  it('schedules the idempotency purge on the shared queue', async () => {
+    const schedule = await db.query(`SELECT name, cron FROM pgboss.schedule WHERE name = 'idempotency.purge-expired'`);
+    expect(schedule).toEqual([{ name: 'idempotency.purge-expired', cron: '17 * * * *' }]);
+  });
+
+  it('runs a job sent inside a committed transaction and drops the job of a rolled-back one', async () => {
+    const followUps = t.app.get(ProbeFollowUps);
+    const jobsFor = async (state?: string) =>
+      (await db.query(`SELECT state, data->>'noteId' AS note_id FROM pgboss.job WHERE name = $1`, [PROBE_JOB])).filter(
+        (job: { state: string }) => !state || job.state === state,
+      );
+    const before = (await jobsFor()).length;
+    await expect(t.app.get(CommandBus).execute(new WriteProbeNoteCommand('no job', true))).rejects.toThrow();
+    expect(await jobsFor()).toHaveLength(before);
+
+    const { id } = await t.app.get(CommandBus).execute(new WriteProbeNoteCommand('with job', false));
+    const deadline = Date.now() + 10_000;
+    while (!followUps.done.includes(id) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(followUps.done).toContain(id);
+  });
+});
