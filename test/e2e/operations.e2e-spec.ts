@@ -55,7 +55,8 @@ describe('Operations: health and OpenAPI', () => {
 
     const documented = new Set<string>();
     for (const [path, operations] of Object.entries<Record<string, unknown>>(document.paths)) {
-      for (const method of Object.keys(operations)) documented.add(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`);
+      for (const method of Object.keys(operations))
+        documented.add(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`);
     }
     const served = t.routes.filter(
       (route) => !route.startsWith('HEAD ') && !route.startsWith('OPTIONS ') && !/^GET \/(docs|openapi)/.test(route),

@@ -8,9 +8,7 @@ function expectErrorBody(body: any, status: number, type: string, code: string, 
   expect(body).toEqual({
     error: expect.objectContaining({ type, code, status, request_id: requestId, message: expect.any(String) }),
   });
-  expect(Object.keys(body.error).sort()).toEqual(
-    expect.arrayContaining(['code', 'message', 'request_id', 'status', 'type']),
-  );
+  expect(Object.keys(body.error).sort()).toEqual(expect.arrayContaining(['code', 'message', 'request_id', 'status', 'type']));
 }
 
 describe('HTTP edge: errors, request ids, prefixes, limits', () => {
@@ -56,7 +54,10 @@ describe('HTTP edge: errors, request ids, prefixes, limits', () => {
   });
 
   it('names nested parameters and reports every invalid field', async () => {
-    const response = await t.http.post('/v1/probes').send({ text: 7, address: { city: 'x'.repeat(30), zip: '1' } }).expect(400);
+    const response = await t.http
+      .post('/v1/probes')
+      .send({ text: 7, address: { city: 'x'.repeat(30), zip: '1' } })
+      .expect(400);
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
     expect(response.body.error.errors).toEqual(
       expect.arrayContaining([
@@ -101,7 +102,11 @@ describe('HTTP edge: errors, request ids, prefixes, limits', () => {
   });
 
   it('paginates with signed cursors bound to the list and its filters', async () => {
-    for (let i = 0; i < 5; i += 1) await t.http.post('/v1/probes').send({ text: `page-${i}` }).expect(201);
+    for (let i = 0; i < 5; i += 1)
+      await t.http
+        .post('/v1/probes')
+        .send({ text: `page-${i}` })
+        .expect(201);
     const first = await t.http.get('/v1/probes?limit=2&starts_with=page-').expect(200);
     expect(first.body.data).toHaveLength(2);
     expect(first.body.pagination).toEqual({ cursor: expect.any(String), has_more: true });

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Clock } from '@app/shared-kernel';
 import { FastifyInstance } from 'fastify';
+import { DestinationStream } from 'pino';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../apps/api/src/app.module';
@@ -14,6 +15,8 @@ export interface TestAppOptions {
   clock?: Clock;
   /** Environment overrides, validated like the real configuration. */
   env?: Record<string, string>;
+  /** Receives the JSON log lines (the app logs nothing otherwise: LOG_LEVEL silent). */
+  logDestination?: DestinationStream;
   /** Test-only modules (probes) mounted beside the real ones. */
   imports?: Array<Type | DynamicModule>;
 }
@@ -38,7 +41,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   (adapter.getInstance() as unknown as FastifyInstance).addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
   });
-  const root = AppModule.forRoot({ config, databaseUrl: database.url, appSecret: TEST_APP_SECRET, clock: options.clock });
+  const root = AppModule.forRoot({
+    config,
+    databaseUrl: database.url,
+    appSecret: TEST_APP_SECRET,
+    clock: options.clock,
+    logDestination: options.logDestination,
+  });
   const app = await NestFactory.create<NestFastifyApplication>(
     { ...root, imports: [...(root.imports ?? []), ...(options.imports ?? [])] },
     adapter,

@@ -6,6 +6,7 @@ import { DocumentsModule } from '@app/documents';
 import { IdentityModule } from '@app/identity';
 import { Clock, PlatformModule } from '@app/shared-kernel';
 import { LoggerModule } from 'nestjs-pino';
+import { DestinationStream } from 'pino';
 import { AppConfig } from './config/app-config';
 import { HealthController } from './health/health.controller';
 import { loggerParams } from './logging';
@@ -16,6 +17,8 @@ export interface AppModuleOptions {
   appSecret: string;
   /** Tests inject a clock they move by hand. */
   clock?: Clock;
+  /** Tests read the log lines. */
+  logDestination?: DestinationStream;
 }
 
 @Module({})
@@ -24,7 +27,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        LoggerModule.forRoot(loggerParams(options.config)),
+        LoggerModule.forRoot(loggerParams(options.config, options.logDestination)),
         CqrsModule.forRoot(),
         PlatformModule.forRoot({ databaseUrl: options.databaseUrl, appSecret: options.appSecret, clock: options.clock }),
         IdentityModule,

@@ -65,7 +65,10 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalInterceptors(new RejectUnknownQueryInterceptor());
 
-  installRateLimit(app.getHttpAdapter().getInstance() as unknown as FastifyInstance, new RateLimiter(config.RATE_LIMIT_PER_MINUTE));
+  installRateLimit(
+    app.getHttpAdapter().getInstance() as unknown as FastifyInstance,
+    new RateLimiter(config.RATE_LIMIT_PER_MINUTE),
+  );
 
   setupOpenApi(app);
 }

@@ -9,7 +9,7 @@ import { developmentAppSecret } from './runtime/app-secret';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './runtime/embedded-postgres';
 
 function say(message: string): void {
-  process.stdout.write(`${JSON.stringify({ level: 'info', time: Date.now(), msg: message })}\n`);
+  process.stdout.write(`${JSON.stringify({ level: 'info', time: new Date().toISOString(), msg: message })}\n`);
 }
 
 async function bootstrap(): Promise<void> {
@@ -50,6 +50,8 @@ function stopGracefullyOnSignals(app: NestFastifyApplication, embedded: Embedded
 }
 
 bootstrap().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -15,7 +15,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Errors share one body: see the ErrorBody schema.',
     )
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key (sk_live_…, sk_test_…) or a session token (sess_…).' }, 'bearer')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'An API key (sk_live_…, sk_test_…) or a session token (sess_…).' },
+      'bearer',
+    )
     .build();
   return SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto] });
 }

@@ -3,9 +3,7 @@ import { canonicalJson } from './canonical-json';
 
 describe('canonicalJson', () => {
   it('sorts object keys at every depth and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
-      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
-    );
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
   });
 
   it('sorts keys as strings, integer-like ones included', () => {

@@ -114,9 +114,16 @@ describe('CursorCodec', () => {
   it('refuses garbage with nothing but INVALID_CURSOR', () => {
     const base64urlish = fc.string({ unit: fc.constantFrom(...'ABCabc019-_.=+/ v') });
     fc.assert(
-      fc.property(fc.oneof(fc.string(), base64urlish, base64urlish.map((s) => `v1.${s}`)), (garbage) => {
-        expectInvalid(() => codec.decode(garbage, binding));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          base64urlish,
+          base64urlish.map((s) => `v1.${s}`),
+        ),
+        (garbage) => {
+          expectInvalid(() => codec.decode(garbage, binding));
+        },
+      ),
     );
   });
 

@@ -229,7 +229,9 @@ describe('Money rendering', () => {
   });
 
   it('exposes the scale of its currency', () => {
-    expect([Money.zero('JPY').scale, Money.zero('USD').scale, Money.zero('OMR').scale, Money.zero('CLF').scale]).toEqual([0, 2, 3, 4]);
+    expect([Money.zero('JPY').scale, Money.zero('USD').scale, Money.zero('OMR').scale, Money.zero('CLF').scale]).toEqual([
+      0, 2, 3, 4,
+    ]);
   });
 });
 

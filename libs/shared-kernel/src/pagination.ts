@@ -16,10 +16,7 @@ export interface Page<T> {
  * string) is clamped to the maximum, anything else ('0', '-1', '1.5', 'abc', '', arrays)
  * falls back to the default rather than failing the request.
  */
-export function parseLimit(
-  raw: unknown,
-  defaults: LimitDefaults = { default: DEFAULT_PAGE_LIMIT, max: MAX_PAGE_LIMIT },
-): number {
+export function parseLimit(raw: unknown, defaults: LimitDefaults = { default: DEFAULT_PAGE_LIMIT, max: MAX_PAGE_LIMIT }): number {
   const limit = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
     return defaults.default;

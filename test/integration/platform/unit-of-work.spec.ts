@@ -40,7 +40,10 @@ describe('Unit of work, outbox and job queue on PostgreSQL', () => {
 
     await t.app.get(OutboxRelay).wake();
     expect(subscriber.received).toContainEqual(expect.objectContaining({ noteId: id, text: 'kept' }));
-    const [event] = await db.query(`SELECT dispatched_at, attempts, event_type FROM outbox_events WHERE payload->>'noteId' = $1`, [id]);
+    const [event] = await db.query(
+      `SELECT dispatched_at, attempts, event_type FROM outbox_events WHERE payload->>'noteId' = $1`,
+      [id],
+    );
     expect(event).toEqual({ dispatched_at: expect.any(Date), attempts: 1, event_type: 'probe.note_written' });
 
     await t.app.get(OutboxRelay).wake();
@@ -99,7 +102,9 @@ describe('Unit of work, outbox and job queue on PostgreSQL', () => {
     await insert('fresh', new Date(now - IDEMPOTENCY_RETENTION_MS + 60_000));
 
     await t.app.get(JobQueue).runNow('idempotency.purge-expired');
-    const keys = (await db.query('SELECT idempotency_key FROM idempotency_records')).map((row: { idempotency_key: string }) => row.idempotency_key);
+    const keys = (await db.query('SELECT idempotency_key FROM idempotency_records')).map(
+      (row: { idempotency_key: string }) => row.idempotency_key,
+    );
     expect(keys).toEqual(['fresh']);
     expect(await t.app.get(IdempotencyRetention).purgeExpired()).toBe(0);
   });

@@ -4,18 +4,33 @@ describe('loadConfig', () => {
   it('applies defaults', () => {
     const config = loadConfig({});
     expect(config).toEqual(
-      expect.objectContaining({ NODE_ENV: 'development', PORT: 3000, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: 1000, PDF_PREVIEW_RATE_LIMIT_PER_MINUTE: 60 }),
+      expect.objectContaining({
+        NODE_ENV: 'development',
+        PORT: 3000,
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_PER_MINUTE: 1000,
+        PDF_PREVIEW_RATE_LIMIT_PER_MINUTE: 60,
+      }),
     );
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
   it('reads valid values', () => {
-    const config = loadConfig({ PORT: '8080', RATE_LIMIT_PER_MINUTE: '0', DATABASE_URL: 'postgres://u@h:5432/d', TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' });
-    expect(config).toEqual(expect.objectContaining({ PORT: 8080, RATE_LIMIT_PER_MINUTE: 0, DATABASE_URL: 'postgres://u@h:5432/d' }));
+    const config = loadConfig({
+      PORT: '8080',
+      RATE_LIMIT_PER_MINUTE: '0',
+      DATABASE_URL: 'postgres://u@h:5432/d',
+      TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+    });
+    expect(config).toEqual(
+      expect.objectContaining({ PORT: 8080, RATE_LIMIT_PER_MINUTE: 0, DATABASE_URL: 'postgres://u@h:5432/d' }),
+    );
   });
 
   it('names every bad value in one clear message', () => {
-    expect(() => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', APP_SECRET: 'short' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', APP_SECRET: 'short' })).toThrow(
+      ConfigError,
+    );
     try {
       loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', APP_SECRET: 'short' });
     } catch (error) {
@@ -30,6 +45,8 @@ describe('loadConfig', () => {
   });
 
   it('requires a database and a secret in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/APP_SECRET is required in production[\s\S]*DATABASE_URL is required/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /APP_SECRET is required in production[\s\S]*DATABASE_URL is required/,
+    );
   });
 });

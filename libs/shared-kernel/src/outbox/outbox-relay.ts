@@ -138,9 +138,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     const attempts = row.attempts + 1;
     const backoffMs = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts, 22));
     this.logger.error(`outbox event ${row.id} (${row.event_type}) failed on attempt ${attempts}: ${error.message}`);
-    await this.dataSource.query(
-      `UPDATE outbox_events SET attempts = $2, last_error = $3, next_attempt_at = $4 WHERE id = $1`,
-      [row.id, attempts, error.message.slice(0, 2000), new Date(this.clock.now().getTime() + backoffMs)],
-    );
+    await this.dataSource.query(`UPDATE outbox_events SET attempts = $2, last_error = $3, next_attempt_at = $4 WHERE id = $1`, [
+      row.id,
+      attempts,
+      error.message.slice(0, 2000),
+      new Date(this.clock.now().getTime() + backoffMs),
+    ]);
   }
 }
