@@ -16,6 +16,7 @@ import {
   toPage,
 } from '@app/shared-kernel';
 import { Type } from 'class-transformer';
+import { Public } from '../../apps/api/src/http/auth/route-access';
 import { IsBoolean, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 
 /**
@@ -110,6 +111,7 @@ export class ProbeNoteWrittenSubscriber implements IntegrationEventHandler<Probe
 }
 
 @ApiTags('Probes (test only)')
+@Public()
 @Controller('probes')
 export class ProbeController {
   constructor(

@@ -3,12 +3,13 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { BillingWalletModule } from '@app/billing-wallet';
 import { CatalogModule } from '@app/catalog';
 import { DocumentsModule } from '@app/documents';
-import { IdentityModule } from '@app/identity';
 import { Clock, PlatformModule } from '@app/shared-kernel';
 import { LoggerModule } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
 import { AppConfig } from './config/app-config';
 import { HealthController } from './health/health.controller';
+import { HttpEdgeModule } from './http/http.module';
+import { IdentityHttpModule } from './identity/identity-http.module';
 import { loggerParams } from './logging';
 
 export interface AppModuleOptions {
@@ -30,10 +31,11 @@ export class AppModule {
         LoggerModule.forRoot(loggerParams(options.config, options.logDestination)),
         CqrsModule.forRoot(),
         PlatformModule.forRoot({ databaseUrl: options.databaseUrl, appSecret: options.appSecret, clock: options.clock }),
-        IdentityModule,
+        IdentityHttpModule,
         CatalogModule,
         DocumentsModule,
         BillingWalletModule,
+        HttpEdgeModule,
       ],
       controllers: [HealthController],
     };

@@ -1,12 +1,15 @@
 import 'reflect-metadata';
+import { CommandBus } from '@nestjs/cqrs';
 import { NestFactory } from '@nestjs/core';
+import { BootstrapIfEmptyCommand, BootstrapResult } from '@app/identity';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { runMigrations } from '@app/shared-kernel';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config/app-config';
 import { configureApp, createFastifyAdapter } from './configure-app';
 import { developmentAppSecret } from './runtime/app-secret';
-import { EmbeddedDatabase, startEmbeddedPostgres } from './runtime/embedded-postgres';
+import { openDatabase } from './runtime/database';
+import { EmbeddedDatabase } from './runtime/embedded-postgres';
 
 function say(message: string): void {
   process.stdout.write(`${JSON.stringify({ level: 'info', time: new Date().toISOString(), msg: message })}\n`);
@@ -15,8 +18,7 @@ function say(message: string): void {
 async function bootstrap(): Promise<void> {
   const startedAt = performance.now();
   const config = loadConfig(process.env);
-  let embedded: EmbeddedDatabase | undefined;
-  const databaseUrl = config.DATABASE_URL ?? (embedded = await startEmbeddedPostgres(config.DATA_DIR, say)).url;
+  const { url: databaseUrl, embedded } = await openDatabase(config, say);
   if (embedded) say(`embedded PostgreSQL ready (data in ${config.DATA_DIR}/postgres)`);
   const applied = await runMigrations(databaseUrl);
   if (applied.length > 0) say(`applied migrations: ${applied.join(', ')}`);
@@ -27,11 +29,35 @@ async function bootstrap(): Promise<void> {
     { bufferLogs: true },
   );
   await configureApp(app, config);
+  await app.init();
+  const bootstrapped = await app.get(CommandBus).execute(new BootstrapIfEmptyCommand());
+  if (bootstrapped) printRootKeyBanner(bootstrapped);
   stopGracefullyOnSignals(app, embedded);
   const host = config.HOST ?? '127.0.0.1';
   await app.listen(config.PORT, host);
   const base = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.PORT}`;
   say(`billing API ready in ${Math.round(performance.now() - startedAt)} ms on ${base} — Swagger UI: ${base}/docs`);
+}
+
+/** The only time the root key's secret is shown: the database keeps its hash alone. */
+function printRootKeyBanner(result: BootstrapResult): void {
+  const rule = '='.repeat(78);
+  process.stdout.write(
+    [
+      '',
+      rule,
+      '  First start: a default organization was created.',
+      `  Organization: ${result.organization_id}`,
+      `  Workspaces:   ${result.workspaces.map((workspace) => `${workspace.slug} (${workspace.id})`).join(', ')}`,
+      '',
+      '  Root API key (every scope) — shown ONCE, store it now:',
+      `    ${result.api_key.secret}`,
+      '',
+      '  Try: curl -H "Authorization: Bearer <key>" http://127.0.0.1:<port>/v1/workspaces',
+      rule,
+      '',
+    ].join('\n'),
+  );
 }
 
 /** Finish in-flight requests, stop workers, close the pool, then the embedded database. */

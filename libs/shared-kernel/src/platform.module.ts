@@ -5,16 +5,20 @@ import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
 import { ClsModule } from 'nestjs-cls';
 import { dataSourceOptions } from '../../../ormconfig';
+import { AuditLog } from './audit/audit-log';
 import { Clock } from './clock';
 import { CursorCodec } from './cursor';
 import { IdempotencyRetention } from './idempotency/idempotency-retention';
+import { IdempotencyStore } from './idempotency/idempotency-store';
 import { JobQueue } from './jobs/job-queue';
 import { Outbox } from './outbox/outbox';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { DatabaseClock } from './persistence/database-clock';
 import { DatabaseHealth } from './persistence/database-health';
 import { PgNotifications } from './persistence/pg-notifications';
+import { TransactionalNotifier } from './persistence/transactional-notifier';
 import { PlatformOptions } from './platform-options';
+import { REQUEST_ID_KEY } from './request-context';
 
 export interface PlatformModuleOptions {
   databaseUrl: string;
@@ -39,6 +43,11 @@ export class PlatformModule {
         TypeOrmModule.forRoot({ ...dataSourceOptions(options.databaseUrl), autoLoadEntities: true }),
         ClsModule.forRoot({
           global: true,
+          middleware: {
+            mount: true,
+            generateId: false,
+            setup: (cls, request: { id?: string }) => cls.set(REQUEST_ID_KEY, request.id),
+          },
           plugins: [
             new ClsPluginTransactional({
               imports: [TypeOrmModule],
@@ -58,8 +67,23 @@ export class PlatformModule {
         JobQueue,
         DatabaseHealth,
         IdempotencyRetention,
+        AuditLog,
+        IdempotencyStore,
+        TransactionalNotifier,
       ],
-      exports: [PlatformOptions, Clock, CursorCodec, PgNotifications, Outbox, OutboxRelay, JobQueue, DatabaseHealth],
+      exports: [
+        PlatformOptions,
+        Clock,
+        CursorCodec,
+        PgNotifications,
+        Outbox,
+        OutboxRelay,
+        JobQueue,
+        DatabaseHealth,
+        AuditLog,
+        TransactionalNotifier,
+        IdempotencyStore,
+      ],
     };
   }
 }

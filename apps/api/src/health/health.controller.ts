@@ -1,10 +1,12 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { Public } from '../http/auth/route-access';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { DatabaseHealth } from '@app/shared-kernel';
 import type { FastifyReply } from 'fastify';
 import { HealthDto, ReadinessDto } from './health.dto';
 
 @ApiTags('Health')
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(private readonly database: DatabaseHealth) {}

@@ -39,9 +39,12 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   });
 }
 
+/** A request refused by its shape, before any handler ran: never stored for idempotent replay. */
+export class RequestValidationError extends DomainError {}
+
 export function validationFailed(errors: FieldError[]): DomainError {
   const first = errors[0];
-  return new DomainError('invalid_request', 'VALIDATION_ERROR', first ? first.message : 'The request is invalid.', {
+  return new RequestValidationError('invalid_request', 'VALIDATION_ERROR', first ? first.message : 'The request is invalid.', {
     param: first?.param,
     errors,
   });

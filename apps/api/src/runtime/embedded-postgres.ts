@@ -14,9 +14,22 @@ const DATABASE_NAME = 'billing';
  * `<dataDir>/postgres` so that it survives restarts. Loaded lazily: a server given
  * DATABASE_URL never touches it.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (message: string) => void): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (message: string) => void,
+  options: { reuseRunning?: boolean } = {},
+): Promise<EmbeddedDatabase> {
   const databaseDir = resolve(join(dataDir, 'postgres'));
-  refuseOrphanedPostmaster(databaseDir);
+  const running = runningPostmaster(databaseDir);
+  if (running && options.reuseRunning) {
+    return { url: `postgres://postgres:postgres@127.0.0.1:${running.port}/${DATABASE_NAME}`, stop: async () => undefined };
+  }
+  if (running) {
+    throw new Error(
+      `The embedded PostgreSQL in ${databaseDir} is still running (pid ${running.pid}): another server uses it, or an ` +
+        `earlier one was killed. Stop it with \`kill ${running.pid}\` and start again, or set DATABASE_URL.`,
+    );
+  }
   const { default: EmbeddedPostgres } = await importWithoutSignalHooks();
   const port = await freePort();
   const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
@@ -61,16 +74,13 @@ async function importWithoutSignalHooks(): Promise<typeof import('embedded-postg
   return module;
 }
 
-/** A postmaster left running by a killed process would make start fail with an obscure error. */
-function refuseOrphanedPostmaster(databaseDir: string): void {
+/** The postmaster of this data directory, when one is alive (postmaster.pid: pid, dir, start, port). */
+function runningPostmaster(databaseDir: string): { pid: number; port: number } | undefined {
   const pidFile = join(databaseDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || !isAlive(pid)) return;
-  throw new Error(
-    `The embedded PostgreSQL in ${databaseDir} is still running from an earlier run (pid ${pid}), ` +
-      `probably because that server was killed. Stop it with \`kill ${pid}\` and start again.`,
-  );
+  if (!existsSync(pidFile)) return undefined;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  return Number.isInteger(pid) && isAlive(pid) ? { pid, port: Number(lines[3]) } : undefined;
 }
 
 function isAlive(pid: number): boolean {

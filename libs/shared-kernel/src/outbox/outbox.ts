@@ -33,7 +33,14 @@ export class Outbox {
          VALUES ($1, $2, $3, $4, $5, $6, $6)
        )
        SELECT pg_notify('${OUTBOX_CHANNEL}', '')`,
-      [newId(), organizationId, type, JSON.stringify(event), this.cls.get<string | undefined>(REQUEST_ID_KEY) ?? null, now],
+      [
+        newId(),
+        organizationId,
+        type,
+        JSON.stringify(event),
+        (this.cls.isActive() ? this.cls.get<string | undefined>(REQUEST_ID_KEY) : undefined) ?? null,
+        now,
+      ],
     );
   }
 }

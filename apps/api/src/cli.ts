@@ -1,0 +1,61 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { CommandBus } from '@nestjs/cqrs';
+import { NestFactory } from '@nestjs/core';
+import { BootstrapOrganizationCommand } from '@app/identity';
+import { DomainError, runMigrations } from '@app/shared-kernel';
+import { AppModule } from './app.module';
+import { ConfigError, loadConfig } from './config/app-config';
+import { developmentAppSecret } from './runtime/app-secret';
+import { openDatabase } from './runtime/database';
+
+const USAGE = 'usage: npm run cli -- bootstrap --organization NAME [--email E --password P] [--json]';
+
+/** Operator commands. `bootstrap` prints exactly one JSON line on stdout (with --json). */
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      organization: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
+  if (positionals[0] !== 'bootstrap' || !values.organization || Boolean(values.email) !== Boolean(values.password)) {
+    throw new ConfigError(USAGE);
+  }
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
+  const database = await openDatabase(config, (message) => process.stderr.write(`${message}\n`), { reuseRunning: true });
+  try {
+    await runMigrations(database.url);
+    const app = await NestFactory.createApplicationContext(
+      AppModule.forRoot({
+        config,
+        databaseUrl: database.url,
+        appSecret: config.APP_SECRET ?? developmentAppSecret(config.DATA_DIR),
+      }),
+      { logger: false },
+    );
+    try {
+      const owner = values.email && values.password ? { email: values.email, password: values.password } : undefined;
+      const result = await app.get(CommandBus).execute(new BootstrapOrganizationCommand(values.organization, owner));
+      process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await database.embedded?.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  const message =
+    error instanceof ConfigError || error instanceof DomainError
+      ? error.message
+      : error instanceof Error
+        ? error.stack
+        : String(error);
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+});

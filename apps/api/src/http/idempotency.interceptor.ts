@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { canonicalJson, DomainError, IdempotencyScope, IdempotencyStore, StoredResponse } from '@app/shared-kernel';
+import { FastifyReply } from 'fastify';
+import { from, lastValueFrom, Observable } from 'rxjs';
+import { AuthenticatedRequest } from './auth/auth.guard';
+import { toErrorResponse } from './error-response';
+import { RequestValidationError } from './validation';
+
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+const OPTIONAL = 'billing:idempotency-optional';
+/** Refusals that are not the handler's answer to this request: a retry may well succeed. */
+const NOT_STORED = new Set([401, 403, 429]);
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Response headers worth replaying; the rest (request id, rate limits) belong to the retry. */
+const REPLAYED_HEADERS = ['location'];
+
+/** For pure renders (PDF preview): the key is accepted but not required. */
+export const IdempotencyOptional = () => SetMetadata(OPTIONAL, true);
+
+/**
+ * Every authenticated POST runs once per Idempotency-Key: the claim, the handler's effects and
+ * the stored response share one transaction, so a retry sees either nothing or the whole
+ * outcome, and replays the stored bytes with `Idempotent-Replayed: true`.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly reflector: Reflector,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (request.method !== 'POST' || !request.actor) return next.handle();
+    const header = request.headers['idempotency-key'];
+    if (header === undefined && this.reflector.get<boolean>(OPTIONAL, context.getHandler())) return next.handle();
+    if (typeof header !== 'string' || header.length === 0) {
+      throw new DomainError('invalid_request', 'IDEMPOTENCY_KEY_REQUIRED', 'Send an Idempotency-Key header with every POST.', {
+        param: 'Idempotency-Key',
+      });
+    }
+    if (!KEY_PATTERN.test(header)) {
+      throw new DomainError(
+        'invalid_request',
+        'IDEMPOTENCY_KEY_INVALID',
+        'Idempotency-Key must be 1 to 255 printable ASCII characters.',
+        {
+          param: 'Idempotency-Key',
+        },
+      );
+    }
+    const [path, query = ''] = request.url.split('?');
+    const scope: IdempotencyScope = {
+      organizationId: request.actor.organizationId,
+      workspaceId: request.actor.workspaceId,
+      principalId: request.actor.principal.id,
+      method: request.method,
+      route: path,
+      key: header,
+    };
+    const fingerprint = createHash('sha256')
+      .update(canonicalJson(request.body ?? null))
+      .update('\n')
+      .update(query)
+      .digest('hex');
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    return from(this.txHost.withTransaction(() => this.runOnce(scope, fingerprint, next, reply, String(request.id))));
+  }
+
+  private async runOnce(
+    scope: IdempotencyScope,
+    fingerprint: string,
+    next: CallHandler,
+    reply: FastifyReply,
+    requestId: string,
+  ): Promise<string> {
+    const claim = await this.store.claim(scope);
+    if (claim.outcome === 'in_use') {
+      throw new DomainError(
+        'idempotency_conflict',
+        'IDEMPOTENCY_KEY_IN_USE',
+        'A request with this Idempotency-Key is still being processed.',
+        {
+          param: 'Idempotency-Key',
+        },
+      );
+    }
+    if (claim.outcome === 'completed') {
+      if (claim.fingerprint !== fingerprint) {
+        throw new DomainError(
+          'idempotency_mismatch',
+          'IDEMPOTENCY_KEY_REUSED',
+          'This Idempotency-Key was used with a different request body or query.',
+          { param: 'Idempotency-Key' },
+        );
+      }
+      return this.send(reply, claim.response, true);
+    }
+    let response: StoredResponse;
+    try {
+      const result = await this.txHost.withTransaction(Propagation.Nested, () =>
+        lastValueFrom(next.handle(), { defaultValue: undefined }),
+      );
+      // Nest set the route's status before the handler ran; a handler may have changed it (202).
+      response = {
+        status: reply.statusCode,
+        headers: this.replayedHeaders(reply),
+        body: result === undefined ? '' : JSON.stringify(result),
+      };
+    } catch (error) {
+      if (!(error instanceof DomainError) || error instanceof RequestValidationError) throw error;
+      const refusal = toErrorResponse(error, requestId);
+      if (NOT_STORED.has(refusal.status) || refusal.status >= 500) throw error;
+      response = { status: refusal.status, headers: refusal.headers, body: JSON.stringify(refusal.body) };
+    }
+    await this.store.record(scope, fingerprint, response);
+    return this.send(reply, response, false);
+  }
+
+  private replayedHeaders(reply: FastifyReply): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const name of REPLAYED_HEADERS) {
+      const value = reply.getHeader(name);
+      if (typeof value === 'string') headers[name] = value;
+    }
+    return headers;
+  }
+
+  private send(reply: FastifyReply, response: StoredResponse, replayed: boolean): string {
+    void reply.status(response.status).headers(response.headers).header('content-type', JSON_TYPE);
+    if (replayed) void reply.header('Idempotent-Replayed', 'true');
+    return response.body;
+  }
+}

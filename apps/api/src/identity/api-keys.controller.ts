@@ -1,0 +1,79 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CreateApiKeyCommand, ListApiKeysQuery, RevokeApiKeyCommand, RotateApiKeyCommand } from '@app/identity';
+import type { Actor } from '@app/shared-kernel';
+import type { FastifyReply } from 'fastify';
+import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { RequireScope } from '../http/auth/route-access';
+import { ListQueryDto } from '../http/list-query.dto';
+import { ApiKeyDto, ApiKeyListDto, ApiKeyWithSecretDto, CreateApiKeyDto, RotatedApiKeyDto, toApiKeyDto } from './api-keys.dto';
+
+@ApiTags('API keys')
+@Controller('api_keys')
+export class ApiKeysController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  @RequireScope('api_keys:read')
+  @ApiOperation({ summary: 'List API keys (metadata only, never secrets), newest first.' })
+  @ApiOkResponse({ type: ApiKeyListDto })
+  async list(@CurrentActor() actor: Actor, @Query() query: ListQueryDto): Promise<ApiKeyListDto> {
+    const page = await this.queries.execute(new ListApiKeysQuery(actor, query.pageLimit, query.cursor));
+    return { data: page.data.map(toApiKeyDto), pagination: page.pagination };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireScope('api_keys:write')
+  @ApiOperation({ summary: 'Create an API key; its secret is returned once.' })
+  @ApiCreatedResponse({ type: ApiKeyWithSecretDto })
+  async create(
+    @CurrentActor() actor: Actor,
+    @Body() body: CreateApiKeyDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ApiKeyWithSecretDto> {
+    const { key, secret } = await this.commands.execute(
+      new CreateApiKeyCommand(actor, {
+        name: body.name,
+        scopes: body.scopes,
+        allowedIps: body.allowed_ips,
+        expiresAt: body.expires_at ?? null,
+        keyType: body.key_type,
+      }),
+    );
+    void reply.header('Location', `/v1/api_keys/${key.id}`);
+    return { ...toApiKeyDto(key), secret };
+  }
+
+  @Post(':id/rotate')
+  @HttpCode(201)
+  @RequireScope('api_keys:write')
+  @ApiOperation({ summary: 'Rotate: a new key with the same name, scopes, IPs and expiry; the old one works 24 hours more.' })
+  @ApiCreatedResponse({ type: RotatedApiKeyDto })
+  async rotate(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RotatedApiKeyDto> {
+    const { key, secret, rotatedFrom } = await this.commands.execute(new RotateApiKeyCommand(actor, id));
+    void reply.header('Location', `/v1/api_keys/${key.id}`);
+    return {
+      ...toApiKeyDto(key),
+      secret,
+      rotated_from: { id: rotatedFrom.id, revokes_at: rotatedFrom.revokesAt!.toISOString() },
+    };
+  }
+
+  @Post(':id/revoke')
+  @HttpCode(200)
+  @RequireScope('api_keys:write')
+  @ApiOperation({ summary: 'Revoke at once: the next request with this key gets 401 API_KEY_REVOKED.' })
+  @ApiOkResponse({ type: ApiKeyDto })
+  async revoke(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<ApiKeyDto> {
+    return toApiKeyDto(await this.commands.execute(new RevokeApiKeyCommand(actor, id)));
+  }
+}

@@ -1,0 +1,92 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ALL_SCOPES, ApiKeyView } from '@app/identity';
+import { Type } from 'class-transformer';
+import { IsArray, IsDate, IsIn, IsOptional, IsString } from 'class-validator';
+import { iso } from '../http/iso-date';
+import { PaginationDto } from '../http/list-query.dto';
+
+export class CreateApiKeyDto {
+  @ApiProperty({ example: 'Billing worker', description: 'Trimmed; 1–200 characters.' })
+  @IsString()
+  name!: string;
+
+  @ApiProperty({
+    example: ['wallets:read', 'wallets:write'],
+    description: 'At least one; each must be held by the caller.',
+    enum: ALL_SCOPES,
+    isArray: true,
+  })
+  @IsArray()
+  scopes!: unknown[];
+
+  @ApiPropertyOptional({
+    example: ['203.0.113.0/24', '2001:db8::1'],
+    description: 'Addresses or CIDR blocks; empty means unrestricted.',
+  })
+  @IsOptional()
+  @IsArray()
+  allowed_ips?: unknown[];
+
+  @ApiPropertyOptional({ example: '2027-01-01T00:00:00Z', description: 'Omitted means non-expiring.' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate()
+  expires_at?: Date;
+
+  @ApiPropertyOptional({ enum: ['sk_live', 'sk_test'], description: 'Defaults from the workspace mode (sandbox: sk_test).' })
+  @IsOptional()
+  @IsIn(['sk_live', 'sk_test'])
+  key_type?: 'sk_live' | 'sk_test';
+}
+
+export class ApiKeyDto {
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d' }) id!: string;
+  @ApiProperty({ example: 'api_key' }) object!: 'api_key';
+  @ApiProperty({ example: 'Billing worker' }) name!: string;
+  @ApiProperty({ example: 'sk_live_4eC3' }) prefix!: string;
+  @ApiProperty({ enum: ['sk_live', 'sk_test'] }) key_type!: string;
+  @ApiProperty({ example: ['wallets:read'] }) scopes!: string[];
+  @ApiProperty({ example: ['203.0.113.0/24'] }) allowed_ips!: string[];
+  @ApiProperty({ type: String, nullable: true }) expires_at!: string | null;
+  @ApiProperty({ type: String, nullable: true }) last_used_at!: string | null;
+  @ApiProperty({ example: '2026-11-22T12:00:00.000Z' }) created_at!: string;
+  @ApiProperty({ type: String, nullable: true }) revoked_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'When a rotated key stops working.' }) revokes_at!: string | null;
+  @ApiProperty({ enum: ['active', 'expired', 'revoked'] }) status!: string;
+}
+
+export class ApiKeyWithSecretDto extends ApiKeyDto {
+  @ApiProperty({ example: 'sk_live_…', description: 'Shown once, in this response only.' }) secret!: string;
+}
+
+class RotatedFromDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ example: '2026-11-23T12:00:00.000Z' }) revokes_at!: string;
+}
+
+export class RotatedApiKeyDto extends ApiKeyWithSecretDto {
+  @ApiProperty({ type: RotatedFromDto }) rotated_from!: RotatedFromDto;
+}
+
+export class ApiKeyListDto {
+  @ApiProperty({ type: [ApiKeyDto] }) data!: ApiKeyDto[];
+  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+}
+
+export function toApiKeyDto(key: ApiKeyView): ApiKeyDto {
+  return {
+    id: key.id,
+    object: 'api_key',
+    name: key.name,
+    prefix: key.prefix,
+    key_type: key.keyType,
+    scopes: key.scopes,
+    allowed_ips: key.allowedIps,
+    expires_at: iso(key.expiresAt),
+    last_used_at: iso(key.lastUsedAt),
+    created_at: key.createdAt.toISOString(),
+    revoked_at: iso(key.revokedAt),
+    revokes_at: iso(key.revokesAt),
+    status: key.status,
+  };
+}

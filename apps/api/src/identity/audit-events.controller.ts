@@ -1,0 +1,81 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ListAuditEventsQuery } from '@app/identity';
+import type { Actor } from '@app/shared-kernel';
+import { Type } from 'class-transformer';
+import { IsDate, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { RequireScope } from '../http/auth/route-access';
+import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
+
+export class ListAuditEventsQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ example: 'api_key' }) @IsOptional() @IsString() @MaxLength(100) resource_type?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) resource_id?: string;
+  @ApiPropertyOptional({ description: 'API key or user id.' }) @IsOptional() @IsUUID() principal_id?: string;
+  @ApiPropertyOptional({ example: '2026-11-01T00:00:00Z', description: 'occurred_at ≥ this' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate()
+  occurred_after?: Date;
+  @ApiPropertyOptional({ example: '2026-12-01T00:00:00Z', description: 'occurred_at < this' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate()
+  occurred_before?: Date;
+}
+
+class AuditEventDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ example: 'audit_event' }) object!: 'audit_event';
+  @ApiProperty({ example: 'api_key.revoked' }) action!: string;
+  @ApiProperty({ example: 'api_key' }) resource_type!: string;
+  @ApiProperty() resource_id!: string;
+  @ApiProperty({ example: { type: 'user', id: '…' } }) principal!: { type: string; id: string | null };
+  @ApiProperty({ type: String, nullable: true }) workspace_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'req_…' }) request_id!: string | null;
+  @ApiProperty() data!: Record<string, unknown>;
+  @ApiProperty() occurred_at!: string;
+}
+
+export class AuditEventListDto {
+  @ApiProperty({ type: [AuditEventDto] }) data!: AuditEventDto[];
+  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+}
+
+@ApiTags('Audit log')
+@Controller('audit_events')
+export class AuditEventsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @RequireScope('audit_events:read')
+  @ApiOperation({ summary: 'Who did what, where and when, newest first (organization-wide).' })
+  @ApiOkResponse({ type: AuditEventListDto })
+  async list(@CurrentActor() actor: Actor, @Query() query: ListAuditEventsQueryDto): Promise<AuditEventListDto> {
+    const page = await this.queries.execute(
+      new ListAuditEventsQuery(actor, query.pageLimit, query.cursor, {
+        resourceType: query.resource_type,
+        resourceId: query.resource_id,
+        principalId: query.principal_id,
+        occurredAfter: query.occurred_after,
+        occurredBefore: query.occurred_before,
+      }),
+    );
+    return {
+      pagination: page.pagination,
+      data: page.data.map((event) => ({
+        id: event.id,
+        object: 'audit_event',
+        action: event.action,
+        resource_type: event.resourceType,
+        resource_id: event.resourceId,
+        principal: event.principal,
+        workspace_id: event.workspaceId,
+        request_id: event.requestId,
+        data: event.data,
+        occurred_at: event.occurredAt.toISOString(),
+      })),
+    };
+  }
+}

@@ -1,0 +1,110 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { CreateCustomerCommand, CustomerView, GetCustomerQuery, ListCustomersQuery } from '@app/identity';
+import type { Actor } from '@app/shared-kernel';
+import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import type { FastifyReply } from 'fastify';
+import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { RequireScope } from '../http/auth/route-access';
+import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
+
+export class CreateCustomerDto {
+  @ApiProperty({ example: 'Acme GmbH' }) @IsString() name!: string;
+  @ApiPropertyOptional({ example: 'billing@acme.example' }) @IsOptional() @IsString() email?: string;
+  @ApiProperty({ example: 'EUR', description: 'ISO 4217; the primary wallet is created in this currency.' })
+  @IsString()
+  currency!: string;
+  @ApiPropertyOptional({ example: 'crm-4711', description: 'Unique in the workspace.' })
+  @IsOptional()
+  @IsString()
+  external_id?: string;
+  @ApiPropertyOptional({ example: { segment: 'enterprise' } }) @IsOptional() @IsObject() metadata?: Record<string, unknown>;
+}
+
+export class ListCustomersQueryDto extends ListQueryDto {
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) external_id?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(254) email?: string;
+}
+
+export class CustomerDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ example: 'customer' }) object!: 'customer';
+  @ApiProperty() workspace_id!: string;
+  @ApiProperty({ example: 'Acme GmbH' }) name!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'billing@acme.example' }) email!: string | null;
+  @ApiProperty({ example: 'EUR' }) currency!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'crm-4711' }) external_id!: string | null;
+  @ApiProperty({ example: { segment: 'enterprise' } }) metadata!: Record<string, string>;
+  @ApiProperty() created_at!: string;
+}
+
+export class CustomerListDto {
+  @ApiProperty({ type: [CustomerDto] }) data!: CustomerDto[];
+  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+}
+
+function toDto(customer: CustomerView): CustomerDto {
+  return {
+    id: customer.id,
+    object: 'customer',
+    workspace_id: customer.workspaceId,
+    name: customer.name,
+    email: customer.email,
+    currency: customer.currency,
+    external_id: customer.externalId,
+    metadata: customer.metadata,
+    created_at: customer.createdAt.toISOString(),
+  };
+}
+
+@ApiTags('Customers')
+@Controller('customers')
+export class CustomersController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @RequireScope('customers:write')
+  @ApiOperation({ summary: 'Create a customer; its primary wallet follows in its currency.' })
+  @ApiCreatedResponse({ type: CustomerDto })
+  async create(
+    @CurrentActor() actor: Actor,
+    @Body() body: CreateCustomerDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CustomerDto> {
+    const customer = await this.commands.execute(
+      new CreateCustomerCommand(actor, {
+        name: body.name,
+        email: body.email,
+        currency: body.currency,
+        externalId: body.external_id,
+        metadata: body.metadata,
+      }),
+    );
+    void reply.header('Location', `/v1/customers/${customer.id}`);
+    return toDto(customer);
+  }
+
+  @Get()
+  @RequireScope('customers:read')
+  @ApiOperation({ summary: 'List customers of the workspace, newest first.' })
+  @ApiOkResponse({ type: CustomerListDto })
+  async list(@CurrentActor() actor: Actor, @Query() query: ListCustomersQueryDto): Promise<CustomerListDto> {
+    const page = await this.queries.execute(
+      new ListCustomersQuery(actor, query.pageLimit, query.cursor, { externalId: query.external_id, email: query.email }),
+    );
+    return { data: page.data.map(toDto), pagination: page.pagination };
+  }
+
+  @Get(':id')
+  @RequireScope('customers:read')
+  @ApiOperation({ summary: 'Get a customer.' })
+  @ApiOkResponse({ type: CustomerDto })
+  async get(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<CustomerDto> {
+    return toDto(await this.queries.execute(new GetCustomerQuery(actor, id)));
+  }
+}

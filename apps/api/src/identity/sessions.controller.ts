@@ -1,0 +1,82 @@
+import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { CreateSessionCommand, EndSessionCommand, SCOPE_CATALOG } from '@app/identity';
+import type { Actor } from '@app/shared-kernel';
+import { IsString } from 'class-validator';
+import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { Public, RequireAuthentication } from '../http/auth/route-access';
+import { ErrorBodyDto } from '../http/error-body.dto';
+
+export class CreateSessionDto {
+  @ApiProperty({ example: 'owner@example.com' }) @IsString() email!: string;
+  @ApiProperty({ example: 'correct horse battery staple' }) @IsString() password!: string;
+}
+
+export class SessionDto {
+  @ApiProperty({ example: 'session' }) object!: 'session';
+  @ApiProperty() id!: string;
+  @ApiProperty({ example: 'sess_…', description: 'Shown once; send as `Authorization: Bearer <token>`.' }) token!: string;
+  @ApiProperty() user_id!: string;
+  @ApiProperty({ example: '2026-11-23T00:00:00.000Z' }) expires_at!: string;
+}
+
+class PermissionDto {
+  @ApiProperty({ example: 'wallets:write' }) scope!: string;
+  @ApiProperty({ example: 'wallets' }) resource!: string;
+  @ApiProperty({ enum: ['read', 'write'] }) access!: string;
+  @ApiProperty({ example: 'Create, change and act on wallets, their ledger, holds and top-ups.' }) description!: string;
+}
+
+export class PermissionListDto {
+  @ApiProperty({ example: 'list' }) object!: 'list';
+  @ApiProperty({ type: [PermissionDto] }) data!: PermissionDto[];
+}
+
+@ApiTags('Sessions and permissions')
+@Controller()
+export class SessionsController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('sessions')
+  @Public()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Sign in with email and password; returns a session token (a human principal).' })
+  @ApiCreatedResponse({ type: SessionDto })
+  @ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'INVALID_CREDENTIALS' })
+  async create(@Body() body: CreateSessionDto): Promise<SessionDto> {
+    const session = await this.commands.execute(new CreateSessionCommand(body.email, body.password));
+    return {
+      object: 'session',
+      id: session.id,
+      token: session.token,
+      user_id: session.userId,
+      expires_at: session.expiresAt.toISOString(),
+    };
+  }
+
+  @Delete('sessions/current')
+  @HttpCode(204)
+  @RequireAuthentication()
+  @ApiOperation({ summary: 'Sign out: the session token stops working on every instance.' })
+  @ApiNoContentResponse()
+  async end(@CurrentActor() actor: Actor): Promise<void> {
+    await this.commands.execute(new EndSessionCommand(actor));
+  }
+
+  @Get('permissions')
+  @RequireAuthentication()
+  @ApiOperation({ summary: 'The scope catalog: every scope an API key can carry.' })
+  @ApiOkResponse({ type: PermissionListDto })
+  permissions(): PermissionListDto {
+    return { object: 'list', data: SCOPE_CATALOG.map((entry) => ({ ...entry })) };
+  }
+}

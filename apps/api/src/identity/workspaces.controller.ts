@@ -1,0 +1,115 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import {
+  APPROVAL_CHECKPOINTS,
+  CreateWorkspaceCommand,
+  ListWorkspacesQuery,
+  UpdateWorkspaceCommand,
+  WorkspaceView,
+} from '@app/identity';
+import type { Actor } from '@app/shared-kernel';
+import { Type } from 'class-transformer';
+import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import type { FastifyReply } from 'fastify';
+import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { RequireScope } from '../http/auth/route-access';
+import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
+
+class WorkspaceSettingsDto {
+  @ApiPropertyOptional({ enum: APPROVAL_CHECKPOINTS, isArray: true, example: ['wallet.adjust'] })
+  @IsOptional()
+  @IsArray()
+  approval_required_for?: unknown[];
+}
+
+export class CreateWorkspaceDto {
+  @ApiProperty({ example: 'EU sandbox' }) @IsString() name!: string;
+  @ApiProperty({ example: 'eu-sandbox', description: 'Lowercase letters, digits, inner hyphens; unique in the organization.' })
+  @IsString()
+  slug!: string;
+  @ApiProperty({ enum: ['live', 'sandbox'] }) @IsIn(['live', 'sandbox']) mode!: 'live' | 'sandbox';
+}
+
+export class UpdateWorkspaceDto {
+  @ApiPropertyOptional({ example: 'Production' }) @IsOptional() @IsString() name?: string | null;
+  @ApiPropertyOptional({ type: WorkspaceSettingsDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => WorkspaceSettingsDto)
+  settings?: WorkspaceSettingsDto | null;
+}
+
+export class WorkspaceDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ example: 'workspace' }) object!: 'workspace';
+  @ApiProperty({ example: 'Live' }) name!: string;
+  @ApiProperty({ example: 'live' }) slug!: string;
+  @ApiProperty({ enum: ['live', 'sandbox'] }) mode!: string;
+  @ApiProperty({ description: "The organization's default workspace of its mode." }) is_default!: boolean;
+  @ApiProperty({ type: WorkspaceSettingsDto }) settings!: { approval_required_for: string[] };
+  @ApiProperty() created_at!: string;
+  @ApiProperty() updated_at!: string;
+}
+
+export class WorkspaceListDto {
+  @ApiProperty({ type: [WorkspaceDto] }) data!: WorkspaceDto[];
+  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+}
+
+function toDto(workspace: WorkspaceView): WorkspaceDto {
+  return {
+    id: workspace.id,
+    object: 'workspace',
+    name: workspace.name,
+    slug: workspace.slug,
+    mode: workspace.mode,
+    is_default: workspace.isDefault,
+    settings: workspace.settings,
+    created_at: workspace.createdAt.toISOString(),
+    updated_at: workspace.updatedAt.toISOString(),
+  };
+}
+
+@ApiTags('Workspaces')
+@Controller('workspaces')
+export class WorkspacesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  @RequireScope('workspaces:read')
+  @ApiOperation({ summary: "List the organization's workspaces." })
+  @ApiOkResponse({ type: WorkspaceListDto })
+  async list(@CurrentActor() actor: Actor, @Query() query: ListQueryDto): Promise<WorkspaceListDto> {
+    const page = await this.queries.execute(new ListWorkspacesQuery(actor, query.pageLimit, query.cursor));
+    return { data: page.data.map(toDto), pagination: page.pagination };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireScope('workspaces:write')
+  @ApiOperation({ summary: 'Create a workspace (live or sandbox).' })
+  @ApiCreatedResponse({ type: WorkspaceDto })
+  async create(
+    @CurrentActor() actor: Actor,
+    @Body() body: CreateWorkspaceDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WorkspaceDto> {
+    const workspace = await this.commands.execute(new CreateWorkspaceCommand(actor, body));
+    void reply.header('Location', `/v1/workspaces/${workspace.id}`);
+    return toDto(workspace);
+  }
+
+  @Patch(':id')
+  @RequireScope('workspaces:write')
+  @ApiOperation({ summary: 'Rename a workspace or change its settings (merge-patch; null leaves a field unchanged).' })
+  @ApiOkResponse({ type: WorkspaceDto })
+  async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateWorkspaceDto): Promise<WorkspaceDto> {
+    return toDto(
+      await this.commands.execute(new UpdateWorkspaceCommand(actor, id, { name: body.name, settings: body.settings })),
+    );
+  }
+}

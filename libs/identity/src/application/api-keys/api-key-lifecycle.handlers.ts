@@ -1,0 +1,103 @@
+import { Transactional } from '@nestjs-cls/transactional';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuditLog, Clock, DomainError, JobQueue, TransactionalNotifier } from '@app/shared-kernel';
+import { ApiKey } from '../../domain/api-key';
+import { ApiKeyRepository } from '../../domain/repositories';
+import { changeOf, IDENTITY_CHANGES_CHANNEL } from '../authentication/identity-changes';
+import { RevokeApiKeyCommand, RotateApiKeyCommand } from './api-key-lifecycle.commands';
+import { toApiKeyView } from './api-key.view';
+import { minterOf } from './minter';
+
+export const COMPLETE_ROTATION_JOB = 'api_keys.complete-rotation';
+
+function apiKeyNotFound(): DomainError {
+  return new DomainError('not_found', 'API_KEY_NOT_FOUND', 'No such API key.', { param: 'id' });
+}
+
+@CommandHandler(RotateApiKeyCommand)
+export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand> {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly audit: AuditLog,
+    private readonly jobs: JobQueue,
+    private readonly notifier: TransactionalNotifier,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ actor, apiKeyId }: RotateApiKeyCommand) {
+    const key = await this.keys.findForUpdate(actor.organizationId, apiKeyId);
+    if (!key) throw apiKeyNotFound();
+    const now = this.clock.now();
+    const { successor, secret } = key.rotate(minterOf(actor), now);
+    await this.keys.save(key);
+    await this.keys.insert(successor);
+    const revokesAt = key.snapshot.revokesAt!;
+    await this.jobs.send(COMPLETE_ROTATION_JOB, { organizationId: actor.organizationId, apiKeyId }, { startAfter: revokesAt });
+    await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.apiKey(apiKeyId));
+    await this.audit.record(actor, {
+      action: 'api_key.rotated',
+      resourceType: 'api_key',
+      resourceId: apiKeyId,
+      data: { successor_id: successor.id, revokes_at: revokesAt.toISOString() },
+    });
+    return { key: toApiKeyView(successor, now), secret, rotatedFrom: toApiKeyView(key, now) };
+  }
+}
+
+@CommandHandler(RevokeApiKeyCommand)
+export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand> {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly audit: AuditLog,
+    private readonly notifier: TransactionalNotifier,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ actor, apiKeyId }: RevokeApiKeyCommand) {
+    const key = await this.keys.findForUpdate(actor.organizationId, apiKeyId);
+    if (!key) throw apiKeyNotFound();
+    const now = this.clock.now();
+    const alreadyRevoked = key.snapshot.revokedAt !== null;
+    key.revoke(now);
+    if (!alreadyRevoked) {
+      await this.keys.save(key);
+      await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.apiKey(apiKeyId));
+      await this.audit.record(actor, { action: 'api_key.revoked', resourceType: 'api_key', resourceId: apiKeyId });
+    }
+    return toApiKeyView(key, now);
+  }
+}
+
+/** Ends a rotation's grace: the old key is revoked for good when its `revokes_at` comes. */
+@Injectable()
+export class RotationCompleter implements OnModuleInit {
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly keys: ApiKeyRepository,
+    private readonly audit: AuditLog,
+    private readonly notifier: TransactionalNotifier,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.define<{ organizationId: string; apiKeyId: string }>({
+      name: COMPLETE_ROTATION_JOB,
+      handler: ({ organizationId, apiKeyId }) => this.complete(organizationId, apiKeyId),
+    });
+  }
+
+  @Transactional()
+  async complete(organizationId: string, apiKeyId: string): Promise<void> {
+    const key: ApiKey | undefined = await this.keys.findForUpdate(organizationId, apiKeyId);
+    if (!key || !key.completeRotation(this.clock.now())) return;
+    await this.keys.save(key);
+    await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.apiKey(apiKeyId));
+    await this.audit.record(
+      { organizationId, workspaceId: null, principal: { type: 'system', id: null } },
+      { action: 'api_key.rotation_completed', resourceType: 'api_key', resourceId: apiKeyId },
+    );
+  }
+}

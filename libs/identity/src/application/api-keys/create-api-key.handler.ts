@@ -1,0 +1,44 @@
+import { Transactional } from '@nestjs-cls/transactional';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuditLog, Clock, DomainError } from '@app/shared-kernel';
+import { ApiKey, KeyType } from '../../domain/api-key';
+import { ApiKeyRepository } from '../../domain/repositories';
+import { toApiKeyView } from './api-key.view';
+import { CreateApiKeyCommand } from './create-api-key.command';
+import { minterOf } from './minter';
+
+@CommandHandler(CreateApiKeyCommand)
+export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand> {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ actor, input }: CreateApiKeyCommand) {
+    const now = this.clock.now();
+    const workspaceKeyType: KeyType = actor.workspaceMode === 'sandbox' ? 'sk_test' : 'sk_live';
+    const keyType = input.keyType ?? workspaceKeyType;
+    if (actor.principal.type === 'api_key' && keyType !== workspaceKeyType) {
+      throw new DomainError('forbidden', 'KEY_TYPE_NOT_GRANTABLE', `A ${workspaceKeyType} key cannot mint ${keyType} keys.`, {
+        param: 'key_type',
+      });
+    }
+    const { key, secret } = ApiKey.mint({
+      ...input,
+      organizationId: actor.organizationId,
+      keyType,
+      minter: minterOf(actor),
+      now,
+    });
+    await this.keys.insert(key);
+    await this.audit.record(actor, {
+      action: 'api_key.created',
+      resourceType: 'api_key',
+      resourceId: key.id,
+      data: { name: key.snapshot.name, key_type: keyType, scopes: key.snapshot.scopes },
+    });
+    return { key: toApiKeyView(key, now), secret };
+  }
+}

@@ -1,0 +1,11 @@
+import { RevokeApiKeyHandler, RotateApiKeyHandler, RotationCompleter } from './api-key-lifecycle.handlers';
+import { CreateApiKeyHandler } from './create-api-key.handler';
+import { ListApiKeysHandler } from './list-api-keys.handler';
+
+export const ApiKeyLifecycleHandlers = [
+  CreateApiKeyHandler,
+  RotateApiKeyHandler,
+  RevokeApiKeyHandler,
+  RotationCompleter,
+  ListApiKeysHandler,
+];

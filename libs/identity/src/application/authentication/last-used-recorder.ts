@@ -1,0 +1,48 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+const FLUSH_INTERVAL_MS = 5_000;
+
+/**
+ * `last_used_at` without a write on every request: uses are remembered in memory and written
+ * in one statement every few seconds (and at shutdown). The value is at most that stale.
+ */
+@Injectable()
+export class LastUsedRecorder implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(LastUsedRecorder.name);
+  private pending = new Map<string, { organizationId: string; at: Date }>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  record(organizationId: string, apiKeyId: string, at: Date): void {
+    this.pending.set(apiKeyId, { organizationId, at });
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    const ids = [...batch.keys()];
+    try {
+      await this.dataSource.query(
+        `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
+           FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS u(organization_id, id, at)
+          WHERE k.organization_id = u.organization_id AND k.id = u.id`,
+        [ids.map((id) => batch.get(id)!.organizationId), ids, ids.map((id) => batch.get(id)!.at)],
+      );
+    } catch (error) {
+      this.logger.warn(`could not record API key use: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { Transactional } from '@nestjs-cls/transactional';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuditLog, Clock, DomainError, invalidParameter, newId } from '@app/shared-kernel';
+import { ApiKey } from '../../domain/api-key';
+import { normalizeEmail } from '../../domain/email';
+import { assertAcceptablePassword, hashPassword } from '../../domain/password';
+import { ApiKeyRepository, OrganizationRepository, WorkspaceRepository } from '../../domain/repositories';
+import { ALL_SCOPES } from '../../domain/scopes';
+import { Workspace } from '../../domain/workspace';
+import { BootstrapIfEmptyCommand, BootstrapOrganizationCommand, BootstrapResult } from './bootstrap-organization.command';
+
+const BOOTSTRAP_LOCK_KEY = 7_210_441_998_003;
+
+@CommandHandler(BootstrapOrganizationCommand)
+export class BootstrapOrganizationHandler implements ICommandHandler<BootstrapOrganizationCommand> {
+  constructor(
+    private readonly organizations: OrganizationRepository,
+    private readonly workspaces: WorkspaceRepository,
+    private readonly keys: ApiKeyRepository,
+    private readonly audit: AuditLog,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ name, owner }: BootstrapOrganizationCommand): Promise<BootstrapResult> {
+    const now = this.clock.now();
+    const organizationName = name.trim();
+    if (organizationName.length === 0 || organizationName.length > 200) {
+      throw invalidParameter('organization', 'OUT_OF_RANGE', 'The organization name must be 1 to 200 characters.');
+    }
+    const organizationId = newId();
+    await this.organizations.insert({ id: organizationId, name: organizationName, createdAt: now });
+    const live = Workspace.open({ organizationId, name: 'Live', slug: 'live', mode: 'live', isDefault: true, now });
+    const sandbox = Workspace.open({ organizationId, name: 'Sandbox', slug: 'sandbox', mode: 'sandbox', isDefault: true, now });
+    await this.workspaces.insert(live);
+    await this.workspaces.insert(sandbox);
+    const userId = owner ? await this.createOwner(organizationId, owner, now) : null;
+    const system = { type: 'system' as const, id: null, scopes: new Set<string>(ALL_SCOPES) };
+    const { key, secret } = ApiKey.mint({
+      organizationId,
+      name: 'Root key',
+      scopes: [...ALL_SCOPES],
+      keyType: 'sk_live',
+      minter: system,
+      now,
+    });
+    await this.keys.insert(key);
+    await this.audit.record(
+      { organizationId, workspaceId: null, principal: { type: 'system', id: null } },
+      {
+        action: 'organization.bootstrapped',
+        resourceType: 'organization',
+        resourceId: organizationId,
+        data: { root_key_id: key.id },
+      },
+    );
+    return {
+      organization_id: organizationId,
+      workspaces: [live, sandbox].map((workspace) => ({
+        id: workspace.snapshot.id,
+        slug: workspace.snapshot.slug,
+        mode: workspace.snapshot.mode,
+      })),
+      user_id: userId,
+      api_key: { id: key.id, secret },
+    };
+  }
+
+  private async createOwner(organizationId: string, owner: { email: string; password: string }, now: Date): Promise<string> {
+    const email = normalizeEmail(owner.email);
+    assertAcceptablePassword(owner.password);
+    const id = newId();
+    const inserted = await this.txHost.tx.query(
+      `INSERT INTO users (organization_id, id, email, password_hash, role, created_at)
+       VALUES ($1, $2, $3, $4, 'owner', $5) ON CONFLICT (email) DO NOTHING RETURNING id`,
+      [organizationId, id, email, await hashPassword(owner.password), now],
+    );
+    if (inserted.length === 0)
+      throw new DomainError('conflict', 'ALREADY_EXISTS', 'A user with this email already exists.', { param: 'email' });
+    return id;
+  }
+}
+
+@CommandHandler(BootstrapIfEmptyCommand)
+export class BootstrapIfEmptyHandler implements ICommandHandler<BootstrapIfEmptyCommand> {
+  constructor(
+    private readonly organizations: OrganizationRepository,
+    private readonly commands: CommandBus,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+  ) {}
+
+  /** Serialised across instances starting together: only one of them bootstraps. */
+  @Transactional()
+  async execute(): Promise<BootstrapResult | null> {
+    await this.txHost.tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_KEY]);
+    if ((await this.organizations.count()) > 0) return null;
+    return this.commands.execute(new BootstrapOrganizationCommand('Default organization'));
+  }
+}

@@ -1,0 +1,34 @@
+import { Command, Query } from '@nestjs/cqrs';
+import { Actor, Page } from '@app/shared-kernel';
+import { CustomerState } from '../../domain/customer';
+
+export type CustomerView = Omit<CustomerState, 'organizationId'>;
+
+export class CreateCustomerCommand extends Command<CustomerView> {
+  constructor(
+    readonly actor: Actor,
+    readonly input: { name: unknown; email?: unknown; currency: unknown; externalId?: unknown; metadata?: unknown },
+  ) {
+    super();
+  }
+}
+
+export class GetCustomerQuery extends Query<CustomerView> {
+  constructor(
+    readonly actor: Actor,
+    readonly customerId: string,
+  ) {
+    super();
+  }
+}
+
+export class ListCustomersQuery extends Query<Page<CustomerView>> {
+  constructor(
+    readonly actor: Actor,
+    readonly limit: number,
+    readonly cursor: string | undefined,
+    readonly filters: { externalId?: string; email?: string },
+  ) {
+    super();
+  }
+}

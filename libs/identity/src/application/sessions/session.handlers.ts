@@ -1,0 +1,75 @@
+import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuditLog, Clock, DomainError, newId, TransactionalNotifier } from '@app/shared-kernel';
+import { normalizeEmail } from '../../domain/email';
+import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../../domain/password';
+import { generateToken, hashToken } from '../../domain/secret-token';
+import { changeOf, IDENTITY_CHANGES_CHANNEL } from '../authentication/identity-changes';
+import { CreateSessionCommand, EndSessionCommand, SessionView } from './session.commands';
+
+export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
+
+function invalidCredentials(): DomainError {
+  return new DomainError('unauthenticated', 'INVALID_CREDENTIALS', 'The email or password is incorrect.');
+}
+
+@CommandHandler(CreateSessionCommand)
+export class CreateSessionHandler implements ICommandHandler<CreateSessionCommand> {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ email, password }: CreateSessionCommand): Promise<SessionView> {
+    const normalized = normalizeEmail(email);
+    if (typeof password !== 'string' || password.length === 0) throw invalidCredentials();
+    const [user] = await this.txHost.tx.query('SELECT organization_id, id, password_hash FROM users WHERE email = $1', [
+      normalized,
+    ]);
+    const matches = await verifyPassword(password, user?.password_hash ?? UNUSABLE_PASSWORD_HASH);
+    if (!user || !matches) throw invalidCredentials();
+    const now = this.clock.now();
+    const token = generateToken('sess');
+    const session = { id: newId(), token, userId: user.id as string, expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS) };
+    await this.txHost.tx.query(
+      `INSERT INTO sessions (organization_id, id, user_id, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [user.organization_id, session.id, user.id, hashToken(token), session.expiresAt, now],
+    );
+    await this.audit.record(
+      { organizationId: user.organization_id, workspaceId: null, principal: { type: 'user', id: user.id } },
+      { action: 'session.created', resourceType: 'session', resourceId: session.id },
+    );
+    return session;
+  }
+}
+
+@CommandHandler(EndSessionCommand)
+export class EndSessionHandler implements ICommandHandler<EndSessionCommand> {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly notifier: TransactionalNotifier,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ actor }: EndSessionCommand): Promise<void> {
+    if (actor.principal.type !== 'user') {
+      throw new DomainError(
+        'invalid_request',
+        'NOT_A_SESSION',
+        'Only a session token can end its own session; revoke API keys instead.',
+      );
+    }
+    const sessionId = actor.principal.credentialId;
+    await this.txHost.tx.query(
+      'UPDATE sessions SET revoked_at = $3 WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL',
+      [actor.organizationId, sessionId, this.clock.now()],
+    );
+    await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.session(sessionId));
+    await this.audit.record(actor, { action: 'session.ended', resourceType: 'session', resourceId: sessionId });
+  }
+}

@@ -1,0 +1,107 @@
+import { Transactional } from '@nestjs-cls/transactional';
+import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import {
+  AuditLog,
+  Clock,
+  CursorCodec,
+  DomainError,
+  keysetPage,
+  newestFirstPosition,
+  TransactionalNotifier,
+} from '@app/shared-kernel';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { WorkspaceRepository } from '../../domain/repositories';
+import { Workspace } from '../../domain/workspace';
+import { toWorkspace, WORKSPACE_COLUMNS, WorkspaceRow } from '../../infrastructure/typeorm-workspace.repository';
+import { changeOf, IDENTITY_CHANGES_CHANNEL } from '../authentication/identity-changes';
+import { CreateWorkspaceCommand, ListWorkspacesQuery, UpdateWorkspaceCommand } from './workspace.commands';
+import { toWorkspaceView } from './workspace.view';
+
+@CommandHandler(CreateWorkspaceCommand)
+export class CreateWorkspaceHandler implements ICommandHandler<CreateWorkspaceCommand> {
+  constructor(
+    private readonly workspaces: WorkspaceRepository,
+    private readonly audit: AuditLog,
+    private readonly notifier: TransactionalNotifier,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ actor, input }: CreateWorkspaceCommand) {
+    const workspace = Workspace.open({ ...input, organizationId: actor.organizationId, isDefault: false, now: this.clock.now() });
+    try {
+      await this.workspaces.insert(workspace);
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505') {
+        throw new DomainError(
+          'conflict',
+          'ALREADY_EXISTS',
+          `A workspace with slug "${workspace.snapshot.slug}" already exists.`,
+          {
+            param: 'slug',
+          },
+        );
+      }
+      throw error;
+    }
+    await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.workspaces(actor.organizationId));
+    await this.audit.record(actor, {
+      action: 'workspace.created',
+      resourceType: 'workspace',
+      resourceId: workspace.snapshot.id,
+      data: { slug: workspace.snapshot.slug, mode: workspace.snapshot.mode },
+    });
+    return toWorkspaceView(workspace);
+  }
+}
+
+@CommandHandler(UpdateWorkspaceCommand)
+export class UpdateWorkspaceHandler implements ICommandHandler<UpdateWorkspaceCommand> {
+  constructor(
+    private readonly workspaces: WorkspaceRepository,
+    private readonly audit: AuditLog,
+    private readonly notifier: TransactionalNotifier,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ actor, workspaceId, changes }: UpdateWorkspaceCommand) {
+    const workspace = await this.workspaces.findForUpdate(actor.organizationId, workspaceId);
+    if (!workspace) throw new DomainError('not_found', 'WORKSPACE_NOT_FOUND', 'No such workspace.', { param: 'id' });
+    workspace.update(changes, this.clock.now());
+    await this.workspaces.save(workspace);
+    await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.workspaces(actor.organizationId));
+    await this.audit.record(actor, {
+      action: 'workspace.updated',
+      resourceType: 'workspace',
+      resourceId: workspaceId,
+      data: { name: workspace.snapshot.name, settings: workspace.snapshot.settings },
+    });
+    return toWorkspaceView(workspace);
+  }
+}
+
+@QueryHandler(ListWorkspacesQuery)
+export class ListWorkspacesHandler implements IQueryHandler<ListWorkspacesQuery> {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async execute({ actor, limit, cursor }: ListWorkspacesQuery) {
+    const page = await keysetPage<WorkspaceRow>(
+      this.cursors,
+      { list: 'workspaces', filters: {}, order: 'created_at:desc' },
+      { limit, cursor },
+      (after, rows) =>
+        this.dataSource.query(
+          `SELECT ${WORKSPACE_COLUMNS} FROM workspaces
+            WHERE organization_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
+            ORDER BY created_at DESC, id DESC LIMIT $4`,
+          [actor.organizationId, after?.[0] ?? null, after?.[1] ?? null, rows],
+        ),
+      newestFirstPosition,
+    );
+    return { ...page, data: page.data.map((row) => toWorkspaceView(toWorkspace(row))) };
+  }
+}

@@ -1,0 +1,197 @@
+import { DomainError, invalidParameter, newId } from '@app/shared-kernel';
+import { IpAllowlist } from './ip-allowlist';
+import { isScope, Scope } from './scopes';
+import { displayPrefix, generateToken, hashToken } from './secret-token';
+
+export type KeyType = 'sk_live' | 'sk_test';
+export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
+
+export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+const MAX_NAME_LENGTH = 200;
+
+export interface Creator {
+  type: 'api_key' | 'user' | 'system';
+  id: string | null;
+}
+
+/** What the minting principal may hand on: a key never carries a scope its minter lacks. */
+export interface Minter extends Creator {
+  scopes: ReadonlySet<string>;
+}
+
+export interface ApiKeyState {
+  organizationId: string;
+  id: string;
+  name: string;
+  prefix: string;
+  secretHash: Buffer;
+  keyType: KeyType;
+  scopes: Scope[];
+  allowedIps: IpAllowlist;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  revokesAt: Date | null;
+  rotatedFromId: string | null;
+  createdBy: Creator;
+  createdAt: Date;
+}
+
+export interface MintRequest {
+  organizationId: string;
+  name: unknown;
+  scopes: unknown;
+  allowedIps?: unknown;
+  expiresAt?: Date | null;
+  keyType: KeyType;
+  minter: Minter;
+  now: Date;
+}
+
+/** An API key and, once, its plaintext secret. */
+export class ApiKey {
+  private constructor(private state: ApiKeyState) {}
+
+  static restore(state: ApiKeyState): ApiKey {
+    return new ApiKey(state);
+  }
+
+  static mint(request: MintRequest): { key: ApiKey; secret: string } {
+    const name = typeof request.name === 'string' ? request.name.trim() : '';
+    if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
+      throw invalidParameter('name', 'OUT_OF_RANGE', `name must be 1 to ${MAX_NAME_LENGTH} characters after trimming.`);
+    }
+    const scopes = ApiKey.grantableScopes(request.scopes, request.minter);
+    if (!Array.isArray(request.allowedIps ?? []))
+      throw invalidParameter('allowed_ips', 'INVALID_TYPE', 'allowed_ips must be an array.');
+    const allowedIps = IpAllowlist.parse((request.allowedIps as unknown[] | undefined) ?? []);
+    if (request.expiresAt && request.expiresAt.getTime() <= request.now.getTime()) {
+      throw invalidParameter('expires_at', 'OUT_OF_RANGE', 'expires_at must be in the future.');
+    }
+    return ApiKey.issue({
+      organizationId: request.organizationId,
+      name,
+      keyType: request.keyType,
+      scopes,
+      allowedIps,
+      expiresAt: request.expiresAt ?? null,
+      rotatedFromId: null,
+      createdBy: { type: request.minter.type, id: request.minter.id },
+      now: request.now,
+    });
+  }
+
+  private static issue(fields: {
+    organizationId: string;
+    name: string;
+    keyType: KeyType;
+    scopes: Scope[];
+    allowedIps: IpAllowlist;
+    expiresAt: Date | null;
+    rotatedFromId: string | null;
+    createdBy: Creator;
+    now: Date;
+  }): { key: ApiKey; secret: string } {
+    const secret = generateToken(fields.keyType);
+    const key = new ApiKey({
+      ...fields,
+      id: newId(),
+      prefix: displayPrefix(secret),
+      secretHash: hashToken(secret),
+      lastUsedAt: null,
+      revokedAt: null,
+      revokesAt: null,
+      createdAt: fields.now,
+    });
+    return { key, secret };
+  }
+
+  private static grantableScopes(value: unknown, minter: Minter): Scope[] {
+    if (!Array.isArray(value)) throw invalidParameter('scopes', 'INVALID_TYPE', 'scopes must be an array of scope names.');
+    if (value.length === 0) throw invalidParameter('scopes', 'REQUIRED', 'At least one scope is required.');
+    value.forEach((scope, index) => {
+      if (!isScope(scope)) {
+        throw invalidParameter(
+          `scopes[${index}]`,
+          'INVALID_SCOPE',
+          `${JSON.stringify(scope)} is not a scope; see GET /v1/permissions.`,
+        );
+      }
+    });
+    const scopes = [...new Set(value as Scope[])].sort();
+    ApiKey.assertGrantable(scopes, minter);
+    return scopes;
+  }
+
+  private static assertGrantable(scopes: readonly Scope[], minter: Minter): void {
+    const missing = scopes.filter((scope) => !minter.scopes.has(scope));
+    if (missing.length > 0) {
+      throw new DomainError(
+        'forbidden',
+        'SCOPE_NOT_GRANTABLE',
+        `You cannot grant scopes you do not hold: ${missing.join(', ')}.`,
+        {
+          param: 'scopes',
+          details: { not_grantable: missing },
+        },
+      );
+    }
+  }
+
+  get snapshot(): Readonly<ApiKeyState> {
+    return this.state;
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+
+  status(now: Date): ApiKeyStatus {
+    const { revokedAt, revokesAt, expiresAt } = this.state;
+    if ((revokedAt && revokedAt <= now) || (revokesAt && revokesAt <= now)) return 'revoked';
+    if (expiresAt && expiresAt <= now) return 'expired';
+    return 'active';
+  }
+
+  /**
+   * A successor with the same name, scopes, addresses and expiry; this key keeps working for
+   * the grace period, never past its own expiry, and never longer than an earlier rotation set.
+   */
+  rotate(minter: Minter, now: Date): { successor: ApiKey; secret: string } {
+    const status = this.status(now);
+    if (status !== 'active') {
+      throw new DomainError('conflict', 'API_KEY_NOT_ACTIVE', `This API key is ${status} and cannot be rotated.`, {
+        details: { status },
+      });
+    }
+    ApiKey.assertGrantable(this.state.scopes, minter);
+    const graceEnd = new Date(now.getTime() + ROTATION_GRACE_MS);
+    const candidates = [graceEnd, this.state.expiresAt, this.state.revokesAt].filter((date): date is Date => date !== null);
+    this.state = { ...this.state, revokesAt: new Date(Math.min(...candidates.map((date) => date.getTime()))) };
+    const { key, secret } = ApiKey.issue({
+      organizationId: this.state.organizationId,
+      name: this.state.name,
+      keyType: this.state.keyType,
+      scopes: this.state.scopes,
+      allowedIps: this.state.allowedIps,
+      expiresAt: this.state.expiresAt,
+      rotatedFromId: this.state.id,
+      createdBy: { type: minter.type, id: minter.id },
+      now,
+    });
+    return { successor: key, secret };
+  }
+
+  /** Revoking a revoked key changes nothing. */
+  revoke(now: Date): void {
+    if (this.state.revokedAt) return;
+    this.state = { ...this.state, revokedAt: now };
+  }
+
+  /** The rotation grace has ended: the key becomes revoked for good. */
+  completeRotation(now: Date): boolean {
+    if (this.state.revokedAt || !this.state.revokesAt || this.state.revokesAt > now) return false;
+    this.state = { ...this.state, revokedAt: this.state.revokesAt };
+    return true;
+  }
+}

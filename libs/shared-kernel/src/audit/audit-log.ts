@@ -1,0 +1,56 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { Injectable } from '@nestjs/common';
+import { ClsService } from 'nestjs-cls';
+import { Clock } from '../clock';
+import { newId } from '../ids';
+import { REQUEST_ID_KEY } from '../request-context';
+
+/** Who acted: a request's principal, or the system (bootstrap, jobs). */
+export interface AuditActor {
+  organizationId: string;
+  workspaceId: string | null;
+  principal: { type: string; id: string | null };
+}
+
+export interface AuditEntry {
+  action: string;
+  resourceType: string;
+  resourceId: string;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Records who did what, where and when, inside the mutation's own transaction: an effect
+ * without its audit row (or the reverse) cannot commit.
+ */
+@Injectable()
+export class AuditLog {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly clock: Clock,
+    private readonly cls: ClsService,
+  ) {}
+
+  async record(actor: AuditActor, entry: AuditEntry): Promise<void> {
+    if (!this.txHost.isTransactionActive()) throw new Error('AuditLog.record must run inside a transaction');
+    await this.txHost.tx.query(
+      `INSERT INTO audit_events (organization_id, id, workspace_id, action, resource_type, resource_id,
+         principal_type, principal_id, request_id, data, occurred_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        actor.organizationId,
+        newId(),
+        actor.workspaceId,
+        entry.action,
+        entry.resourceType,
+        entry.resourceId,
+        actor.principal.type,
+        actor.principal.id,
+        this.cls.isActive() ? (this.cls.get<string | undefined>(REQUEST_ID_KEY) ?? null) : null,
+        JSON.stringify(entry.data ?? {}),
+        this.clock.now(),
+      ],
+    );
+  }
+}

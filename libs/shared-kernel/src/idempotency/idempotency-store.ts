@@ -1,0 +1,82 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../clock';
+import { PlatformOptions } from '../platform-options';
+import { ResponseVault } from './response-vault';
+
+/** (principal, workspace, method, route, key): the contract's idempotency scope. */
+export interface IdempotencyScope {
+  organizationId: string;
+  workspaceId: string;
+  principalId: string;
+  method: string;
+  route: string;
+  key: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type Claim =
+  { outcome: 'in_use' } | { outcome: 'new' } | { outcome: 'completed'; fingerprint: string; response: StoredResponse };
+
+/**
+ * Claims and records live in the caller's transaction, beside the command's effects: a crash
+ * can leave neither an effect without its record nor a record without its effect. The
+ * primary key on the scope makes a second record impossible, whatever the code does.
+ */
+@Injectable()
+export class IdempotencyStore {
+  private readonly vault: ResponseVault;
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly clock: Clock,
+    options: PlatformOptions,
+  ) {
+    this.vault = new ResponseVault(options.appSecret);
+  }
+
+  /** Must run inside the request's transaction: the lock is held until it ends. */
+  async claim(scope: IdempotencyScope): Promise<Claim> {
+    const [{ locked }] = await this.txHost.tx.query('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
+      [scope.organizationId, scope.workspaceId, scope.principalId, scope.method, scope.route, scope.key].join('\n'),
+    ]);
+    if (!locked) return { outcome: 'in_use' };
+    const [row] = await this.txHost.tx.query(
+      `SELECT fingerprint, response_status, response_headers, response_body FROM idempotency_records
+        WHERE organization_id = $1 AND workspace_id = $2 AND principal_id = $3 AND method = $4 AND route = $5 AND idempotency_key = $6`,
+      parameters(scope),
+    );
+    if (!row) return { outcome: 'new' };
+    return {
+      outcome: 'completed',
+      fingerprint: row.fingerprint,
+      response: { status: row.response_status, headers: row.response_headers, body: this.vault.open(row.response_body) },
+    };
+  }
+
+  async record(scope: IdempotencyScope, fingerprint: string, response: StoredResponse): Promise<void> {
+    await this.txHost.tx.query(
+      `INSERT INTO idempotency_records (organization_id, workspace_id, principal_id, method, route, idempotency_key,
+         fingerprint, response_status, response_headers, response_body, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        ...parameters(scope),
+        fingerprint,
+        response.status,
+        JSON.stringify(response.headers),
+        this.vault.seal(response.body),
+        this.clock.now(),
+      ],
+    );
+  }
+}
+
+function parameters(scope: IdempotencyScope): unknown[] {
+  return [scope.organizationId, scope.workspaceId, scope.principalId, scope.method, scope.route, scope.key];
+}

@@ -1,0 +1,28 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+
+/**
+ * Stored responses are encrypted (AES-256-GCM, key derived from APP_SECRET): some carry a
+ * secret shown once (a new API key), and no secret may rest in the database in plaintext.
+ */
+export class ResponseVault {
+  private readonly key: Buffer;
+
+  constructor(appSecret: string) {
+    this.key = Buffer.from(hkdfSync('sha256', appSecret, 'billing-api', 'idempotency-responses', 32));
+  }
+
+  seal(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const sealed = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), sealed.toString('base64')].join(':');
+  }
+
+  open(stored: string): string {
+    const [version, iv, tag, sealed] = stored.split(':');
+    if (version !== 'v1') throw new Error('Unknown stored response format');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64'));
+    return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64')), decipher.final()]).toString('utf8');
+  }
+}

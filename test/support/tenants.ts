@@ -1,0 +1,59 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { BootstrapOrganizationCommand, BootstrapResult } from '@app/identity';
+import { randomBytes } from 'node:crypto';
+import { TestApp } from './test-app';
+
+export interface TestTenant extends BootstrapResult {
+  /** The root key (sk_live, every scope). */
+  rootKey: string;
+  liveWorkspaceId: string;
+  sandboxWorkspaceId: string;
+  owner?: { email: string; password: string };
+  /** `Authorization` header value for the root key. */
+  auth: string;
+}
+
+/** A fresh organization (live + sandbox workspaces, root key, optional owner user). */
+export async function createTenant(t: TestApp, options: { withOwner?: boolean } = {}): Promise<TestTenant> {
+  const suffix = randomBytes(4).toString('hex');
+  const owner = options.withOwner ? { email: `owner-${suffix}@example.com`, password: `correct horse ${suffix}` } : undefined;
+  const result = await t.app.get(CommandBus).execute(new BootstrapOrganizationCommand(`Org ${suffix}`, owner));
+  return {
+    ...result,
+    rootKey: result.api_key.secret,
+    auth: `Bearer ${result.api_key.secret}`,
+    liveWorkspaceId: result.workspaces.find((workspace) => workspace.mode === 'live')!.id,
+    sandboxWorkspaceId: result.workspaces.find((workspace) => workspace.mode === 'sandbox')!.id,
+    owner,
+  };
+}
+
+let counter = 0;
+/** A unique Idempotency-Key. */
+export function idem(): string {
+  counter += 1;
+  return `test-${process.pid}-${Date.now()}-${counter}`;
+}
+
+/** Creates an API key with the given scopes through the API; returns its secret and id. */
+export async function createKey(
+  t: TestApp,
+  auth: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ id: string; secret: string; body: any }> {
+  const response = await t.http
+    .post('/v1/api_keys')
+    .set('Authorization', auth)
+    .set('Idempotency-Key', idem())
+    .set(headers)
+    .send(body)
+    .expect(201);
+  return { id: response.body.id, secret: response.body.secret, body: response.body };
+}
+
+/** Signs in as a user; returns the `Authorization` header value of the session. */
+export async function signIn(t: TestApp, email: string, password: string): Promise<string> {
+  const response = await t.http.post('/v1/sessions').send({ email, password }).expect(201);
+  return `Bearer ${response.body.token}`;
+}
