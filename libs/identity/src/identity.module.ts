@@ -45,6 +45,8 @@ import { TypeOrmOrganizationRepository, TypeOrmWorkspaceRepository } from './inf
     DecideApprovalHandler,
     GetApprovalHandler,
     ListAuditEventsHandler,
+    CreateUserHandler,
+    ListUsersHandler,
   ],
 })
 export class IdentityModule {}

@@ -25,3 +25,5 @@ export { ExecutesApprovalCheckpoint } from './application/approvals/approval-exe
 export type { ApprovalExecutor } from './application/approvals/approval-executor';
 export { ListAuditEventsQuery } from './application/audit/list-audit-events.query';
 export type { AuditEventView, AuditEventFilters } from './application/audit/list-audit-events.query';
+export { CreateUserCommand, ListUsersQuery } from './application/users/user.commands';
+export type { UserView } from './application/users/user.commands';

@@ -5,6 +5,7 @@ import { ApprovalsController } from './approvals.controller';
 import { AuditEventsController } from './audit-events.controller';
 import { CustomersController } from './customers.controller';
 import { SessionsController } from './sessions.controller';
+import { UsersController } from './users.controller';
 import { WorkspacesController } from './workspaces.controller';
 
 @Module({

@@ -1,0 +1,88 @@
+import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import {
+  AuditLog,
+  Clock,
+  CursorCodec,
+  DomainError,
+  invalidParameter,
+  keysetPage,
+  newestFirstPosition,
+  newId,
+} from '@app/shared-kernel';
+import { DataSource } from 'typeorm';
+import { normalizeEmail } from '../../domain/email';
+import { assertAcceptablePassword, hashPassword } from '../../domain/password';
+import { Role, ROLES, scopesOfRole } from '../../domain/scopes';
+import { CreateUserCommand, ListUsersQuery, UserView } from './user.commands';
+
+interface UserRow {
+  id: string;
+  email: string;
+  role: Role;
+  created_at: Date;
+}
+
+function toView(row: UserRow): UserView {
+  return { id: row.id, email: row.email, role: row.role, createdAt: row.created_at };
+}
+
+@CommandHandler(CreateUserCommand)
+export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ actor, input }: CreateUserCommand): Promise<UserView> {
+    const email = normalizeEmail(input.email);
+    if (!ROLES.includes(input.role as Role))
+      throw invalidParameter('role', 'INVALID_VALUE', `role must be one of ${ROLES.join(', ')}.`);
+    const role = input.role as Role;
+    const missing = scopesOfRole(role).filter((scope) => !actor.principal.scopes.has(scope));
+    if (missing.length > 0) {
+      throw new DomainError('forbidden', 'SCOPE_NOT_GRANTABLE', `You cannot create a ${role}: it holds scopes you do not.`, {
+        param: 'role',
+        details: { not_grantable: missing },
+      });
+    }
+    assertAcceptablePassword(input.password);
+    const rows: UserRow[] = await this.txHost.tx.query(
+      `INSERT INTO users (organization_id, id, email, password_hash, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (email) DO NOTHING RETURNING id, email, role, created_at`,
+      [actor.organizationId, newId(), email, await hashPassword(input.password), role, this.clock.now()],
+    );
+    if (!rows[0])
+      throw new DomainError('conflict', 'ALREADY_EXISTS', 'A user with this email already exists.', { param: 'email' });
+    await this.audit.record(actor, { action: 'user.created', resourceType: 'user', resourceId: rows[0].id, data: { role } });
+    return toView(rows[0]);
+  }
+}
+
+@QueryHandler(ListUsersQuery)
+export class ListUsersHandler implements IQueryHandler<ListUsersQuery> {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async execute({ actor, limit, cursor }: ListUsersQuery) {
+    const page = await keysetPage<UserRow>(
+      this.cursors,
+      { list: 'users', filters: {}, order: 'created_at:desc' },
+      { limit, cursor },
+      (after, rows) =>
+        this.dataSource.query(
+          `SELECT id, email, role, created_at FROM users
+            WHERE organization_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
+            ORDER BY created_at DESC, id DESC LIMIT $4`,
+          [actor.organizationId, after?.[0] ?? null, after?.[1] ?? null, rows],
+        ),
+      newestFirstPosition,
+    );
+    return { ...page, data: page.data.map(toView) };
+  }
+}
