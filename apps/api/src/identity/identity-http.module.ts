@@ -17,6 +17,7 @@ import { WorkspacesController } from './workspaces.controller';
     CustomersController,
     ApprovalsController,
     AuditEventsController,
+    UsersController,
   ],
 })
 export class IdentityHttpModule {}
