@@ -11,9 +11,16 @@ import { openDatabase } from './runtime/database';
 
 const USAGE = 'usage: npm run cli -- bootstrap --organization NAME [--email E --password P] [--json]';
 
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
 /** Operator commands. `bootstrap` prints exactly one JSON line on stdout (with --json). */
-async function main(): Promise<void> {
+export async function runCli(args: string[], io: CliIo): Promise<void> {
   const { positionals, values } = parseArgs({
+    args,
     allowPositionals: true,
     options: {
       organization: { type: 'string' },
@@ -25,8 +32,8 @@ async function main(): Promise<void> {
   if (positionals[0] !== 'bootstrap' || !values.organization || Boolean(values.email) !== Boolean(values.password)) {
     throw new ConfigError(USAGE);
   }
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-  const database = await openDatabase(config, (message) => process.stderr.write(`${message}\n`), { reuseRunning: true });
+  const config = loadConfig({ ...io.env, LOG_LEVEL: 'silent' });
+  const database = await openDatabase(config, (message) => io.stderr(`${message}\n`), { reuseRunning: true });
   try {
     await runMigrations(database.url);
     const app = await NestFactory.createApplicationContext(
@@ -40,7 +47,7 @@ async function main(): Promise<void> {
     try {
       const owner = values.email && values.password ? { email: values.email, password: values.password } : undefined;
       const result = await app.get(CommandBus).execute(new BootstrapOrganizationCommand(values.organization, owner));
-      process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+      io.stdout(values.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
     } finally {
       await app.close();
     }
@@ -49,13 +56,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  const message =
-    error instanceof ConfigError || error instanceof DomainError
-      ? error.message
-      : error instanceof Error
-        ? error.stack
-        : String(error);
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
-});
+export function cliErrorMessage(error: unknown): string {
+  return error instanceof ConfigError || error instanceof DomainError
+    ? error.message
+    : error instanceof Error
+      ? (error.stack ?? error.message)
+      : String(error);
+}
