@@ -18,7 +18,7 @@ function report(name, rows) {
     `${format(row.value)} ${row.unit ?? ''}`.trim(),
     row.reference === undefined ? '—' : `${format(row.reference)} ${row.unit ?? ''}`.trim(),
     format(row.ratio),
-    row.bar,
+    row.bar ?? '—',
     row.pass === undefined ? 'INFO' : row.pass ? 'PASS' : 'FAIL',
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));
