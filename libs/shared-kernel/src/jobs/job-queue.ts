@@ -1,6 +1,6 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { type Db, PgBoss } from 'pg-boss';
 import { PlatformOptions } from '../platform-options';
 
@@ -28,7 +28,7 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
  * while a transaction is active is written by that transaction: a rollback drops it too.
  */
 @Injectable()
-export class JobQueue implements OnApplicationBootstrap, OnApplicationShutdown {
+export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(JobQueue.name);
   private readonly definitions = new Map<string, JobDefinition<object>>();
   private boss?: PgBoss;
@@ -80,7 +80,8 @@ export class JobQueue implements OnApplicationBootstrap, OnApplicationShutdown {
     this.boss = boss;
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Running jobs finish while the application's pool is still open. */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.boss?.stop({ graceful: true, timeout: SHUTDOWN_TIMEOUT_MS });
   }
 

@@ -1,6 +1,6 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock';
@@ -30,7 +30,7 @@ const MAX_BACKOFF_MS = 60 * 60 * 1000;
  * picks up retries and anything a missed notification left behind.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly subscribers = new Map<string, Subscriber[]>();
   private timer?: NodeJS.Timeout;
@@ -61,7 +61,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.wake();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Lets the current delivery finish while the pool is still open. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
     await this.next;

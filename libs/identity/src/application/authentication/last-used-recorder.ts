@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 const FLUSH_INTERVAL_MS = 5_000;
@@ -8,7 +8,7 @@ const FLUSH_INTERVAL_MS = 5_000;
  * in one statement every few seconds (and at shutdown). The value is at most that stale.
  */
 @Injectable()
-export class LastUsedRecorder implements OnModuleInit, OnApplicationShutdown {
+export class LastUsedRecorder implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(LastUsedRecorder.name);
   private pending = new Map<string, { organizationId: string; at: Date }>();
   private timer?: NodeJS.Timeout;
@@ -20,7 +20,8 @@ export class LastUsedRecorder implements OnModuleInit, OnApplicationShutdown {
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the pool closes (TypeORM closes it in onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
   }
