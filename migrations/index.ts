@@ -1,5 +1,6 @@
 import { PlatformFoundation1763800000000 } from './1763800000000-platform-foundation';
 import { Identity1763800100000 } from './1763800100000-identity';
+import { Wallets1763800200000 } from './1763800200000-wallets';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
-export const migrations = [PlatformFoundation1763800000000, Identity1763800100000];
+export const migrations = [PlatformFoundation1763800000000, Identity1763800100000, Wallets1763800200000];

@@ -1,11 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { BillingWalletModule } from '@app/billing-wallet';
 import { CatalogModule } from '@app/catalog';
 import { DocumentsModule } from '@app/documents';
 import { Clock, PlatformModule } from '@app/shared-kernel';
 import { LoggerModule } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
+import { BillingWalletHttpModule } from './billing-wallet/billing-wallet-http.module';
 import { AppConfig } from './config/app-config';
 import { HealthController } from './health/health.controller';
 import { HttpEdgeModule } from './http/http.module';
@@ -34,7 +34,7 @@ export class AppModule {
         IdentityHttpModule,
         CatalogModule,
         DocumentsModule,
-        BillingWalletModule,
+        BillingWalletHttpModule,
         HttpEdgeModule,
       ],
       controllers: [HealthController],

@@ -1,0 +1,207 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  ApiAcceptedResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import {
+  ApplyMoneyOperationCommand,
+  CreateWalletCommand,
+  GetWalletQuery,
+  ListWalletsQuery,
+  ListWalletTransactionsQuery,
+  MakePrimaryWalletCommand,
+  MoneyOperationKind,
+  transactionResponse,
+  UpdateWalletSettingsCommand,
+  walletResponse,
+  WalletSettingsInput,
+} from '@app/billing-wallet';
+import type { Actor } from '@app/shared-kernel';
+import type { FastifyReply } from 'fastify';
+import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { RequireScope } from '../http/auth/route-access';
+import { ErrorBodyDto } from '../http/error-body.dto';
+import { ListQueryDto } from '../http/list-query.dto';
+import {
+  AdjustDto,
+  CreateWalletDto,
+  CreditDto,
+  ListWalletsQueryDto,
+  MoneyOperationDto,
+  PendingApprovalDto,
+  UpdateWalletDto,
+  WalletDto,
+  WalletListDto,
+  WalletTransactionDto,
+  WalletTransactionListDto,
+} from './wallets.dto';
+
+function settingsOf(body: Partial<UpdateWalletDto>): WalletSettingsInput {
+  return {
+    creditLimit: body.credit_limit,
+    maxBalance: body.max_balance,
+    maxSingleCredit: body.max_single_credit,
+    lowBalanceThreshold: body.low_balance_threshold,
+    autoTopupEnabled: body.auto_topup_enabled,
+    autoTopupAmount: body.auto_topup_amount,
+    autoTopupPaymentMethodId: body.auto_topup_payment_method_id,
+  };
+}
+
+@ApiTags('Wallets')
+@Controller('wallets')
+export class WalletsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  @RequireScope('wallets:read')
+  @ApiOperation({ summary: 'List wallets, newest first; filters AND together.' })
+  @ApiOkResponse({ type: WalletListDto })
+  async list(@CurrentActor() actor: Actor, @Query() query: ListWalletsQueryDto) {
+    const page = await this.queries.execute(
+      new ListWalletsQuery(actor, query.pageLimit, query.cursor, {
+        customerId: query.customer_id,
+        currencies: query.currency,
+        isPrimary: query.is_primary,
+        autoTopupEnabled: query.auto_topup_enabled,
+        createdAfter: query.created_after,
+        createdBefore: query.created_before,
+      }),
+    );
+    return { data: page.data.map(walletResponse), pagination: page.pagination };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireScope('wallets:write')
+  @ApiOperation({ summary: 'Create a secondary wallet (one per customer and currency).' })
+  @ApiCreatedResponse({ type: WalletDto })
+  async create(@CurrentActor() actor: Actor, @Body() body: CreateWalletDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    const wallet = await this.commands.execute(
+      new CreateWalletCommand(actor, { customerId: body.customer_id, currency: body.currency, settings: settingsOf(body) }),
+    );
+    void reply.header('Location', `/v1/wallets/${wallet.id}`);
+    return walletResponse(wallet);
+  }
+
+  @Get(':id')
+  @RequireScope('wallets:read')
+  @ApiOperation({ summary: 'Get a wallet: balances, limits and settings.' })
+  @ApiOkResponse({ type: WalletDto })
+  async get(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    return walletResponse(await this.queries.execute(new GetWalletQuery(actor, id)));
+  }
+
+  @Patch(':id')
+  @RequireScope('wallets:write')
+  @ApiOperation({ summary: 'Update limits and settings; `currency` is an echo-guard.' })
+  @ApiOkResponse({ type: WalletDto })
+  async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateWalletDto) {
+    return walletResponse(
+      await this.commands.execute(new UpdateWalletSettingsCommand(actor, id, body.currency, settingsOf(body))),
+    );
+  }
+
+  @Post(':id/make_primary')
+  @HttpCode(200)
+  @RequireScope('wallets:write')
+  @ApiOperation({ summary: 'Promote to primary, demoting the previous one atomically; a no-op when already primary.' })
+  @ApiOkResponse({ type: WalletDto })
+  async makePrimary(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    return walletResponse(await this.commands.execute(new MakePrimaryWalletCommand(actor, id)));
+  }
+
+  @Post(':id/credit')
+  @HttpCode(200)
+  @RequireScope('wallets:write')
+  @ApiOperation({ summary: 'Credit: cash, or a promotional lot (source PROMOTION, optional expires_at).' })
+  @ApiOkResponse({ type: WalletTransactionDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorBodyDto, description: 'LIMIT_EXCEEDED' })
+  credit(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: CreditDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.apply(actor, 'credit', id, body, reply, body.expires_at);
+  }
+
+  @Post(':id/debit')
+  @HttpCode(200)
+  @RequireScope('wallets:write')
+  @ApiOperation({ summary: 'Debit: promotional lots first (soonest expiry), then cash, then down to −credit_limit.' })
+  @ApiOkResponse({ type: WalletTransactionDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorBodyDto, description: 'INSUFFICIENT_FUNDS' })
+  debit(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: MoneyOperationDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.apply(actor, 'debit', id, body, reply);
+  }
+
+  @Post(':id/adjust')
+  @HttpCode(200)
+  @RequireScope('wallets:write')
+  @ApiOperation({ summary: 'Signed cash correction; held for a human approval when the workspace requires it.' })
+  @ApiOkResponse({ type: WalletTransactionDto })
+  @ApiAcceptedResponse({ type: PendingApprovalDto, description: 'Held for approval; nothing applied. Poll Location.' })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'APPROVAL_REQUIRED_HUMAN for an API-key caller.' })
+  adjust(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: AdjustDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.apply(actor, 'adjust', id, body, reply);
+  }
+
+  @Get(':id/transactions')
+  @RequireScope('wallets:read')
+  @ApiOperation({ summary: 'The wallet’s ledger, newest first.' })
+  @ApiOkResponse({ type: WalletTransactionListDto })
+  async transactions(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: ListQueryDto) {
+    const page = await this.queries.execute(new ListWalletTransactionsQuery(actor, id, query.pageLimit, query.cursor));
+    return { data: page.data.map(transactionResponse), pagination: page.pagination };
+  }
+
+  private async apply(
+    actor: Actor,
+    kind: MoneyOperationKind,
+    walletId: string,
+    body: MoneyOperationDto,
+    reply: FastifyReply,
+    expiresAt?: Date | null,
+  ): Promise<Record<string, unknown>> {
+    const result = await this.commands.execute(
+      new ApplyMoneyOperationCommand(actor, kind, walletId, {
+        amount: body.amount,
+        source: body.source,
+        currency: body.currency,
+        reason: body.reason,
+        reference: body.reference,
+        expiresAt,
+      }),
+    );
+    if ('held' in result) {
+      void reply.status(202).header('Location', `/v1/approvals/${result.approvalId}`);
+      return {
+        object: 'approval_request',
+        status: 'pending_approval',
+        approval: { id: result.approvalId, status: result.approvalStatus, checkpoint: 'wallet.adjust' },
+      };
+    }
+    if (result.replayed) void reply.header('Idempotent-Replayed', 'true');
+    return transactionResponse(result.transaction);
+  }
+}

@@ -1,0 +1,178 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { SOURCES } from '@app/billing-wallet';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsDate, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
+
+const AMOUNT = { example: '25.00', description: 'Decimal string in major units, at most the currency’s minor-unit precision.' };
+
+class WalletSettingsDto {
+  @ApiPropertyOptional({ ...AMOUNT, nullable: true, description: 'How far below zero spending may go.' })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  credit_limit?: string | null;
+  @ApiPropertyOptional({ ...AMOUNT, nullable: true })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  max_balance?: string | null;
+  @ApiPropertyOptional({ ...AMOUNT, nullable: true })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  max_single_credit?: string | null;
+  @ApiPropertyOptional({ ...AMOUNT, nullable: true })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  low_balance_threshold?: string | null;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() auto_topup_enabled?: boolean;
+  @ApiPropertyOptional({ ...AMOUNT, nullable: true })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  auto_topup_amount?: string | null;
+}
+
+export class CreateWalletDto extends WalletSettingsDto {
+  @ApiProperty() @IsUUID() customer_id!: string;
+  @ApiProperty({ example: 'EUR' }) @IsString() currency!: string;
+}
+
+export class UpdateWalletDto extends WalletSettingsDto {
+  @ApiPropertyOptional({ example: 'EUR', description: 'Echo-guard: must equal the wallet’s currency when sent.' })
+  @IsOptional()
+  @IsString()
+  currency?: string;
+  @ApiPropertyOptional({ example: 'pm_card_visa', nullable: true })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  @MaxLength(255)
+  auto_topup_payment_method_id?: string | null;
+}
+
+export class MoneyOperationDto {
+  @ApiProperty(AMOUNT) @IsString() amount!: string;
+  @ApiPropertyOptional({ enum: SOURCES }) @IsOptional() @IsIn(SOURCES) source?: string;
+  @ApiPropertyOptional({ example: 'EUR', description: 'Echo-guard: must equal the wallet’s currency when sent.' })
+  @IsOptional()
+  @IsString()
+  currency?: string;
+  @ApiPropertyOptional({ example: 'Invoice INV-42' }) @IsOptional() @IsString() @MaxLength(500) reason?: string;
+  @ApiPropertyOptional({
+    example: 'inv_42',
+    description: 'A repeated (source, reference) on this wallet is an idempotent replay.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  reference?: string;
+}
+
+export class CreditDto extends MoneyOperationDto {
+  @ApiPropertyOptional({
+    example: '2027-01-01T00:00:00Z',
+    nullable: true,
+    description: 'PROMOTION credits only; null never expires.',
+  })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @Type(() => Date)
+  @IsDate()
+  expires_at?: Date | null;
+}
+
+export class AdjustDto extends MoneyOperationDto {
+  @ApiProperty({ example: '-5.00', description: 'Signed decimal string.' }) @IsString() declare amount: string;
+}
+
+const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+const toList = ({ value }: { value: unknown }) =>
+  (Array.isArray(value) ? value : [value])
+    .flatMap((item) => String(item).split(','))
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+export class ListWalletsQueryDto extends ListQueryDto {
+  @ApiPropertyOptional() @IsOptional() @IsUUID() customer_id?: string;
+  @ApiPropertyOptional({ description: 'Repeatable or comma-separated; OR within.', example: 'EUR,USD' })
+  @IsOptional()
+  @Transform(toList)
+  @IsString({ each: true })
+  currency?: string[];
+  @ApiPropertyOptional() @IsOptional() @Transform(toBoolean) @IsBoolean() is_primary?: boolean;
+  @ApiPropertyOptional() @IsOptional() @Transform(toBoolean) @IsBoolean() auto_topup_enabled?: boolean;
+  @ApiPropertyOptional({ description: 'created_at ≥ this' }) @IsOptional() @Type(() => Date) @IsDate() created_after?: Date;
+  @ApiPropertyOptional({ description: 'created_at < this' }) @IsOptional() @Type(() => Date) @IsDate() created_before?: Date;
+}
+
+export class WalletDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ example: 'wallet' }) object!: string;
+  @ApiProperty() customer_id!: string;
+  @ApiProperty({ example: 'EUR' }) currency!: string;
+  @ApiProperty() is_primary!: boolean;
+  @ApiProperty({ example: '100.00' }) cash_balance!: string;
+  @ApiProperty({ example: '5.00' }) promotional_balance!: string;
+  @ApiProperty({ example: '10.00' }) held_balance!: string;
+  @ApiProperty({ example: '95.00', description: 'cash + promotional − held' }) available_balance!: string;
+  @ApiProperty({ example: '0.00' }) credit_limit!: string;
+  @ApiProperty({ type: String, nullable: true }) max_balance!: string | null;
+  @ApiProperty({ type: String, nullable: true }) max_single_credit!: string | null;
+  @ApiProperty({ type: String, nullable: true }) low_balance_threshold!: string | null;
+  @ApiProperty() auto_topup_enabled!: boolean;
+  @ApiProperty({ type: String, nullable: true }) auto_topup_amount!: string | null;
+  @ApiProperty({ type: String, nullable: true }) auto_topup_payment_method_id!: string | null;
+  @ApiProperty() created_at!: string;
+  @ApiProperty() updated_at!: string;
+}
+
+export class WalletListDto {
+  @ApiProperty({ type: [WalletDto] }) data!: WalletDto[];
+  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+}
+
+export class WalletTransactionDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ example: 'wallet_transaction' }) object!: string;
+  @ApiProperty() wallet_id!: string;
+  @ApiProperty({ enum: ['credit', 'debit', 'adjustment', 'hold_capture', 'expiry'] }) type!: string;
+  @ApiProperty({ enum: SOURCES, nullable: true }) source!: string | null;
+  @ApiProperty({ example: '-12.00', description: 'Signed: credits positive, debits negative.' }) amount!: string;
+  @ApiProperty({ example: 'EUR' }) currency!: string;
+  @ApiProperty({ example: '-2.00' }) cash_amount!: string;
+  @ApiProperty({ example: '-10.00' }) promotional_amount!: string;
+  @ApiProperty({ example: '18.00' }) ending_cash_balance!: string;
+  @ApiProperty({ example: '0.00' }) ending_promotional_balance!: string;
+  @ApiProperty({ type: String, nullable: true }) reason!: string | null;
+  @ApiProperty({ type: String, nullable: true }) reference!: string | null;
+  @ApiProperty({ type: String, nullable: true }) transfer_id!: string | null;
+  @ApiProperty({ type: String, nullable: true }) hold_id!: string | null;
+  @ApiProperty({ type: String, nullable: true }) expires_at!: string | null;
+  @ApiProperty({ nullable: true }) exchange_rate!: Record<string, string> | null;
+  @ApiProperty({
+    nullable: true,
+    description: 'Which promotional lots and how much cash paid for a debit.',
+    example: { promotional_lots: [{ lot_id: '…', amount: '10.00', expires_at: null }], cash: '2.00' },
+  })
+  funding!: Record<string, unknown> | null;
+  @ApiProperty({ example: { type: 'api_key', id: '…' } }) created_by!: { type: string; id: string | null };
+  @ApiProperty() created_at!: string;
+}
+
+export class WalletTransactionListDto {
+  @ApiProperty({ type: [WalletTransactionDto] }) data!: WalletTransactionDto[];
+  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+}
+
+export class PendingApprovalDto {
+  @ApiProperty({ example: 'approval_request' }) object!: string;
+  @ApiProperty({ example: 'pending_approval' }) status!: string;
+  @ApiProperty({ example: { id: '…', status: 'pending', checkpoint: 'wallet.adjust' } }) approval!: {
+    id: string;
+    status: string;
+    checkpoint: string;
+  };
+}

@@ -1,0 +1,60 @@
+import { Wallet } from '../domain/wallet';
+import { TransactionView } from './wallet.view';
+
+/** The contract's wallet transaction object; used by the HTTP edge and by approval results. */
+export function transactionResponse({ walletId, currency, entry }: TransactionView): Record<string, unknown> {
+  return {
+    id: entry.id,
+    object: 'wallet_transaction',
+    wallet_id: walletId,
+    type: entry.type,
+    source: entry.source,
+    amount: entry.amount.toString(),
+    currency,
+    cash_amount: entry.cashAmount.toString(),
+    promotional_amount: entry.promotionalAmount.toString(),
+    ending_cash_balance: entry.endingCash.toString(),
+    ending_promotional_balance: entry.endingPromotional.toString(),
+    reason: entry.reason,
+    reference: entry.reference,
+    transfer_id: entry.transferId,
+    hold_id: entry.holdId,
+    expires_at: entry.expiresAt?.toISOString() ?? null,
+    exchange_rate: entry.exchangeRate,
+    funding: entry.funding && {
+      promotional_lots: entry.funding.lots.map((lot) => ({
+        lot_id: lot.lotId,
+        amount: lot.amount.toString(),
+        expires_at: lot.expiresAt?.toISOString() ?? null,
+      })),
+      cash: entry.funding.cash.toString(),
+    },
+    created_by: entry.createdBy,
+    created_at: entry.createdAt.toISOString(),
+  };
+}
+
+/** The contract's wallet object: the spec's fields plus cash, promotional, held and available balances. */
+export function walletResponse(wallet: Wallet): Record<string, unknown> {
+  const s = wallet.snapshot;
+  return {
+    id: s.id,
+    object: 'wallet',
+    customer_id: s.customerId,
+    currency: s.currency,
+    is_primary: s.isPrimary,
+    cash_balance: s.cash.toString(),
+    promotional_balance: s.promotional.toString(),
+    held_balance: s.held.toString(),
+    available_balance: wallet.availableBalance.toString(),
+    credit_limit: s.limits.creditLimit.toString(),
+    max_balance: s.limits.maxBalance?.toString() ?? null,
+    max_single_credit: s.limits.maxSingleCredit?.toString() ?? null,
+    low_balance_threshold: s.limits.lowBalanceThreshold?.toString() ?? null,
+    auto_topup_enabled: s.autoTopup.enabled,
+    auto_topup_amount: s.autoTopup.amount?.toString() ?? null,
+    auto_topup_payment_method_id: s.autoTopup.paymentMethodId,
+    created_at: s.createdAt.toISOString(),
+    updated_at: s.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,213 @@
+import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { HoldForApprovalCommand } from '@app/identity';
+import { Actor, AuditLog, Clock, DomainError, invalidParameter, isUuid, Money, parseCurrency } from '@app/shared-kernel';
+import { QueryFailedError } from 'typeorm';
+import { SOURCES, Source, Wallet } from '../domain/wallet';
+import { WalletKey, WalletRepository } from '../domain/wallet.repository';
+import { toWalletSettings } from './settings-input';
+import {
+  ApplyMoneyOperationCommand,
+  CreateWalletCommand,
+  MakePrimaryWalletCommand,
+  MoneyOperationInput,
+  MoneyOperationKind,
+  UpdateWalletSettingsCommand,
+} from './wallet.commands';
+import { MoneyOperationResult } from './wallet.view';
+
+export function walletNotFound(): DomainError {
+  return new DomainError('not_found', 'WALLET_NOT_FOUND', 'No such wallet.', { param: 'id' });
+}
+
+export function keyOf(actor: Actor, walletId: string): WalletKey {
+  return { organizationId: actor.organizationId, workspaceId: actor.workspaceId, walletId };
+}
+
+export function createdBy(actor: Actor): { type: string; id: string } {
+  return { type: actor.principal.type, id: actor.principal.id };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
+}
+
+@CommandHandler(CreateWalletCommand)
+export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand> {
+  constructor(
+    private readonly wallets: WalletRepository,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ actor, input }: CreateWalletCommand): Promise<Wallet> {
+    const currency = parseCurrency(input.currency);
+    const customers = isUuid(input.customerId)
+      ? await this.txHost.tx.query('SELECT 1 FROM customers WHERE organization_id = $1 AND workspace_id = $2 AND id = $3', [
+          actor.organizationId,
+          actor.workspaceId,
+          input.customerId,
+        ])
+      : [];
+    if (customers.length === 0)
+      throw new DomainError('not_found', 'CUSTOMER_NOT_FOUND', 'No such customer.', { param: 'customer_id' });
+    const settings = toWalletSettings(input.settings, currency);
+    const wallet = Wallet.open({
+      organizationId: actor.organizationId,
+      workspaceId: actor.workspaceId,
+      customerId: input.customerId,
+      currency,
+      isPrimary: false,
+      limits: settings,
+      autoTopup: settings.autoTopup,
+      now: this.clock.now(),
+    });
+    try {
+      await this.wallets.insert(wallet);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      throw new DomainError('conflict', 'ALREADY_EXISTS', `This customer already has a ${currency} wallet.`, {
+        param: 'currency',
+      });
+    }
+    await this.audit.record(actor, {
+      action: 'wallet.created',
+      resourceType: 'wallet',
+      resourceId: wallet.id,
+      data: { currency },
+    });
+    return wallet;
+  }
+}
+
+@CommandHandler(UpdateWalletSettingsCommand)
+export class UpdateWalletSettingsHandler implements ICommandHandler<UpdateWalletSettingsCommand> {
+  constructor(
+    private readonly wallets: WalletRepository,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ actor, walletId, currency, settings }: UpdateWalletSettingsCommand): Promise<Wallet> {
+    const wallet = await this.wallets.lock(keyOf(actor, walletId));
+    if (!wallet) throw walletNotFound();
+    wallet.assertCurrency(currency);
+    wallet.configure(toWalletSettings(settings, wallet.snapshot.currency), this.clock.now());
+    await this.wallets.save(wallet);
+    await this.audit.record(actor, { action: 'wallet.settings_updated', resourceType: 'wallet', resourceId: wallet.id });
+    return wallet;
+  }
+}
+
+@CommandHandler(MakePrimaryWalletCommand)
+export class MakePrimaryWalletHandler implements ICommandHandler<MakePrimaryWalletCommand> {
+  constructor(
+    private readonly wallets: WalletRepository,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Demote then promote in one transaction: the partial unique index never sees two primaries. */
+  @Transactional()
+  async execute({ actor, walletId }: MakePrimaryWalletCommand): Promise<Wallet> {
+    const wallet = await this.wallets.lock(keyOf(actor, walletId));
+    if (!wallet) throw walletNotFound();
+    if (wallet.snapshot.isPrimary) return wallet;
+    await this.wallets.demotePrimary(actor, wallet.snapshot.customerId, wallet.id);
+    wallet.makePrimary(this.clock.now());
+    await this.wallets.save(wallet);
+    await this.audit.record(actor, { action: 'wallet.made_primary', resourceType: 'wallet', resourceId: wallet.id });
+    return wallet;
+  }
+}
+
+export const WALLET_ADJUST_CHECKPOINT = 'wallet.adjust';
+
+/** credit, debit and adjust: lock, replay a repeated (source, reference), decide, save. */
+@CommandHandler(ApplyMoneyOperationCommand)
+export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOperationCommand> {
+  constructor(
+    private readonly wallets: WalletRepository,
+    private readonly commands: CommandBus,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ actor, kind, walletId, input }: ApplyMoneyOperationCommand) {
+    if (kind === 'adjust') {
+      const hold = await this.commands.execute(
+        new HoldForApprovalCommand(actor, WALLET_ADJUST_CHECKPOINT, heldPayload(walletId, input)),
+      );
+      if (hold.held) return { held: true as const, approvalId: hold.approval.id, approvalStatus: hold.approval.status };
+    }
+    return this.apply(actor, kind, walletId, input);
+  }
+
+  /** Runs inside the caller's transaction (this handler's, or an approval's). */
+  async apply(
+    actor: Actor,
+    kind: MoneyOperationKind,
+    walletId: string,
+    input: MoneyOperationInput,
+  ): Promise<MoneyOperationResult> {
+    const source = parseSource(input.source, kind);
+    const key = keyOf(actor, walletId);
+    const wallet = await this.wallets.lock(key);
+    if (!wallet) throw walletNotFound();
+    wallet.assertCurrency(input.currency);
+    const amount = Money.parse(input.amount, wallet.snapshot.currency, 'amount');
+    const reference = input.reference ?? null;
+    if (reference !== null) {
+      const original = await this.wallets.findByReference(key, source, reference);
+      if (original) return { transaction: { walletId, currency: wallet.snapshot.currency, entry: original }, replayed: true };
+    }
+    if (kind !== 'credit' && input.expiresAt)
+      throw invalidParameter('expires_at', 'NOT_ALLOWED', 'expires_at applies to PROMOTION credits only.');
+    const movement = {
+      amount,
+      source,
+      reason: input.reason ?? null,
+      reference,
+      createdBy: createdBy(actor),
+      now: this.clock.now(),
+    };
+    const entry =
+      kind === 'credit'
+        ? wallet.credit({ ...movement, expiresAt: input.expiresAt ?? null })
+        : kind === 'debit'
+          ? wallet.debit(movement)
+          : wallet.adjust(movement);
+    await this.wallets.save(wallet);
+    await this.audit.record(actor, {
+      action: `wallet.${kind === 'adjust' ? 'adjusted' : kind === 'credit' ? 'credited' : 'debited'}`,
+      resourceType: 'wallet',
+      resourceId: walletId,
+      data: { transaction_id: entry.id, amount: entry.amount.toString(), currency: wallet.snapshot.currency },
+    });
+    return { transaction: { walletId, currency: wallet.snapshot.currency, entry }, replayed: false };
+  }
+}
+
+function parseSource(value: string | undefined, kind: MoneyOperationKind): Source {
+  if (value === undefined) return kind === 'adjust' ? 'MANUAL' : kind === 'credit' ? 'PAYMENT' : 'CHARGE';
+  if (!SOURCES.includes(value as Source))
+    throw invalidParameter('source', 'INVALID_VALUE', `source must be one of ${SOURCES.join(', ')}.`);
+  return value as Source;
+}
+
+/** What an approver sees and what the executor re-applies. */
+export function heldPayload(walletId: string, input: MoneyOperationInput): Record<string, unknown> {
+  return {
+    wallet_id: walletId,
+    amount: input.amount,
+    source: input.source ?? null,
+    currency: input.currency ?? null,
+    reason: input.reason ?? null,
+    reference: input.reference ?? null,
+  };
+}

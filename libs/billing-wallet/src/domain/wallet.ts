@@ -1,0 +1,394 @@
+import { DomainError, invalidParameter, Money, newId } from '@app/shared-kernel';
+import { currencyMismatch, insufficientFunds, limitExceeded } from './wallet-errors';
+
+export const SOURCES = ['PAYMENT', 'REFUND', 'PROMOTION', 'INVOICE', 'CHARGE', 'FEE', 'MANUAL', 'TRANSFER'] as const;
+export type Source = (typeof SOURCES)[number];
+export type EntryType = 'credit' | 'debit' | 'adjustment' | 'hold_capture' | 'expiry';
+
+export interface PromotionalLot {
+  id: string;
+  amount: Money;
+  remaining: Money;
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
+/** Which lots and how much cash paid for a debit (its funding trace). */
+export interface Funding {
+  lots: Array<{ lotId: string; amount: Money; expiresAt: Date | null }>;
+  cash: Money;
+}
+
+export interface Creator {
+  type: string;
+  id: string | null;
+}
+
+/** One append-only ledger line, with the balances after it. Amounts are signed. */
+export interface LedgerEntry {
+  id: string;
+  type: EntryType;
+  source: Source | null;
+  amount: Money;
+  cashAmount: Money;
+  promotionalAmount: Money;
+  endingCash: Money;
+  endingPromotional: Money;
+  reason: string | null;
+  reference: string | null;
+  transferId: string | null;
+  holdId: string | null;
+  expiresAt: Date | null;
+  exchangeRate: Record<string, string> | null;
+  funding: Funding | null;
+  createdBy: Creator;
+  createdAt: Date;
+}
+
+export interface WalletLimits {
+  creditLimit: Money;
+  maxBalance: Money | null;
+  maxSingleCredit: Money | null;
+  lowBalanceThreshold: Money | null;
+}
+
+export interface AutoTopup {
+  enabled: boolean;
+  amount: Money | null;
+  paymentMethodId: string | null;
+}
+
+export interface WalletState {
+  organizationId: string;
+  workspaceId: string;
+  id: string;
+  customerId: string;
+  currency: string;
+  isPrimary: boolean;
+  cash: Money;
+  promotional: Money;
+  held: Money;
+  limits: WalletLimits;
+  autoTopup: AutoTopup;
+  lots: PromotionalLot[];
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface MoneyMovement {
+  amount: Money;
+  source: Source;
+  reason?: string | null;
+  reference?: string | null;
+  createdBy: Creator;
+  now: Date;
+}
+
+/** What a save must write: the ledger lines appended and the lots created or drawn down. */
+export interface WalletChanges {
+  entries: LedgerEntry[];
+  lotsCreated: PromotionalLot[];
+  lotsDrawn: Array<{ lotId: string; remaining: Money }>;
+}
+
+/**
+ * A prepaid wallet. Spending draws promotional lots first (soonest expiry, then oldest),
+ * then cash, then down to −credit_limit; each debit records its funding trace. Balances are
+ * the running totals of the ledger lines, which are only ever appended.
+ */
+export class Wallet {
+  private changes: WalletChanges = { entries: [], lotsCreated: [], lotsDrawn: [] };
+
+  private constructor(private state: WalletState) {}
+
+  static restore(state: WalletState): Wallet {
+    return new Wallet(state);
+  }
+
+  static open(fields: {
+    organizationId: string;
+    workspaceId: string;
+    customerId: string;
+    currency: string;
+    isPrimary: boolean;
+    limits?: Partial<WalletLimits>;
+    autoTopup?: Partial<AutoTopup>;
+    now: Date;
+  }): Wallet {
+    const zero = Money.zero(fields.currency);
+    const wallet = new Wallet({
+      organizationId: fields.organizationId,
+      workspaceId: fields.workspaceId,
+      id: newId(),
+      customerId: fields.customerId,
+      currency: fields.currency,
+      isPrimary: fields.isPrimary,
+      cash: zero,
+      promotional: zero,
+      held: zero,
+      limits: { creditLimit: zero, maxBalance: null, maxSingleCredit: null, lowBalanceThreshold: null },
+      autoTopup: { enabled: false, amount: null, paymentMethodId: null },
+      lots: [],
+      version: 1,
+      createdAt: fields.now,
+      updatedAt: fields.now,
+    });
+    wallet.configure({ ...fields.limits, autoTopup: fields.autoTopup }, fields.now);
+    wallet.state.version = 1;
+    return wallet;
+  }
+
+  get snapshot(): Readonly<WalletState> {
+    return this.state;
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+
+  /** Ledger lines and lot changes since the wallet was loaded; cleared by the repository. */
+  takeChanges(): WalletChanges {
+    const changes = this.changes;
+    this.changes = { entries: [], lotsCreated: [], lotsDrawn: [] };
+    return changes;
+  }
+
+  /** cash + promotional − held, as the API shows it. */
+  get availableBalance(): Money {
+    return this.state.cash.plus(this.state.promotional).minus(this.state.held);
+  }
+
+  /** What may still be spent at `now`: expired lots no longer count, the credit limit does. */
+  spendable(now: Date): Money {
+    const expired = this.state.lots
+      .filter((lot) => isExpired(lot, now))
+      .reduce((sum, lot) => sum.plus(lot.remaining), this.zero());
+    return this.availableBalance.minus(expired).plus(this.state.limits.creditLimit);
+  }
+
+  assertCurrency(currency: string | undefined): void {
+    if (currency !== undefined && currency !== this.state.currency) throw currencyMismatch(this.state.currency, currency);
+  }
+
+  credit(movement: MoneyMovement & { expiresAt?: Date | null }): LedgerEntry {
+    const amount = this.positive(movement.amount);
+    const { maxSingleCredit, maxBalance } = this.state.limits;
+    if (maxSingleCredit && amount.gt(maxSingleCredit)) throw limitExceeded('max_single_credit', maxSingleCredit);
+    if (maxBalance && this.state.cash.plus(this.state.promotional).plus(amount).gt(maxBalance))
+      throw limitExceeded('max_balance', maxBalance);
+    const promotion = movement.source === 'PROMOTION';
+    const expiresAt = movement.expiresAt ?? null;
+    if (!promotion && expiresAt)
+      throw invalidParameter('expires_at', 'NOT_ALLOWED', 'expires_at applies to PROMOTION credits only.');
+    if (expiresAt && expiresAt <= movement.now)
+      throw invalidParameter('expires_at', 'OUT_OF_RANGE', 'expires_at must be in the future.');
+    if (promotion) {
+      const lot = { id: newId(), amount, remaining: amount, expiresAt, createdAt: movement.now };
+      this.state.lots.push(lot);
+      this.changes.lotsCreated.push(lot);
+      this.state.promotional = this.state.promotional.plus(amount);
+    } else {
+      this.state.cash = this.state.cash.plus(amount);
+    }
+    return this.append({
+      ...movement,
+      type: 'credit',
+      amount,
+      cashAmount: promotion ? this.zero() : amount,
+      promotionalAmount: promotion ? amount : this.zero(),
+      expiresAt,
+      funding: null,
+    });
+  }
+
+  debit(movement: MoneyMovement): LedgerEntry {
+    const amount = this.positive(movement.amount);
+    const funding = this.fund(amount, movement.now);
+    return this.append({
+      ...movement,
+      type: 'debit',
+      amount: amount.negate(),
+      cashAmount: funding.cash.negate(),
+      promotionalAmount: funding.promotional.negate(),
+      expiresAt: null,
+      funding: funding.trace,
+    });
+  }
+
+  /** A signed correction of the cash balance; a negative one may not pass −credit_limit. */
+  adjust(movement: MoneyMovement): LedgerEntry {
+    const amount = movement.amount;
+    if (amount.isZero()) throw invalidParameter('amount', 'OUT_OF_RANGE', 'amount must not be zero.');
+    if (amount.isNegative() && amount.abs().gt(this.spendable(movement.now)))
+      throw insufficientFunds(amount.abs(), this.spendable(movement.now));
+    if (
+      amount.isPositive() &&
+      this.state.limits.maxBalance &&
+      this.state.cash.plus(this.state.promotional).plus(amount).gt(this.state.limits.maxBalance)
+    ) {
+      throw limitExceeded('max_balance', this.state.limits.maxBalance);
+    }
+    this.state.cash = this.state.cash.plus(amount);
+    return this.append({
+      ...movement,
+      type: 'adjustment',
+      amount,
+      cashAmount: amount,
+      promotionalAmount: this.zero(),
+      expiresAt: null,
+      funding: null,
+    });
+  }
+
+  /** Lots past their expiry leave the balance through one `expiry` line each. */
+  expireLots(now: Date, createdBy: Creator): LedgerEntry[] {
+    const entries: LedgerEntry[] = [];
+    for (const lot of this.state.lots.filter((candidate) => isExpired(candidate, now) && candidate.remaining.isPositive())) {
+      const amount = lot.remaining;
+      this.drawLot(lot, amount);
+      this.state.promotional = this.state.promotional.minus(amount);
+      entries.push(
+        this.append({
+          type: 'expiry',
+          source: null,
+          amount: amount.negate(),
+          cashAmount: this.zero(),
+          promotionalAmount: amount.negate(),
+          expiresAt: lot.expiresAt,
+          funding: { lots: [{ lotId: lot.id, amount, expiresAt: lot.expiresAt }], cash: this.zero() },
+          reason: 'promotional credit expired',
+          reference: null,
+          createdBy,
+          now,
+        }),
+      );
+    }
+    return entries;
+  }
+
+  private fund(amount: Money, now: Date): { cash: Money; promotional: Money; trace: Funding } {
+    const spendable = this.spendable(now);
+    if (amount.gt(spendable)) throw insufficientFunds(amount, spendable);
+    let rest = amount;
+    const lots: Funding['lots'] = [];
+    for (const lot of this.spendingOrder(now)) {
+      if (rest.isZero()) break;
+      const drawn = Money.min(lot.remaining, rest);
+      this.drawLot(lot, drawn);
+      lots.push({ lotId: lot.id, amount: drawn, expiresAt: lot.expiresAt });
+      rest = rest.minus(drawn);
+    }
+    const promotional = amount.minus(rest);
+    this.state.promotional = this.state.promotional.minus(promotional);
+    this.state.cash = this.state.cash.minus(rest);
+    return { cash: rest, promotional, trace: { lots, cash: rest } };
+  }
+
+  /** Soonest expiry first (never-expiring last), then oldest. */
+  private spendingOrder(now: Date): PromotionalLot[] {
+    return this.state.lots
+      .filter((lot) => lot.remaining.isPositive() && !isExpired(lot, now))
+      .sort(
+        (a, b) =>
+          (a.expiresAt?.getTime() ?? Infinity) - (b.expiresAt?.getTime() ?? Infinity) ||
+          a.createdAt.getTime() - b.createdAt.getTime() ||
+          a.id.localeCompare(b.id),
+      );
+  }
+
+  private drawLot(lot: PromotionalLot, amount: Money): void {
+    lot.remaining = lot.remaining.minus(amount);
+    const drawn = this.changes.lotsDrawn.find((change) => change.lotId === lot.id);
+    if (drawn) drawn.remaining = lot.remaining;
+    else this.changes.lotsDrawn.push({ lotId: lot.id, remaining: lot.remaining });
+  }
+
+  private append(
+    line: Omit<
+      LedgerEntry,
+      'id' | 'endingCash' | 'endingPromotional' | 'transferId' | 'holdId' | 'exchangeRate' | 'createdAt' | 'reason' | 'reference'
+    > & {
+      reason?: string | null;
+      reference?: string | null;
+      now: Date;
+    },
+  ): LedgerEntry {
+    const entry: LedgerEntry = {
+      id: newId(),
+      type: line.type,
+      source: line.source,
+      amount: line.amount,
+      cashAmount: line.cashAmount,
+      promotionalAmount: line.promotionalAmount,
+      endingCash: this.state.cash,
+      endingPromotional: this.state.promotional,
+      reason: line.reason ?? null,
+      reference: line.reference ?? null,
+      transferId: null,
+      holdId: null,
+      expiresAt: line.expiresAt,
+      exchangeRate: null,
+      funding: line.funding,
+      createdBy: line.createdBy,
+      createdAt: line.now,
+    };
+    this.state.updatedAt = line.now;
+    this.state.version += 1;
+    this.changes.entries.push(entry);
+    return entry;
+  }
+
+  private positive(amount: Money): Money {
+    this.assertCurrency(amount.currency);
+    if (!amount.isPositive()) throw invalidParameter('amount', 'OUT_OF_RANGE', 'amount must be greater than zero.');
+    return amount;
+  }
+
+  private zero(): Money {
+    return Money.zero(this.state.currency);
+  }
+
+  makePrimary(now: Date): void {
+    this.state = { ...this.state, isPrimary: true, updatedAt: now, version: this.state.version + 1 };
+  }
+
+  /** Settings and limits; only what is given changes. */
+  configure(settings: Partial<WalletLimits> & { autoTopup?: Partial<AutoTopup> }, now: Date): void {
+    const limits = { ...this.state.limits };
+    if (settings.creditLimit !== undefined) limits.creditLimit = this.nonNegative(settings.creditLimit, 'credit_limit');
+    if (settings.maxBalance !== undefined)
+      limits.maxBalance = settings.maxBalance && this.nonNegative(settings.maxBalance, 'max_balance');
+    if (settings.maxSingleCredit !== undefined) {
+      limits.maxSingleCredit = settings.maxSingleCredit && this.nonNegative(settings.maxSingleCredit, 'max_single_credit');
+    }
+    if (settings.lowBalanceThreshold !== undefined) limits.lowBalanceThreshold = settings.lowBalanceThreshold;
+    const autoTopup = { ...this.state.autoTopup, ...definedOnly(settings.autoTopup ?? {}) };
+    if (autoTopup.amount) this.nonNegative(autoTopup.amount, 'auto_topup_amount');
+    if (autoTopup.enabled && (!autoTopup.amount || !autoTopup.amount.isPositive() || !limits.lowBalanceThreshold)) {
+      throw new DomainError(
+        'rule_violation',
+        'AUTO_TOPUP_INCOMPLETE',
+        'Auto top-up needs a positive auto_topup_amount and a low_balance_threshold.',
+        {
+          param: 'auto_topup_enabled',
+        },
+      );
+    }
+    this.state = { ...this.state, limits, autoTopup, updatedAt: now, version: this.state.version + 1 };
+  }
+
+  private nonNegative(value: Money, param: string): Money {
+    this.assertCurrency(value.currency);
+    if (value.isNegative()) throw invalidParameter(param, 'OUT_OF_RANGE', `${param} must not be negative.`);
+    return value;
+  }
+}
+
+function isExpired(lot: PromotionalLot, now: Date): boolean {
+  return lot.expiresAt !== null && lot.expiresAt <= now;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,169 @@
+import { Money } from '@app/shared-kernel';
+import { EntryType, LedgerEntry, PromotionalLot, Source, Wallet } from '../domain/wallet';
+
+/** The columns of a wallet read, with its open lots aggregated as JSON (one round trip). */
+export const WALLET_SELECT = `
+  w.organization_id, w.workspace_id, w.id, w.customer_id, w.currency, w.is_primary, w.cash_balance, w.promotional_balance,
+  w.held_balance, w.credit_limit, w.max_balance, w.max_single_credit, w.low_balance_threshold, w.auto_topup_enabled,
+  w.auto_topup_amount, w.auto_topup_payment_method_id, w.version, w.created_at, w.updated_at,
+  COALESCE((SELECT json_agg(json_build_object('id', l.id, 'amount', l.amount::text, 'remaining', l.remaining::text, 'expires_at', l.expires_at, 'created_at', l.created_at))
+              FROM promotional_lots l
+             WHERE l.organization_id = w.organization_id AND l.workspace_id = w.workspace_id AND l.wallet_id = w.id AND l.remaining > 0),
+           '[]') AS lots`;
+
+export interface WalletRow {
+  organization_id: string;
+  workspace_id: string;
+  id: string;
+  customer_id: string;
+  currency: string;
+  is_primary: boolean;
+  cash_balance: string;
+  promotional_balance: string;
+  held_balance: string;
+  credit_limit: string;
+  max_balance: string | null;
+  max_single_credit: string | null;
+  low_balance_threshold: string | null;
+  auto_topup_enabled: boolean;
+  auto_topup_amount: string | null;
+  auto_topup_payment_method_id: string | null;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+  lots: Array<{ id: string; amount: string; remaining: string; expires_at: string | null; created_at: string }>;
+}
+
+/** PostgreSQL numeric(28,4) text → Money at the currency's scale (the extra zeros are exact). */
+export function money(value: string, currency: string): Money {
+  return Money.of(value, currency);
+}
+
+function optionalMoney(value: string | null, currency: string): Money | null {
+  return value === null ? null : money(value, currency);
+}
+
+export function toWallet(row: WalletRow): Wallet {
+  const c = row.currency;
+  return Wallet.restore({
+    organizationId: row.organization_id,
+    workspaceId: row.workspace_id,
+    id: row.id,
+    customerId: row.customer_id,
+    currency: c,
+    isPrimary: row.is_primary,
+    cash: money(row.cash_balance, c),
+    promotional: money(row.promotional_balance, c),
+    held: money(row.held_balance, c),
+    limits: {
+      creditLimit: money(row.credit_limit, c),
+      maxBalance: optionalMoney(row.max_balance, c),
+      maxSingleCredit: optionalMoney(row.max_single_credit, c),
+      lowBalanceThreshold: optionalMoney(row.low_balance_threshold, c),
+    },
+    autoTopup: {
+      enabled: row.auto_topup_enabled,
+      amount: optionalMoney(row.auto_topup_amount, c),
+      paymentMethodId: row.auto_topup_payment_method_id,
+    },
+    lots: row.lots.map((lot): PromotionalLot => ({
+      id: lot.id,
+      amount: money(lot.amount, c),
+      remaining: money(lot.remaining, c),
+      expiresAt: lot.expires_at ? new Date(lot.expires_at) : null,
+      createdAt: new Date(lot.created_at),
+    })),
+    version: row.version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+}
+
+export const TRANSACTION_COLUMNS = `wallet_id, id, type, source, amount, currency, cash_amount, promotional_amount, ending_cash_balance,
+  ending_promotional_balance, reason, reference, transfer_id, hold_id, expires_at, exchange_rate, funding, created_by_type,
+  created_by_id, created_at`;
+
+export interface TransactionRow {
+  wallet_id: string;
+  id: string;
+  type: EntryType;
+  source: Source | null;
+  amount: string;
+  currency: string;
+  cash_amount: string;
+  promotional_amount: string;
+  ending_cash_balance: string;
+  ending_promotional_balance: string;
+  reason: string | null;
+  reference: string | null;
+  transfer_id: string | null;
+  hold_id: string | null;
+  expires_at: Date | null;
+  exchange_rate: Record<string, string> | null;
+  funding: { lots: Array<{ lot_id: string; amount: string; expires_at: string | null }>; cash: string } | null;
+  created_by_type: string;
+  created_by_id: string | null;
+  created_at: Date;
+}
+
+export function toEntry(row: TransactionRow): LedgerEntry {
+  const c = row.currency;
+  return {
+    id: row.id,
+    type: row.type,
+    source: row.source,
+    amount: money(row.amount, c),
+    cashAmount: money(row.cash_amount, c),
+    promotionalAmount: money(row.promotional_amount, c),
+    endingCash: money(row.ending_cash_balance, c),
+    endingPromotional: money(row.ending_promotional_balance, c),
+    reason: row.reason,
+    reference: row.reference,
+    transferId: row.transfer_id,
+    holdId: row.hold_id,
+    expiresAt: row.expires_at,
+    exchangeRate: row.exchange_rate,
+    funding: row.funding && {
+      lots: row.funding.lots.map((lot) => ({
+        lotId: lot.lot_id,
+        amount: money(lot.amount, c),
+        expiresAt: lot.expires_at ? new Date(lot.expires_at) : null,
+      })),
+      cash: money(row.funding.cash, c),
+    },
+    createdBy: { type: row.created_by_type, id: row.created_by_id },
+    createdAt: row.created_at,
+  };
+}
+
+export function entryRecord(wallet: Wallet, entry: LedgerEntry): Record<string, unknown> {
+  return {
+    wallet_id: wallet.id,
+    id: entry.id,
+    type: entry.type,
+    source: entry.source,
+    amount: entry.amount.toString(),
+    currency: wallet.snapshot.currency,
+    cash_amount: entry.cashAmount.toString(),
+    promotional_amount: entry.promotionalAmount.toString(),
+    ending_cash_balance: entry.endingCash.toString(),
+    ending_promotional_balance: entry.endingPromotional.toString(),
+    reason: entry.reason,
+    reference: entry.reference,
+    transfer_id: entry.transferId,
+    hold_id: entry.holdId,
+    expires_at: entry.expiresAt?.toISOString() ?? null,
+    exchange_rate: entry.exchangeRate,
+    funding: entry.funding && {
+      lots: entry.funding.lots.map((lot) => ({
+        lot_id: lot.lotId,
+        amount: lot.amount.toString(),
+        expires_at: lot.expiresAt?.toISOString() ?? null,
+      })),
+      cash: entry.funding.cash.toString(),
+    },
+    created_by_type: entry.createdBy.type,
+    created_by_id: entry.createdBy.id,
+    created_at: entry.createdAt.toISOString(),
+  };
+}

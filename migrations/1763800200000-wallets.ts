@@ -1,0 +1,108 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Prepaid wallets on an append-only ledger. The wallet row caches the running balances of its
+ * ledger lines; CHECK constraints hold what no code path may break, the partial unique index
+ * holds "one primary wallet per customer", and (source, reference) makes a replay harmless.
+ */
+export class Wallets1763800200000 implements MigrationInterface {
+  name = 'Wallets1763800200000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`
+      CREATE TABLE wallets (
+        organization_id uuid NOT NULL,
+        workspace_id uuid NOT NULL,
+        id uuid NOT NULL,
+        customer_id uuid NOT NULL,
+        currency char(3) NOT NULL,
+        is_primary boolean NOT NULL,
+        cash_balance numeric(28, 4) NOT NULL DEFAULT 0,
+        promotional_balance numeric(28, 4) NOT NULL DEFAULT 0 CHECK (promotional_balance >= 0),
+        held_balance numeric(28, 4) NOT NULL DEFAULT 0 CHECK (held_balance >= 0),
+        credit_limit numeric(28, 4) NOT NULL DEFAULT 0 CHECK (credit_limit >= 0),
+        max_balance numeric(28, 4) CHECK (max_balance >= 0),
+        max_single_credit numeric(28, 4) CHECK (max_single_credit >= 0),
+        low_balance_threshold numeric(28, 4),
+        auto_topup_enabled boolean NOT NULL DEFAULT false,
+        auto_topup_amount numeric(28, 4) CHECK (auto_topup_amount > 0),
+        auto_topup_payment_method_id text,
+        version integer NOT NULL DEFAULT 1,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (organization_id, workspace_id, id),
+        FOREIGN KEY (organization_id, workspace_id, customer_id) REFERENCES customers (organization_id, workspace_id, id),
+        CHECK (cash_balance + promotional_balance - held_balance >= -credit_limit)
+      )`);
+    await q.query(`CREATE UNIQUE INDEX wallets_id_key ON wallets (id)`);
+    await q.query(
+      `CREATE UNIQUE INDEX wallets_one_primary_per_customer ON wallets (organization_id, workspace_id, customer_id) WHERE is_primary`,
+    );
+    await q.query(`CREATE INDEX wallets_list_idx ON wallets (organization_id, workspace_id, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE UNIQUE INDEX wallets_customer_currency_key ON wallets (organization_id, workspace_id, customer_id, currency)`,
+    );
+
+    await q.query(`
+      CREATE TABLE wallet_transactions (
+        organization_id uuid NOT NULL,
+        workspace_id uuid NOT NULL,
+        wallet_id uuid NOT NULL,
+        id uuid NOT NULL,
+        type text NOT NULL CHECK (type IN ('credit', 'debit', 'adjustment', 'hold_capture', 'expiry')),
+        source text CHECK (source IN ('PAYMENT', 'REFUND', 'PROMOTION', 'INVOICE', 'CHARGE', 'FEE', 'MANUAL', 'TRANSFER')),
+        amount numeric(28, 4) NOT NULL CHECK (amount <> 0),
+        currency char(3) NOT NULL,
+        cash_amount numeric(28, 4) NOT NULL,
+        promotional_amount numeric(28, 4) NOT NULL,
+        ending_cash_balance numeric(28, 4) NOT NULL,
+        ending_promotional_balance numeric(28, 4) NOT NULL CHECK (ending_promotional_balance >= 0),
+        reason text,
+        reference text,
+        transfer_id uuid,
+        hold_id uuid,
+        expires_at timestamptz,
+        exchange_rate jsonb,
+        funding jsonb,
+        created_by_type text NOT NULL,
+        created_by_id uuid,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (organization_id, workspace_id, wallet_id, id),
+        FOREIGN KEY (organization_id, workspace_id, wallet_id) REFERENCES wallets (organization_id, workspace_id, id),
+        CHECK (amount = cash_amount + promotional_amount),
+        CHECK ((type IN ('credit') AND amount > 0) OR (type IN ('debit', 'hold_capture', 'expiry') AND amount < 0) OR type = 'adjustment')
+      )`);
+    await q.query(`
+      CREATE UNIQUE INDEX wallet_transactions_reference_key ON wallet_transactions (organization_id, workspace_id, wallet_id, source, reference)
+        WHERE reference IS NOT NULL AND type IN ('credit', 'debit', 'adjustment')`);
+    await q.query(
+      `CREATE INDEX wallet_transactions_list_idx ON wallet_transactions (organization_id, workspace_id, wallet_id, created_at DESC, id DESC)`,
+    );
+
+    await q.query(`
+      CREATE TABLE promotional_lots (
+        organization_id uuid NOT NULL,
+        workspace_id uuid NOT NULL,
+        wallet_id uuid NOT NULL,
+        id uuid NOT NULL,
+        amount numeric(28, 4) NOT NULL CHECK (amount > 0),
+        remaining numeric(28, 4) NOT NULL CHECK (remaining >= 0 AND remaining <= amount),
+        expires_at timestamptz,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (organization_id, workspace_id, wallet_id, id),
+        FOREIGN KEY (organization_id, workspace_id, wallet_id) REFERENCES wallets (organization_id, workspace_id, id)
+      )`);
+    await q.query(
+      `CREATE INDEX promotional_lots_open_idx ON promotional_lots (organization_id, workspace_id, wallet_id) WHERE remaining > 0`,
+    );
+    await q.query(
+      `CREATE INDEX promotional_lots_expiry_idx ON promotional_lots (expires_at) WHERE remaining > 0 AND expires_at IS NOT NULL`,
+    );
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE promotional_lots`);
+    await q.query(`DROP TABLE wallet_transactions`);
+    await q.query(`DROP TABLE wallets`);
+  }
+}
