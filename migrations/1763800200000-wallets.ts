@@ -98,9 +98,50 @@ export class Wallets1763800200000 implements MigrationInterface {
     await q.query(
       `CREATE INDEX promotional_lots_expiry_idx ON promotional_lots (expires_at) WHERE remaining > 0 AND expires_at IS NOT NULL`,
     );
+
+    await q.query(`
+      CREATE TABLE wallet_holds (
+        organization_id uuid NOT NULL,
+        workspace_id uuid NOT NULL,
+        wallet_id uuid NOT NULL,
+        id uuid NOT NULL,
+        amount numeric(28, 4) NOT NULL CHECK (amount > 0),
+        currency char(3) NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'captured', 'released')),
+        expires_at timestamptz,
+        reason text,
+        reference_id text,
+        reference_type text,
+        reverse_charge boolean NOT NULL DEFAULT false,
+        tax_rate numeric(12, 8) CHECK (tax_rate >= 0 AND tax_rate < 10),
+        tax_rule_id text,
+        exchange_rate_base_leg_id uuid,
+        exchange_rate_id uuid,
+        fx_policy_applied text,
+        metric_key text,
+        subscription_id uuid,
+        applied_promotions jsonb,
+        release_reason text CHECK (release_reason IN ('manual', 'expired', 'capture_remainder')),
+        captured_amount numeric(28, 4) CHECK (captured_amount > 0 AND captured_amount <= amount),
+        captured_net_amount numeric(28, 4),
+        captured_tax_amount numeric(28, 4),
+        capture_transaction_id uuid,
+        captured_at timestamptz,
+        released_at timestamptz,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (organization_id, workspace_id, wallet_id, id),
+        FOREIGN KEY (organization_id, workspace_id, wallet_id) REFERENCES wallets (organization_id, workspace_id, id),
+        CHECK ((reference_id IS NULL) = (reference_type IS NULL)),
+        CHECK ((status = 'captured') = (captured_at IS NOT NULL)),
+        CHECK (status <> 'released' OR released_at IS NOT NULL)
+      )`);
+    await q.query(
+      `CREATE INDEX wallet_holds_pending_idx ON wallet_holds (organization_id, workspace_id, wallet_id, created_at DESC) WHERE status = 'pending'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE wallet_holds`);
     await q.query(`DROP TABLE promotional_lots`);
     await q.query(`DROP TABLE wallet_transactions`);
     await q.query(`DROP TABLE wallets`);

@@ -10,6 +10,15 @@ export {
 } from './application/wallet.commands';
 export type { MoneyOperationInput, MoneyOperationKind, WalletFilters, WalletSettingsInput } from './application/wallet.commands';
 export type { MoneyOperationResult, TransactionView } from './application/wallet.view';
-export { transactionResponse, walletResponse } from './application/transaction-response';
+export { holdResponse, transactionResponse, walletResponse } from './application/transaction-response';
+export {
+  CaptureHoldCommand,
+  CreateHoldCommand,
+  GetHoldQuery,
+  ListPendingHoldsQuery,
+  ReleaseHoldCommand,
+} from './application/hold.commands';
+export type { HoldInput } from './application/hold.commands';
+export { RELEASE_EXPIRED_HOLD_JOB } from './application/hold.handlers';
 export { SOURCES } from './domain/wallet';
 export type { Source, Wallet } from './domain/wallet';

@@ -11,6 +11,12 @@ import {
 } from '@nestjs/swagger';
 import {
   ApplyMoneyOperationCommand,
+  CaptureHoldCommand,
+  CreateHoldCommand,
+  GetHoldQuery,
+  holdResponse,
+  ListPendingHoldsQuery,
+  ReleaseHoldCommand,
   CreateWalletCommand,
   GetWalletQuery,
   ListWalletsQuery,
@@ -30,6 +36,10 @@ import { ErrorBodyDto } from '../http/error-body.dto';
 import { ListQueryDto } from '../http/list-query.dto';
 import {
   AdjustDto,
+  CaptureHoldDto,
+  CreateHoldDto,
+  HoldDto,
+  HoldListDto,
   CreateWalletDto,
   CreditDto,
   ListWalletsQueryDto,
@@ -173,6 +183,78 @@ export class WalletsController {
   async transactions(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: ListQueryDto) {
     const page = await this.queries.execute(new ListWalletTransactionsQuery(actor, id, query.pageLimit, query.cursor));
     return { data: page.data.map(transactionResponse), pagination: page.pagination };
+  }
+
+  @Get(':id/holds')
+  @RequireScope('wallets:read')
+  @ApiOperation({ summary: 'Pending holds of the wallet, newest first.' })
+  @ApiOkResponse({ type: HoldListDto })
+  async holds(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    const holds = await this.queries.execute(new ListPendingHoldsQuery(actor, id));
+    return { data: holds.map(holdResponse), pagination: { cursor: null, has_more: false } };
+  }
+
+  @Post(':id/holds')
+  @HttpCode(201)
+  @RequireScope('wallets:write')
+  @ApiOperation({ summary: 'Reserve funds until captured or released (automatically at expires_at).' })
+  @ApiCreatedResponse({ type: HoldDto })
+  @ApiUnprocessableEntityResponse({ type: ErrorBodyDto, description: 'INSUFFICIENT_FUNDS' })
+  async createHold(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: CreateHoldDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const hold = await this.commands.execute(
+      new CreateHoldCommand(actor, id, {
+        amount: body.amount,
+        currency: body.currency,
+        expiresAt: body.expires_at,
+        reason: body.reason,
+        referenceId: body.reference_id,
+        referenceType: body.reference_type,
+        reverseCharge: body.reverse_charge,
+        taxRate: body.tax_rate,
+        taxRuleId: body.tax_rule_id,
+      }),
+    );
+    void reply.header('Location', `/v1/wallets/${id}/holds/${hold.id}`);
+    return holdResponse(hold);
+  }
+
+  @Get(':id/holds/:hold_id')
+  @RequireScope('wallets:read')
+  @ApiOperation({ summary: 'Get a hold.' })
+  @ApiOkResponse({ type: HoldDto })
+  async hold(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('hold_id') holdId: string) {
+    return holdResponse(await this.queries.execute(new GetHoldQuery(actor, id, holdId)));
+  }
+
+  @Post(':id/holds/:hold_id/capture')
+  @HttpCode(200)
+  @RequireScope('wallets:write')
+  @ApiOperation({ summary: 'Capture all or part of a pending, unexpired hold; the remainder is released; tax is recorded.' })
+  @ApiOkResponse({ type: HoldDto })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'HOLD_NOT_PENDING (also once expired)' })
+  @ApiUnprocessableEntityResponse({ type: ErrorBodyDto, description: 'CAPTURE_EXCEEDS_HOLD, INSUFFICIENT_FUNDS' })
+  async capture(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Param('hold_id') holdId: string,
+    @Body() body: CaptureHoldDto,
+  ) {
+    return holdResponse(await this.commands.execute(new CaptureHoldCommand(actor, id, holdId, body.amount)));
+  }
+
+  @Post(':id/holds/:hold_id/release')
+  @HttpCode(200)
+  @RequireScope('wallets:write')
+  @ApiOperation({ summary: 'Release a pending hold.' })
+  @ApiOkResponse({ type: HoldDto })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'HOLD_NOT_PENDING' })
+  async release(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('hold_id') holdId: string) {
+    return holdResponse(await this.commands.execute(new ReleaseHoldCommand(actor, id, holdId)));
   }
 
   private async apply(

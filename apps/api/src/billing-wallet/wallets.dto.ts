@@ -176,3 +176,93 @@ export class PendingApprovalDto {
     checkpoint: string;
   };
 }
+
+export class CreateHoldDto {
+  @ApiProperty(AMOUNT) @IsString() amount!: string;
+  @ApiPropertyOptional({
+    example: 'EUR',
+    description: 'The hold’s currency; must be the wallet’s (cross-currency holds are internal).',
+  })
+  @IsOptional()
+  @IsString()
+  currency?: string;
+  @ApiPropertyOptional({ example: '2026-11-23T12:00:00Z', nullable: true, description: 'Released automatically then.' })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @Type(() => Date)
+  @IsDate()
+  expires_at?: Date | null;
+  @ApiPropertyOptional({ example: 'Usage reservation' }) @IsOptional() @IsString() @MaxLength(500) reason?: string;
+  @ApiPropertyOptional({ example: 'inv_42', description: 'Paired with reference_type.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  reference_id?: string;
+  @ApiPropertyOptional({ example: 'invoice' }) @IsOptional() @IsString() @MaxLength(100) reference_type?: string;
+  @ApiPropertyOptional({ description: 'The captured amount is subject to VAT reverse charge (tax zero).' })
+  @IsOptional()
+  @IsBoolean()
+  reverse_charge?: boolean;
+  @ApiPropertyOptional({ example: '0.19', description: 'Decimal fraction; 0.19 is 19 %.' })
+  @IsOptional()
+  @IsString()
+  tax_rate?: string;
+  @ApiPropertyOptional({ example: 'txr_de_standard', nullable: true })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  @MaxLength(255)
+  tax_rule_id?: string | null;
+}
+
+export class CaptureHoldDto {
+  @ApiPropertyOptional({
+    ...AMOUNT,
+    description: 'Omit to capture the whole hold; the remainder of a partial capture is released.',
+  })
+  @IsOptional()
+  @IsString()
+  amount?: string;
+}
+
+export class HoldDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ example: 'wallet_hold' }) object!: string;
+  @ApiProperty() wallet_id!: string;
+  @ApiProperty({ example: '40.00' }) amount!: string;
+  @ApiProperty({ example: 'EUR' }) currency!: string;
+  @ApiProperty({ enum: ['pending', 'captured', 'released'] }) status!: string;
+  @ApiProperty({ type: String, nullable: true }) expires_at!: string | null;
+  @ApiProperty({ type: String, nullable: true }) reason!: string | null;
+  @ApiProperty({ type: String, nullable: true }) reference_id!: string | null;
+  @ApiProperty({ type: String, nullable: true }) reference_type!: string | null;
+  @ApiProperty() reverse_charge!: boolean;
+  @ApiProperty({ type: String, nullable: true, example: '0.19' }) tax_rate!: string | null;
+  @ApiProperty({ type: String, nullable: true }) tax_rule_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Internal only; null through the API.' }) exchange_rate_base_leg_id!:
+    string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Internal only.' }) exchange_rate_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Internal only.' }) fx_policy_applied!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Internal only.' }) metric_key!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Internal only.' }) subscription_id!: string | null;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object' },
+    nullable: true,
+    description: 'Promotions applied up-front (internal only).',
+  })
+  applied_promotions!: unknown[] | null;
+  @ApiProperty({ enum: ['manual', 'expired', 'capture_remainder'], nullable: true }) release_reason!: string | null;
+  @ApiProperty({ type: String, nullable: true }) captured_amount!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '33.61' }) captured_net_amount!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '6.39' }) captured_tax_amount!: string | null;
+  @ApiProperty({ type: String, nullable: true }) capture_transaction_id!: string | null;
+  @ApiProperty({ type: String, nullable: true }) captured_at!: string | null;
+  @ApiProperty({ type: String, nullable: true }) released_at!: string | null;
+  @ApiProperty() created_at!: string;
+}
+
+export class HoldListDto {
+  @ApiProperty({ type: [HoldDto] }) data!: HoldDto[];
+  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+}

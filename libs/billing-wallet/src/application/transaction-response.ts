@@ -1,3 +1,4 @@
+import { Hold } from '../domain/hold';
 import { Wallet } from '../domain/wallet';
 import { TransactionView } from './wallet.view';
 
@@ -56,5 +57,39 @@ export function walletResponse(wallet: Wallet): Record<string, unknown> {
     auto_topup_payment_method_id: s.autoTopup.paymentMethodId,
     created_at: s.createdAt.toISOString(),
     updated_at: s.updatedAt.toISOString(),
+  };
+}
+
+/** The contract's hold object: spec 2.10 fields (internal-only ones null) plus its lifecycle. */
+export function holdResponse(hold: Hold): Record<string, unknown> {
+  const s = hold.snapshot;
+  return {
+    id: s.id,
+    object: 'wallet_hold',
+    wallet_id: s.walletId,
+    amount: s.amount.toString(),
+    currency: s.amount.currency,
+    status: s.status,
+    expires_at: s.expiresAt?.toISOString() ?? null,
+    reason: s.reason,
+    reference_id: s.referenceId,
+    reference_type: s.referenceType,
+    reverse_charge: s.reverseCharge,
+    tax_rate: s.taxRate?.toString() ?? null,
+    tax_rule_id: s.taxRuleId,
+    exchange_rate_base_leg_id: null,
+    exchange_rate_id: null,
+    fx_policy_applied: null,
+    metric_key: null,
+    subscription_id: null,
+    applied_promotions: null,
+    release_reason: s.releaseReason,
+    captured_amount: s.capturedAmount?.toString() ?? null,
+    captured_net_amount: s.capturedNetAmount?.toString() ?? null,
+    captured_tax_amount: s.capturedTaxAmount?.toString() ?? null,
+    capture_transaction_id: s.captureTransactionId,
+    captured_at: s.capturedAt?.toISOString() ?? null,
+    released_at: s.releasedAt?.toISOString() ?? null,
+    created_at: s.createdAt.toISOString(),
   };
 }

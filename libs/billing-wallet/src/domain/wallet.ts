@@ -1,4 +1,5 @@
 import { DomainError, invalidParameter, Money, newId } from '@app/shared-kernel';
+import { Hold, HoldTerms } from './hold';
 import { currencyMismatch, insufficientFunds, limitExceeded } from './wallet-errors';
 
 export const SOURCES = ['PAYMENT', 'REFUND', 'PROMOTION', 'INVOICE', 'CHARGE', 'FEE', 'MANUAL', 'TRANSFER'] as const;
@@ -239,6 +240,54 @@ export class Wallet {
       expiresAt: null,
       funding: null,
     });
+  }
+
+  /** Reserves funds: they stay in the balance but no longer count as available. */
+  placeHold(terms: HoldTerms, now: Date): Hold {
+    const amount = this.positive(terms.amount);
+    const spendable = this.spendable(now);
+    if (amount.gt(spendable)) throw insufficientFunds(amount, spendable);
+    if (terms.expiresAt && terms.expiresAt <= now)
+      throw invalidParameter('expires_at', 'OUT_OF_RANGE', 'expires_at must be in the future.');
+    this.state.held = this.state.held.plus(amount);
+    this.touch(now);
+    return Hold.place(this.state.id, terms, now);
+  }
+
+  /** Captures all or part of a hold as a `hold_capture` line; the remainder is released. */
+  captureHold(hold: Hold, amount: Money | undefined, createdBy: Creator, now: Date): LedgerEntry {
+    const captured = amount ?? hold.amount;
+    this.positive(captured);
+    hold.assertCapturable(captured, now);
+    this.state.held = this.state.held.minus(hold.amount);
+    const funding = this.fund(captured, now);
+    const entry = this.append({
+      type: 'hold_capture',
+      source: 'CHARGE',
+      amount: captured.negate(),
+      cashAmount: funding.cash.negate(),
+      promotionalAmount: funding.promotional.negate(),
+      expiresAt: null,
+      funding: funding.trace,
+      reason: hold.snapshot.reason,
+      reference: null,
+      createdBy,
+      now,
+    });
+    entry.holdId = hold.id;
+    hold.captured(captured, entry.id, now);
+    return entry;
+  }
+
+  releaseHold(hold: Hold, reason: 'manual' | 'expired', now: Date): void {
+    hold.release(reason, now);
+    this.state.held = this.state.held.minus(hold.amount);
+    this.touch(now);
+  }
+
+  private touch(now: Date): void {
+    this.state.updatedAt = now;
+    this.state.version += 1;
   }
 
   /** Lots past their expiry leave the balance through one `expiry` line each. */

@@ -12,6 +12,11 @@ export interface JobDefinition<T extends object> {
   /** A cron expression (per-minute resolution) for recurring jobs. */
   cron?: string;
   retryLimit?: number;
+  /**
+   * How late a due job may start: the poll interval (≥ 0.5 s). NOTIFY wakes workers only when a
+   * job is created, so jobs sent with `startAfter` are found by polling. Default 2 s.
+   */
+  maxLatencySeconds?: number;
 }
 
 export interface SendJobOptions {
@@ -72,7 +77,9 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     await boss.start();
     for (const definition of this.definitions.values()) {
       await boss.createQueue(definition.name, { retryLimit: definition.retryLimit ?? 5, retryBackoff: true, notify: true });
-      await boss.work<object>(definition.name, { batchSize: 10 }, async (jobs) => {
+      const poll = definition.maxLatencySeconds ?? 2;
+      const options = { batchSize: 10, pollingIntervalSeconds: poll, notifyPollingIntervalSeconds: poll };
+      await boss.work<object>(definition.name, options, async (jobs) => {
         for (const job of jobs) await definition.handler(job.data);
       });
       if (definition.cron) await boss.schedule(definition.name, definition.cron);
