@@ -138,9 +138,64 @@ export class Wallets1763800200000 implements MigrationInterface {
     await q.query(
       `CREATE INDEX wallet_holds_pending_idx ON wallet_holds (organization_id, workspace_id, wallet_id, created_at DESC) WHERE status = 'pending'`,
     );
+
+    await q.query(`
+      CREATE TABLE fx_rates (
+        organization_id uuid NOT NULL REFERENCES organizations (id),
+        from_currency char(3) NOT NULL,
+        to_currency char(3) NOT NULL,
+        rate numeric(24, 12) NOT NULL CHECK (rate > 0),
+        updated_at timestamptz NOT NULL,
+        updated_by_type text NOT NULL,
+        updated_by_id uuid,
+        PRIMARY KEY (organization_id, from_currency, to_currency),
+        CHECK (from_currency <> to_currency)
+      )`);
+
+    await q.query(`
+      CREATE TABLE wallet_transfers (
+        organization_id uuid NOT NULL,
+        workspace_id uuid NOT NULL,
+        id uuid NOT NULL,
+        source_wallet_id uuid NOT NULL,
+        target_wallet_id uuid NOT NULL,
+        amount numeric(28, 4) NOT NULL CHECK (amount > 0),
+        currency char(3) NOT NULL,
+        target_amount numeric(28, 4) NOT NULL CHECK (target_amount > 0),
+        target_currency char(3) NOT NULL,
+        exchange_rate jsonb,
+        debit_transaction_id uuid NOT NULL,
+        credit_transaction_id uuid NOT NULL,
+        reason text,
+        created_by_type text NOT NULL,
+        created_by_id uuid,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (organization_id, workspace_id, id),
+        FOREIGN KEY (organization_id, workspace_id, source_wallet_id) REFERENCES wallets (organization_id, workspace_id, id),
+        FOREIGN KEY (organization_id, workspace_id, target_wallet_id) REFERENCES wallets (organization_id, workspace_id, id),
+        CHECK (source_wallet_id <> target_wallet_id),
+        CHECK ((currency = target_currency) = (exchange_rate IS NULL))
+      )`);
+
+    // The FX clearing account: per transfer and currency, what it took in (+) and paid out (−),
+    // so that every currency's sum over wallets and clearing stays zero for transfers.
+    await q.query(`
+      CREATE TABLE fx_clearing_entries (
+        organization_id uuid NOT NULL,
+        workspace_id uuid NOT NULL,
+        transfer_id uuid NOT NULL,
+        currency char(3) NOT NULL,
+        amount numeric(28, 4) NOT NULL CHECK (amount <> 0),
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (organization_id, workspace_id, transfer_id, currency),
+        FOREIGN KEY (organization_id, workspace_id, transfer_id) REFERENCES wallet_transfers (organization_id, workspace_id, id)
+      )`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE fx_clearing_entries`);
+    await q.query(`DROP TABLE wallet_transfers`);
+    await q.query(`DROP TABLE fx_rates`);
     await q.query(`DROP TABLE wallet_holds`);
     await q.query(`DROP TABLE promotional_lots`);
     await q.query(`DROP TABLE wallet_transactions`);

@@ -9,6 +9,7 @@ import {
   ReleaseHoldHandler,
 } from './application/hold.handlers';
 import { PrimaryWalletOnCustomerCreated } from './application/primary-wallet.subscriber';
+import { ListFxRatesHandler, PutFxRateHandler, TransferFundsHandler } from './application/transfer.handlers';
 import {
   ApplyMoneyOperationHandler,
   CreateWalletHandler,
@@ -40,6 +41,9 @@ import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.reposit
     ListWalletsHandler,
     ListWalletTransactionsHandler,
     PrimaryWalletOnCustomerCreated,
+    PutFxRateHandler,
+    ListFxRatesHandler,
+    TransferFundsHandler,
     AdjustApprovalExecutor,
   ],
 })

@@ -22,3 +22,5 @@ export type { HoldInput } from './application/hold.commands';
 export { RELEASE_EXPIRED_HOLD_JOB } from './application/hold.handlers';
 export { SOURCES } from './domain/wallet';
 export type { Source, Wallet } from './domain/wallet';
+export { ListFxRatesQuery, PutFxRateCommand, TransferFundsCommand } from './application/transfer.commands';
+export type { FxRateView, TransferResult } from './application/transfer.commands';

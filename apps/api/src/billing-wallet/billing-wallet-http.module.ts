@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BillingWalletModule } from '@app/billing-wallet';
+import { FxRatesController } from './fx-rates.controller';
 import { WalletsController } from './wallets.controller';
 
-@Module({ imports: [BillingWalletModule], controllers: [WalletsController] })
+@Module({ imports: [BillingWalletModule], controllers: [WalletsController, FxRatesController] })
 export class BillingWalletHttpModule {}

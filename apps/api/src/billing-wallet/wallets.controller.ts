@@ -17,6 +17,7 @@ import {
   holdResponse,
   ListPendingHoldsQuery,
   ReleaseHoldCommand,
+  TransferFundsCommand,
   CreateWalletCommand,
   GetWalletQuery,
   ListWalletsQuery,
@@ -33,6 +34,7 @@ import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { RequireScope } from '../http/auth/route-access';
 import { ErrorBodyDto } from '../http/error-body.dto';
+import { ReplayAsConflict } from '../http/idempotency.interceptor';
 import { ListQueryDto } from '../http/list-query.dto';
 import {
   AdjustDto,
@@ -40,6 +42,8 @@ import {
   CreateHoldDto,
   HoldDto,
   HoldListDto,
+  TransferDto,
+  TransferResponseDto,
   CreateWalletDto,
   CreditDto,
   ListWalletsQueryDto,
@@ -255,6 +259,41 @@ export class WalletsController {
   @ApiConflictResponse({ type: ErrorBodyDto, description: 'HOLD_NOT_PENDING' })
   async release(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('hold_id') holdId: string) {
     return holdResponse(await this.commands.execute(new ReleaseHoldCommand(actor, id, holdId)));
+  }
+
+  @Post(':id/transfer')
+  @HttpCode(200)
+  @RequireScope('wallets:write')
+  @ReplayAsConflict('transfer_id')
+  @ApiOperation({
+    summary: 'Transfer atomically to another wallet (promotional first, expiries carried; FX at the organization’s rate).',
+  })
+  @ApiOkResponse({ type: TransferResponseDto })
+  @ApiConflictResponse({ type: ErrorBodyDto, description: 'IDEMPOTENCY_KEY_ALREADY_PROCESSED (details.transfer_id)' })
+  @ApiUnprocessableEntityResponse({
+    type: ErrorBodyDto,
+    description: 'INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, FX_RATE_NOT_CONFIGURED',
+  })
+  async transfer(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: TransferDto) {
+    const result = await this.commands.execute(
+      new TransferFundsCommand(actor, id, {
+        amount: body.amount.value,
+        currency: body.amount.currency,
+        targetWalletId: body.target_wallet_id,
+        reason: body.reason,
+      }),
+    );
+    return {
+      object: 'wallet_transfer',
+      transfer_id: result.transferId,
+      source_wallet_id: result.sourceWalletId,
+      target_wallet_id: result.targetWalletId,
+      amount: result.amount,
+      target_amount: result.targetAmount,
+      exchange_rate: result.exchangeRate,
+      debit_transaction: transactionResponse(result.debit),
+      credit_transaction: transactionResponse(result.credit),
+    };
   }
 
   private async apply(

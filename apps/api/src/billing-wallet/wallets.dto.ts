@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SOURCES } from '@app/billing-wallet';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsDate, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsDate, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 
 const AMOUNT = { example: '25.00', description: 'Decimal string in major units, at most the currency’s minor-unit precision.' };
@@ -264,5 +264,61 @@ export class HoldDto {
 
 export class HoldListDto {
   @ApiProperty({ type: [HoldDto] }) data!: HoldDto[];
+  @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+}
+
+export class TransferAmountDto {
+  @ApiProperty(AMOUNT) @IsString() value!: string;
+  @ApiProperty({ example: 'EUR', description: 'Must be the source wallet’s currency.' }) @IsString() currency!: string;
+}
+
+export class TransferDto {
+  @ApiProperty({ type: TransferAmountDto }) @ValidateNested() @Type(() => TransferAmountDto) amount!: TransferAmountDto;
+  @ApiProperty({ description: 'A wallet of the same workspace; another currency converts at the organization’s FX rate.' })
+  @IsUUID()
+  target_wallet_id!: string;
+  @ApiPropertyOptional({ example: 'Move credit to the EU entity' }) @IsOptional() @IsString() @MaxLength(500) reason?: string;
+}
+
+class MoneyValueDto {
+  @ApiProperty({ example: '25.00' }) value!: string;
+  @ApiProperty({ example: 'EUR' }) currency!: string;
+}
+
+class ExchangeRateDto {
+  @ApiProperty({ example: '1.0825' }) rate!: string;
+  @ApiProperty({ example: 'EUR' }) from_currency!: string;
+  @ApiProperty({ example: 'USD' }) to_currency!: string;
+  @ApiProperty({ example: '2026-11-22T12:00:00.000Z' }) as_of!: string;
+}
+
+export class TransferResponseDto {
+  @ApiProperty({ example: 'wallet_transfer' }) object!: string;
+  @ApiProperty() transfer_id!: string;
+  @ApiProperty() source_wallet_id!: string;
+  @ApiProperty() target_wallet_id!: string;
+  @ApiProperty({ type: MoneyValueDto }) amount!: MoneyValueDto;
+  @ApiProperty({ type: MoneyValueDto }) target_amount!: MoneyValueDto;
+  @ApiProperty({ type: ExchangeRateDto, nullable: true }) exchange_rate!: ExchangeRateDto | null;
+  @ApiProperty({ type: WalletTransactionDto }) debit_transaction!: WalletTransactionDto;
+  @ApiProperty({ type: WalletTransactionDto }) credit_transaction!: WalletTransactionDto;
+}
+
+export class PutFxRateDto {
+  @ApiProperty({ example: '1.0825', description: 'Units of `to` per one unit of `from` (decimal string, > 0).' })
+  @IsString()
+  rate!: string;
+}
+
+export class FxRateDto {
+  @ApiProperty({ example: 'fx_rate' }) object!: string;
+  @ApiProperty({ example: 'EUR' }) from_currency!: string;
+  @ApiProperty({ example: 'USD' }) to_currency!: string;
+  @ApiProperty({ example: '1.0825' }) rate!: string;
+  @ApiProperty() updated_at!: string;
+}
+
+export class FxRateListDto {
+  @ApiProperty({ type: [FxRateDto] }) data!: FxRateDto[];
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
 }

@@ -21,6 +21,13 @@ const REPLAYED_HEADERS = ['location'];
 /** For pure renders (PDF preview): the key is accepted but not required. */
 export const IdempotencyOptional = () => SetMetadata(OPTIONAL, true);
 
+const REPLAY_AS_CONFLICT = 'billing:idempotency-replay-as-conflict';
+/**
+ * Transfers: a key already used for a completed transfer is refused with 409
+ * IDEMPOTENCY_KEY_ALREADY_PROCESSED naming the transfer (`details.<field>`), not replayed.
+ */
+export const ReplayAsConflict = (field: string) => SetMetadata(REPLAY_AS_CONFLICT, field);
+
 /**
  * Every authenticated POST runs once per Idempotency-Key: the claim, the handler's effects and
  * the stored response share one transaction, so a retry sees either nothing or the whole
@@ -69,7 +76,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
       .update(query)
       .digest('hex');
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    return from(this.txHost.withTransaction(() => this.runOnce(scope, fingerprint, next, reply, String(request.id))));
+    const conflictField = this.reflector.get<string | undefined>(REPLAY_AS_CONFLICT, context.getHandler());
+    return from(
+      this.txHost.withTransaction(() => this.runOnce(scope, fingerprint, next, reply, String(request.id), conflictField)),
+    );
   }
 
   private async runOnce(
@@ -78,6 +88,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     next: CallHandler,
     reply: FastifyReply,
     requestId: string,
+    conflictField: string | undefined,
   ): Promise<string> {
     const claim = await this.store.claim(scope);
     if (claim.outcome === 'in_use') {
@@ -99,6 +110,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           { param: 'Idempotency-Key' },
         );
       }
+      if (conflictField && claim.response.status < 300) throw alreadyProcessed(conflictField, claim.response.body);
       return this.send(reply, claim.response, true);
     }
     let response: StoredResponse;
@@ -136,4 +148,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (replayed) void reply.header('Idempotent-Replayed', 'true');
     return response.body;
   }
+}
+
+function alreadyProcessed(field: string, body: string): DomainError {
+  const value = (JSON.parse(body) as Record<string, unknown>)[field] ?? null;
+  return new DomainError(
+    'conflict',
+    'IDEMPOTENCY_KEY_ALREADY_PROCESSED',
+    'This Idempotency-Key was already used for a completed request.',
+    {
+      param: 'Idempotency-Key',
+      details: { [field]: value },
+    },
+  );
 }

@@ -20,6 +20,13 @@ export interface Funding {
   cash: Money;
 }
 
+/** A part of a transfer as the target receives it: cash, or a promotional lot with its expiry. */
+export interface TransferPortion {
+  amount: Money;
+  promotional: boolean;
+  expiresAt: Date | null;
+}
+
 export interface Creator {
   type: string;
   id: string | null;
@@ -240,6 +247,83 @@ export class Wallet {
       expiresAt: null,
       funding: null,
     });
+  }
+
+  /**
+   * The outgoing leg of a transfer: funded like a debit (promotional lots first); returns the
+   * portions the target receives, each lot portion keeping its expiry.
+   */
+  transferOut(
+    amount: Money,
+    transferId: string,
+    createdBy: Creator,
+    now: Date,
+    reason: string | null,
+  ): { entry: LedgerEntry; portions: TransferPortion[] } {
+    const positive = this.positive(amount);
+    const funding = this.fund(positive, now);
+    const entry = this.append({
+      type: 'debit',
+      source: 'TRANSFER',
+      amount: positive.negate(),
+      cashAmount: funding.cash.negate(),
+      promotionalAmount: funding.promotional.negate(),
+      expiresAt: null,
+      funding: funding.trace,
+      reason,
+      reference: null,
+      createdBy,
+      now,
+    });
+    entry.transferId = transferId;
+    const portions: TransferPortion[] = funding.trace.lots.map((lot) => ({
+      amount: lot.amount,
+      promotional: true,
+      expiresAt: lot.expiresAt,
+    }));
+    if (funding.cash.isPositive()) portions.push({ amount: funding.cash, promotional: false, expiresAt: null });
+    return { entry, portions };
+  }
+
+  /** The incoming leg: cash stays cash, each promotional portion becomes a lot with its expiry. */
+  transferIn(portions: TransferPortion[], transferId: string, createdBy: Creator, now: Date, reason: string | null): LedgerEntry {
+    const total = portions.reduce((sum, portion) => sum.plus(portion.amount), this.zero());
+    const amount = this.positive(total);
+    const { maxSingleCredit, maxBalance } = this.state.limits;
+    if (maxSingleCredit && amount.gt(maxSingleCredit)) throw limitExceeded('max_single_credit', maxSingleCredit);
+    if (maxBalance && this.state.cash.plus(this.state.promotional).plus(amount).gt(maxBalance))
+      throw limitExceeded('max_balance', maxBalance);
+    let promotional = this.zero();
+    for (const portion of portions.filter((candidate) => candidate.promotional && candidate.amount.isPositive())) {
+      const lot = {
+        id: newId(),
+        amount: portion.amount,
+        remaining: portion.amount,
+        expiresAt: portion.expiresAt,
+        createdAt: now,
+      };
+      this.state.lots.push(lot);
+      this.changes.lotsCreated.push(lot);
+      promotional = promotional.plus(portion.amount);
+    }
+    const cash = amount.minus(promotional);
+    this.state.promotional = this.state.promotional.plus(promotional);
+    this.state.cash = this.state.cash.plus(cash);
+    const entry = this.append({
+      type: 'credit',
+      source: 'TRANSFER',
+      amount,
+      cashAmount: cash,
+      promotionalAmount: promotional,
+      expiresAt: null,
+      funding: null,
+      reason,
+      reference: null,
+      createdBy,
+      now,
+    });
+    entry.transferId = transferId;
+    return entry;
   }
 
   /** Reserves funds: they stay in the balance but no longer count as available. */

@@ -1,0 +1,259 @@
+import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import Big from 'big.js';
+import {
+  AuditLog,
+  Clock,
+  DomainError,
+  invalidParameter,
+  Money,
+  newId,
+  parseCurrency,
+  parseDecimal,
+  roundHalfEven,
+  currencyScale,
+} from '@app/shared-kernel';
+import { DataSource } from 'typeorm';
+import { TransferPortion, Wallet } from '../domain/wallet';
+import { WalletRepository } from '../domain/wallet.repository';
+import { FxRateView, ListFxRatesQuery, PutFxRateCommand, TransferFundsCommand, TransferResult } from './transfer.commands';
+import { createdBy, keyOf, walletNotFound } from './wallet.handlers';
+
+interface FxRateRow {
+  from_currency: string;
+  to_currency: string;
+  rate: string;
+  updated_at: Date;
+}
+
+function toView(row: FxRateRow): FxRateView {
+  return {
+    fromCurrency: row.from_currency,
+    toCurrency: row.to_currency,
+    rate: new Big(row.rate).toFixed(),
+    updatedAt: row.updated_at,
+  };
+}
+
+@CommandHandler(PutFxRateCommand)
+export class PutFxRateHandler implements ICommandHandler<PutFxRateCommand> {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ actor, fromCurrency, toCurrency, rate }: PutFxRateCommand): Promise<FxRateView> {
+    const from = parseCurrency(fromCurrency, 'from');
+    const to = parseCurrency(toCurrency, 'to');
+    if (from === to) throw invalidParameter('to', 'INVALID_VALUE', 'An FX rate converts between two different currencies.');
+    const value = parseDecimal(rate, 'rate', { maxIntegerDigits: 12, maxScale: 12, allowNegative: false });
+    if (value.lte(0)) throw invalidParameter('rate', 'OUT_OF_RANGE', 'rate must be greater than zero.');
+    const [row]: FxRateRow[] = await this.txHost.tx.query(
+      `INSERT INTO fx_rates (organization_id, from_currency, to_currency, rate, updated_at, updated_by_type, updated_by_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (organization_id, from_currency, to_currency)
+       DO UPDATE SET rate = EXCLUDED.rate, updated_at = EXCLUDED.updated_at, updated_by_type = EXCLUDED.updated_by_type,
+                     updated_by_id = EXCLUDED.updated_by_id
+       RETURNING from_currency, to_currency, rate, updated_at`,
+      [actor.organizationId, from, to, value.toFixed(), this.clock.now(), actor.principal.type, actor.principal.id],
+    );
+    await this.audit.record(actor, {
+      action: 'fx_rate.set',
+      resourceType: 'fx_rate',
+      resourceId: `${from}/${to}`,
+      data: { rate: value.toFixed() },
+    });
+    return toView(row);
+  }
+}
+
+@QueryHandler(ListFxRatesQuery)
+export class ListFxRatesHandler implements IQueryHandler<ListFxRatesQuery> {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async execute({ actor }: ListFxRatesQuery): Promise<FxRateView[]> {
+    const rows: FxRateRow[] = await this.dataSource.query(
+      'SELECT from_currency, to_currency, rate, updated_at FROM fx_rates WHERE organization_id = $1 ORDER BY from_currency, to_currency',
+      [actor.organizationId],
+    );
+    return rows.map(toView);
+  }
+}
+
+function convert(amount: Money, rate: Big, currency: string): Money {
+  return Money.of(roundHalfEven(amount.amount.times(rate), currencyScale(currency)), currency);
+}
+
+/**
+ * One atomic transfer: both wallets locked in id order (so two opposite transfers never
+ * deadlock), a debit and a credit sharing the transfer id, promotional lots first with their
+ * expiries carried over, and cross-currency legs balanced through the FX clearing account.
+ */
+@CommandHandler(TransferFundsCommand)
+export class TransferFundsHandler implements ICommandHandler<TransferFundsCommand> {
+  constructor(
+    private readonly wallets: WalletRepository,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+  ) {}
+
+  @Transactional()
+  async execute({ actor, sourceWalletId, input }: TransferFundsCommand): Promise<TransferResult> {
+    if (input.targetWalletId === sourceWalletId) {
+      throw new DomainError('invalid_request', 'SAME_WALLET_TRANSFER', 'A wallet cannot transfer to itself.', {
+        param: 'target_wallet_id',
+      });
+    }
+    const { source, target } = await this.lockInIdOrder(actor, sourceWalletId, input.targetWalletId);
+    source.assertCurrency(typeof input.currency === 'string' ? input.currency : String(input.currency));
+    const amount = Money.parse(input.amount, source.snapshot.currency, 'amount.value');
+    const now = this.clock.now();
+    const rate = await this.rateFor(actor.organizationId, source.snapshot.currency, target.snapshot.currency);
+    const transferId = newId();
+    const by = createdBy(actor);
+    const reason = input.reason ?? null;
+    const { entry: debit, portions } = source.transferOut(amount, transferId, by, now, reason);
+    const received: TransferPortion[] = rate
+      ? portions.map((portion) => ({ ...portion, amount: convert(portion.amount, rate.value, target.snapshot.currency) }))
+      : portions;
+    if (!received.some((portion) => portion.amount.isPositive())) {
+      throw invalidParameter('amount.value', 'OUT_OF_RANGE', 'The converted amount rounds to zero.');
+    }
+    const credit = target.transferIn(
+      received.filter((portion) => portion.amount.isPositive()),
+      transferId,
+      by,
+      now,
+      reason,
+    );
+    const exchangeRate = rate && {
+      rate: rate.value.toFixed(),
+      from_currency: source.snapshot.currency,
+      to_currency: target.snapshot.currency,
+      as_of: rate.asOf.toISOString(),
+    };
+    debit.exchangeRate = exchangeRate;
+    credit.exchangeRate = exchangeRate;
+    await this.wallets.save(source);
+    await this.wallets.save(target);
+    await this.record(actor, {
+      transferId,
+      source,
+      target,
+      amount,
+      targetAmount: credit.amount,
+      exchangeRate,
+      debitId: debit.id,
+      creditId: credit.id,
+      reason,
+      now,
+    });
+    await this.audit.record(actor, {
+      action: 'wallet.transferred',
+      resourceType: 'wallet_transfer',
+      resourceId: transferId,
+      data: { source_wallet_id: source.id, target_wallet_id: target.id, amount: amount.toString(), currency: amount.currency },
+    });
+    return {
+      transferId,
+      sourceWalletId: source.id,
+      targetWalletId: target.id,
+      amount: { value: amount.toString(), currency: amount.currency },
+      targetAmount: { value: credit.amount.toString(), currency: target.snapshot.currency },
+      exchangeRate,
+      debit: { walletId: source.id, currency: source.snapshot.currency, entry: debit },
+      credit: { walletId: target.id, currency: target.snapshot.currency, entry: credit },
+    };
+  }
+
+  private async lockInIdOrder(
+    actor: TransferFundsCommand['actor'],
+    sourceId: string,
+    targetId: string,
+  ): Promise<{ source: Wallet; target: Wallet }> {
+    const [firstId, secondId] = [sourceId, targetId].sort();
+    const first = await this.wallets.lock(keyOf(actor, firstId));
+    const second = await this.wallets.lock(keyOf(actor, secondId));
+    const source = firstId === sourceId ? first : second;
+    const target = firstId === sourceId ? second : first;
+    if (!source) throw walletNotFound();
+    if (!target) throw new DomainError('not_found', 'WALLET_NOT_FOUND', 'No such target wallet.', { param: 'target_wallet_id' });
+    return { source, target };
+  }
+
+  private async rateFor(organizationId: string, from: string, to: string): Promise<{ value: Big; asOf: Date } | null> {
+    if (from === to) return null;
+    const [row]: FxRateRow[] = await this.txHost.tx.query(
+      'SELECT from_currency, to_currency, rate, updated_at FROM fx_rates WHERE organization_id = $1 AND from_currency = $2 AND to_currency = $3',
+      [organizationId, from, to],
+    );
+    if (!row) {
+      throw new DomainError(
+        'rule_violation',
+        'FX_RATE_NOT_CONFIGURED',
+        `No ${from}→${to} rate is configured; set one with PUT /v1/fx_rates/${from}/${to}.`,
+        {
+          details: { from_currency: from, to_currency: to },
+        },
+      );
+    }
+    return { value: new Big(row.rate), asOf: row.updated_at };
+  }
+
+  private async record(
+    actor: TransferFundsCommand['actor'],
+    t: {
+      transferId: string;
+      source: Wallet;
+      target: Wallet;
+      amount: Money;
+      targetAmount: Money;
+      exchangeRate: Record<string, string> | null;
+      debitId: string;
+      creditId: string;
+      reason: string | null;
+      now: Date;
+    },
+  ): Promise<void> {
+    const clearing = t.exchangeRate
+      ? [
+          { currency: t.amount.currency, amount: t.amount.toString() },
+          { currency: t.targetAmount.currency, amount: t.targetAmount.negate().toString() },
+        ]
+      : [];
+    await this.txHost.tx.query(
+      `WITH transfer AS (
+         INSERT INTO wallet_transfers (organization_id, workspace_id, id, source_wallet_id, target_wallet_id, amount, currency, target_amount,
+           target_currency, exchange_rate, debit_transaction_id, credit_transaction_id, reason, created_by_type, created_by_id, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+         RETURNING id
+       )
+       INSERT INTO fx_clearing_entries (organization_id, workspace_id, transfer_id, currency, amount, created_at)
+       SELECT $1, $2, transfer.id, c.currency, c.amount, $16
+         FROM transfer, jsonb_to_recordset($17::jsonb) AS c(currency char(3), amount numeric)`,
+      [
+        actor.organizationId,
+        actor.workspaceId,
+        t.transferId,
+        t.source.id,
+        t.target.id,
+        t.amount.toString(),
+        t.amount.currency,
+        t.targetAmount.toString(),
+        t.targetAmount.currency,
+        t.exchangeRate && JSON.stringify(t.exchangeRate),
+        t.debitId,
+        t.creditId,
+        t.reason,
+        actor.principal.type,
+        actor.principal.id,
+        t.now,
+        JSON.stringify(clearing),
+      ],
+    );
+  }
+}
