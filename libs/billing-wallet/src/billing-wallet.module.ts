@@ -8,6 +8,7 @@ import {
   ListPendingHoldsHandler,
   ReleaseHoldHandler,
 } from './application/hold.handlers';
+import { PromotionalLotExpiry } from './application/lot-expiry';
 import { PrimaryWalletOnCustomerCreated } from './application/primary-wallet.subscriber';
 import { ListFxRatesHandler, PutFxRateHandler, TransferFundsHandler } from './application/transfer.handlers';
 import {
@@ -41,6 +42,7 @@ import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.reposit
     ListWalletsHandler,
     ListWalletTransactionsHandler,
     PrimaryWalletOnCustomerCreated,
+    PromotionalLotExpiry,
     PutFxRateHandler,
     ListFxRatesHandler,
     TransferFundsHandler,

@@ -24,3 +24,4 @@ export { SOURCES } from './domain/wallet';
 export type { Source, Wallet } from './domain/wallet';
 export { ListFxRatesQuery, PutFxRateCommand, TransferFundsCommand } from './application/transfer.commands';
 export type { FxRateView, TransferResult } from './application/transfer.commands';
+export { EXPIRE_PROMOTIONAL_LOTS_JOB } from './application/lot-expiry';

@@ -1,0 +1,65 @@
+import { Transactional } from '@nestjs-cls/transactional';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { AuditLog, Clock, JobQueue } from '@app/shared-kernel';
+import { DataSource } from 'typeorm';
+import { WalletKey, WalletRepository } from '../domain/wallet.repository';
+
+export const EXPIRE_PROMOTIONAL_LOTS_JOB = 'wallets.expire-promotional-lots';
+const SYSTEM = { type: 'system', id: null };
+const BATCH = 500;
+
+/**
+ * Every minute, the remainders of expired promotional lots leave their wallets through one
+ * `expiry` ledger line each. Spending already ignores expired lots, so only the reported
+ * balance waits for this job.
+ */
+@Injectable()
+export class PromotionalLotExpiry implements OnModuleInit {
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly dataSource: DataSource,
+    private readonly wallets: WalletRepository,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.define({ name: EXPIRE_PROMOTIONAL_LOTS_JOB, cron: '* * * * *', handler: async () => void (await this.sweep()) });
+  }
+
+  /** Returns how many wallets had lots expired. */
+  async sweep(): Promise<number> {
+    let expired = 0;
+    for (;;) {
+      const due: Array<{ organization_id: string; workspace_id: string; wallet_id: string }> = await this.dataSource.query(
+        `SELECT DISTINCT organization_id, workspace_id, wallet_id FROM promotional_lots
+          WHERE remaining > 0 AND expires_at IS NOT NULL AND expires_at <= $1 LIMIT ${BATCH}`,
+        [this.clock.now()],
+      );
+      for (const row of due) {
+        if (await this.expire({ organizationId: row.organization_id, workspaceId: row.workspace_id, walletId: row.wallet_id }))
+          expired += 1;
+      }
+      if (due.length < BATCH) return expired;
+    }
+  }
+
+  @Transactional()
+  async expire(key: WalletKey): Promise<boolean> {
+    const wallet = await this.wallets.lock(key);
+    if (!wallet) return false;
+    const entries = wallet.expireLots(this.clock.now(), SYSTEM);
+    if (entries.length === 0) return false;
+    await this.wallets.save(wallet);
+    await this.audit.record(
+      { organizationId: key.organizationId, workspaceId: key.workspaceId, principal: SYSTEM },
+      {
+        action: 'wallet.promotions_expired',
+        resourceType: 'wallet',
+        resourceId: key.walletId,
+        data: { transaction_ids: entries.map((entry) => entry.id) },
+      },
+    );
+    return true;
+  }
+}
