@@ -2,7 +2,8 @@ import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AuditLog, Clock, JobQueue } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
-import { WalletKey, WalletRepository } from '../domain/wallet.repository';
+import { WalletRepository } from '../domain/wallet.repository';
+import type { WalletKey } from '../domain/wallet.repository';
 
 export const EXPIRE_PROMOTIONAL_LOTS_JOB = 'wallets.expire-promotional-lots';
 const SYSTEM = { type: 'system', id: null };
