@@ -25,8 +25,9 @@ function withDatabase(url: string, database: string): string {
 
 /** A migrated template named after the migrations it holds, built once per server. */
 async function ensureTemplate(admin: Client): Promise<string> {
+  // The migrations' code, not only their names: a migration edited before it lands rebuilds the template.
   const fingerprint = createHash('sha256')
-    .update(migrations.map((migration) => migration.name).join(','))
+    .update(migrations.map((migration) => `${migration.name}:${migration.prototype.up.toString()}`).join('\n'))
     .digest('hex')
     .slice(0, 12);
   const template = `billing_template_${fingerprint}`;

@@ -19,16 +19,7 @@ export interface CliIo {
 
 /** Operator commands. `bootstrap` prints exactly one JSON line on stdout (with --json). */
 export async function runCli(args: string[], io: CliIo): Promise<void> {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      organization: { type: 'string' },
-      email: { type: 'string' },
-      password: { type: 'string' },
-      json: { type: 'boolean' },
-    },
-  });
+  const { positionals, values } = parseCliArgs(args);
   if (positionals[0] !== 'bootstrap' || !values.organization || Boolean(values.email) !== Boolean(values.password)) {
     throw new ConfigError(USAGE);
   }
@@ -53,6 +44,25 @@ export async function runCli(args: string[], io: CliIo): Promise<void> {
     }
   } finally {
     await database.embedded?.stop();
+  }
+}
+
+/** An unknown option or a missing value is a usage error too, not a stack trace. */
+function parseCliArgs(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        organization: { type: 'string' },
+        email: { type: 'string' },
+        password: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    if (!String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) throw error;
+    throw new ConfigError(`${(error as Error).message}\n${USAGE}`);
   }
 }
 

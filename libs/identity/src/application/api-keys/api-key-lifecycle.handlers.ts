@@ -4,6 +4,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuditLog, Clock, DomainError, JobQueue, TransactionalNotifier } from '@app/shared-kernel';
 import { ApiKey } from '../../domain/api-key';
 import { ApiKeyRepository } from '../../domain/repositories';
+import { CredentialCache } from '../authentication/credential-cache';
 import { changeOf, IDENTITY_CHANGES_CHANNEL } from '../authentication/identity-changes';
 import { RevokeApiKeyCommand, RotateApiKeyCommand } from './api-key-lifecycle.commands';
 import { toApiKeyView } from './api-key.view';
@@ -23,12 +24,25 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
     private readonly jobs: JobQueue,
     private readonly notifier: TransactionalNotifier,
     private readonly clock: Clock,
+    private readonly credentials: CredentialCache,
   ) {}
 
   @Transactional()
   async execute({ actor, apiKeyId }: RotateApiKeyCommand) {
     const key = await this.keys.findForUpdate(actor.organizationId, apiKeyId);
     if (!key) throw apiKeyNotFound();
+    // Rotation mints a secret of the key's type: the same rule as create (a sk_test key never yields a sk_live one).
+    const callerKeyType = actor.workspaceMode === 'sandbox' ? 'sk_test' : 'sk_live';
+    if (actor.principal.type === 'api_key' && key.snapshot.keyType !== callerKeyType) {
+      throw new DomainError(
+        'forbidden',
+        'KEY_TYPE_NOT_GRANTABLE',
+        `A ${callerKeyType} key cannot mint ${key.snapshot.keyType} keys.`,
+        {
+          param: 'id',
+        },
+      );
+    }
     const now = this.clock.now();
     const { successor, secret } = key.rotate(minterOf(actor), now);
     await this.keys.save(key);
@@ -36,6 +50,7 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
     const revokesAt = key.snapshot.revokesAt!;
     await this.jobs.send(COMPLETE_ROTATION_JOB, { organizationId: actor.organizationId, apiKeyId }, { startAfter: revokesAt });
     await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.apiKey(apiKeyId));
+    this.credentials.forget(apiKeyId);
     await this.audit.record(actor, {
       action: 'api_key.rotated',
       resourceType: 'api_key',
@@ -53,6 +68,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     private readonly audit: AuditLog,
     private readonly notifier: TransactionalNotifier,
     private readonly clock: Clock,
+    private readonly credentials: CredentialCache,
   ) {}
 
   @Transactional()
@@ -65,6 +81,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     if (!alreadyRevoked) {
       await this.keys.save(key);
       await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.apiKey(apiKeyId));
+      this.credentials.forget(apiKeyId);
       await this.audit.record(actor, { action: 'api_key.revoked', resourceType: 'api_key', resourceId: apiKeyId });
     }
     return toApiKeyView(key, now);

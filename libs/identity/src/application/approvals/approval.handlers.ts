@@ -123,6 +123,13 @@ export class DecideApprovalHandler implements ICommandHandler<DecideApprovalComm
   onApplicationBootstrap(): void {
     for (const wrapper of this.discovery.getProviders({ metadataKey: ExecutesApprovalCheckpoint.KEY })) {
       const checkpoint = this.discovery.getMetadataByDecorator(ExecutesApprovalCheckpoint, wrapper)!;
+      const registered = this.executors.get(checkpoint);
+      if (registered && registered !== wrapper.instance) {
+        throw new Error(
+          `Two approval executors are registered for checkpoint ${checkpoint} (${registered.constructor.name} and ` +
+            `${String(wrapper.name)}); exactly one may handle it.`,
+        );
+      }
       this.executors.set(checkpoint, wrapper.instance as ApprovalExecutor);
     }
   }
@@ -150,7 +157,8 @@ export class DecideApprovalHandler implements ICommandHandler<DecideApprovalComm
     }
     const { status, result } =
       decision === 'approve' ? await this.apply(row, actor) : { status: 'rejected' as const, result: null };
-    const [decided]: ApprovalRow[] = await this.txHost.tx.query(
+    // TypeORM answers an UPDATE with [rows, affected count], not with the rows alone.
+    const [[decided]]: [ApprovalRow[], number] = await this.txHost.tx.query(
       `UPDATE approval_requests SET status = $4, decided_by_id = $5, decided_at = $6, decision_reason = $7, result = $8
         WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 RETURNING ${COLUMNS}`,
       [

@@ -7,7 +7,8 @@ import { Credential, CredentialCache } from './credential-cache';
 import { LastUsedRecorder } from './last-used-recorder';
 import { WorkspaceDirectory } from './workspace-directory';
 
-const BEARER = /^Bearer ([^\s]+)$/;
+// RFC 9110: the scheme name is case-insensitive.
+const BEARER = /^Bearer ([^\s]+)$/i;
 
 function unauthenticated(message: string): DomainError {
   return new DomainError('unauthenticated', 'UNAUTHENTICATED', message);

@@ -34,6 +34,8 @@ const MAX_ENTRIES = 20_000;
 /** A safety net only: committed revocations and rotations arrive by NOTIFY within milliseconds. */
 const MAX_AGE_MS = 60_000;
 const UNKNOWN_MAX_AGE_MS = 5_000;
+/** Longest a change may take to commit and notify before caching resumes regardless. */
+const CHANGE_WINDOW_MS = 10_000;
 
 interface Entry {
   credential: Credential | null;
@@ -48,6 +50,8 @@ interface Entry {
 export class CredentialCache implements OnModuleInit {
   private readonly byHash = new Map<string, Entry>();
   private readonly hashById = new Map<string, string>();
+  /** Credentials changing right now (forgotten, NOTIFY not yet received): read, never cached. */
+  private readonly changing = new Map<string, number>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -58,7 +62,10 @@ export class CredentialCache implements OnModuleInit {
     this.notifications.subscribe(IDENTITY_CHANGES_CHANNEL, {
       onNotification: (payload) => {
         const [kind, id] = payload.split(':');
-        if (kind === 'api_key' || kind === 'session') this.evictId(id);
+        if (kind === 'api_key' || kind === 'session') {
+          this.evictId(id);
+          this.changing.delete(id);
+        }
       },
       onResubscribe: () => this.clear(),
     });
@@ -83,6 +90,24 @@ export class CredentialCache implements OnModuleInit {
     this.hashById.clear();
   }
 
+  /**
+   * Called inside the changing transaction: evicts at once, and until this change's NOTIFY
+   * arrives (after commit) the credential is read from the database on every use rather than
+   * cached, so no request can re-cache the state from before the commit.
+   */
+  forget(id: string): void {
+    this.evictId(id);
+    this.changing.set(id, Date.now());
+  }
+
+  private isChanging(id: string): boolean {
+    const since = this.changing.get(id);
+    if (since === undefined) return false;
+    if (Date.now() - since < CHANGE_WINDOW_MS) return true;
+    this.changing.delete(id);
+    return false;
+  }
+
   private evictId(id: string): void {
     const key = this.hashById.get(id);
     if (key) this.byHash.delete(key);
@@ -96,6 +121,7 @@ export class CredentialCache implements OnModuleInit {
       if (entry?.credential) this.hashById.delete(entry.credential.id);
       this.byHash.delete(oldest);
     }
+    if (credential && this.isChanging(credential.id)) return;
     this.byHash.set(key, { credential, loadedAt: Date.now() });
     if (credential) this.hashById.set(credential.id, key);
   }

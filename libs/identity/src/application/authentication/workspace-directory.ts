@@ -67,9 +67,11 @@ export class WorkspaceDirectory implements OnModuleInit {
       if (!fallback) throw workspaceNotFound();
       return fallback;
     }
-    const found = entries.find((entry) => entry.id === reference || entry.slug === reference);
+    // UUIDs are case-insensitive (PostgreSQL agrees): an upper-case id of one's own workspace is not another's.
+    const matches = (entry: WorkspaceEntry) => entry.id === reference.toLowerCase() || entry.slug === reference;
+    const found = entries.find(matches) ?? (await this.reload(organizationId)).find(matches);
     if (found) return found;
-    if (isUuid(reference) && (await this.belongsToAnotherOrganization(reference))) {
+    if (isUuid(reference) && (await this.belongsToAnotherOrganization(reference, organizationId))) {
       throw new DomainError('forbidden', 'WORKSPACE_FORBIDDEN', 'This workspace belongs to another organization.', {
         param: 'X-Workspace-Id',
       });
@@ -77,12 +79,24 @@ export class WorkspaceDirectory implements OnModuleInit {
     throw workspaceNotFound();
   }
 
+  /**
+   * A miss may only mean the cache predates a workspace created a moment ago (its NOTIFY is
+   * still on its way): misses look again in the database before refusing.
+   */
+  private reload(organizationId: string): Promise<WorkspaceEntry[]> {
+    this.cache.delete(organizationId);
+    return this.list(organizationId);
+  }
+
   evict(organizationId: string): void {
     this.cache.delete(organizationId);
   }
 
-  private async belongsToAnotherOrganization(id: string): Promise<boolean> {
-    const rows = await this.dataSource.query('SELECT 1 FROM workspaces WHERE id = $1', [id]);
+  private async belongsToAnotherOrganization(id: string, organizationId: string): Promise<boolean> {
+    const rows = await this.dataSource.query('SELECT 1 FROM workspaces WHERE id = $1 AND organization_id <> $2', [
+      id,
+      organizationId,
+    ]);
     return rows.length > 0;
   }
 }

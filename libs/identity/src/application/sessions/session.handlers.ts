@@ -5,6 +5,7 @@ import { AuditLog, Clock, DomainError, newId, TransactionalNotifier } from '@app
 import { normalizeEmail } from '../../domain/email';
 import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../../domain/password';
 import { generateToken, hashToken } from '../../domain/secret-token';
+import { CredentialCache } from '../authentication/credential-cache';
 import { changeOf, IDENTITY_CHANGES_CHANNEL } from '../authentication/identity-changes';
 import { CreateSessionCommand, EndSessionCommand, SessionView } from './session.commands';
 
@@ -53,10 +54,19 @@ export class EndSessionHandler implements ICommandHandler<EndSessionCommand> {
     private readonly notifier: TransactionalNotifier,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly credentials: CredentialCache,
   ) {}
 
-  @Transactional()
-  async execute({ actor }: EndSessionCommand): Promise<void> {
+  /**
+   * The NOTIFY evicts the session on every instance, but asynchronously: this instance also
+   * forgets it once the transaction committed, so the very next request is refused here.
+   */
+  async execute(command: EndSessionCommand): Promise<void> {
+    await this.txHost.withTransaction(() => this.end(command));
+    this.credentials.forget(command.actor.principal.credentialId);
+  }
+
+  private async end({ actor }: EndSessionCommand): Promise<void> {
     if (actor.principal.type !== 'user') {
       throw new DomainError(
         'invalid_request',

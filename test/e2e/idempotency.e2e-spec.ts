@@ -1,0 +1,491 @@
+import { DataSource } from 'typeorm';
+import { Client } from 'pg';
+import request from 'supertest';
+import { FlowsApprovalProbeModule, PROBE_ADJUSTMENTS_TABLE_SQL } from '../support/flows-approval-probe.module';
+import { createKey, createTenant, idem, TestTenant } from '../support/tenants';
+import { createTestApp, TestApp } from '../support/test-app';
+
+// scrypt hashing and real PostgreSQL: the default 5 s is too tight on a busy 2-core machine.
+jest.setTimeout(30_000);
+
+/**
+ * Contract §1 "Idempotency" and quality bar R3, through the real HTTP stack: the claim, the
+ * handler's effects and the stored response share one transaction.
+ */
+describe('Idempotency of authenticated POSTs', () => {
+  let t: TestApp;
+  let db: DataSource;
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    t = await createTestApp({ imports: [FlowsApprovalProbeModule] });
+    db = t.app.get(DataSource);
+    await db.query(PROBE_ADJUSTMENTS_TABLE_SQL);
+    tenant = await createTenant(t);
+  });
+  afterAll(() => t.close());
+
+  function postCustomer(body: Record<string, unknown>, key: string | undefined, auth = tenant.auth, headers = {}) {
+    const call = t.http.post('/v1/customers').set('Authorization', auth).set(headers);
+    if (key !== undefined) call.set('Idempotency-Key', key);
+    return call.send(body);
+  }
+
+  async function customersWithExternalId(externalId: string): Promise<number> {
+    const [{ count }] = await db.query('SELECT count(*)::int AS count FROM customers WHERE external_id = $1', [externalId]);
+    return count;
+  }
+
+  async function recordsForKey(key: string): Promise<number> {
+    const [{ count }] = await db.query('SELECT count(*)::int AS count FROM idempotency_records WHERE idempotency_key = $1', [
+      key,
+    ]);
+    return count;
+  }
+
+  function expectError(response: request.Response, status: number, type: string, code: string): void {
+    expect(response.status).toBe(status);
+    expect(response.body).toEqual({
+      error: expect.objectContaining({
+        type,
+        code,
+        status,
+        request_id: response.headers['request-id'],
+        message: expect.any(String),
+      }),
+    });
+  }
+
+  describe('the Idempotency-Key header', () => {
+    it('is required on every authenticated POST: 400 IDEMPOTENCY_KEY_REQUIRED and nothing happens', async () => {
+      const missing = await postCustomer({ name: 'No key', currency: 'EUR', external_id: 'no-key' }, undefined);
+      expectError(missing, 400, 'invalid_request_error', 'IDEMPOTENCY_KEY_REQUIRED');
+      expect(missing.body.error.param).toBe('Idempotency-Key');
+      const empty = await postCustomer({ name: 'No key', currency: 'EUR', external_id: 'no-key' }, '');
+      expectError(empty, 400, 'invalid_request_error', 'IDEMPOTENCY_KEY_REQUIRED');
+      expect(await customersWithExternalId('no-key')).toBe(0);
+    });
+
+    it('refuses keys longer than 255 characters or not printable ASCII with 400 IDEMPOTENCY_KEY_INVALID', async () => {
+      for (const key of ['k'.repeat(256), 'tab\there', 'caf\u00e9-key']) {
+        const response = await postCustomer({ name: 'Bad key', currency: 'EUR', external_id: 'bad-key' }, key);
+        expectError(response, 400, 'invalid_request_error', 'IDEMPOTENCY_KEY_INVALID');
+        expect(response.body.error.param).toBe('Idempotency-Key');
+      }
+      expect(await customersWithExternalId('bad-key')).toBe(0);
+
+      const longest = idem().padEnd(255, 'k');
+      const accepted = await postCustomer({ name: 'Longest key', currency: 'EUR', external_id: 'longest-key' }, longest);
+      expect(accepted.status).toBe(201);
+      const spaced = await postCustomer(
+        { name: 'Spaced key', currency: 'EUR', external_id: 'spaced-key' },
+        'a key ~ with !"# spaces',
+      );
+      expect(spaced.status).toBe(201);
+    });
+
+    it('is not required on the public sign-in route, nor on GET', async () => {
+      await t.http.get('/v1/customers').set('Authorization', tenant.auth).expect(200);
+      const signIn = await t.http.post('/v1/sessions').send({ email: 'nobody@example.com', password: 'whatever it is' });
+      expectError(signIn, 401, 'authentication_error', 'INVALID_CREDENTIALS');
+    });
+  });
+
+  describe('replays', () => {
+    it('replays a completed request byte-identically with Idempotent-Replayed: true and does it once', async () => {
+      const key = idem();
+      const body = { name: 'Replay GmbH', currency: 'EUR', external_id: 'replay-1', metadata: { tier: 'gold' } };
+      const first = await postCustomer(body, key).expect(201);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      expect(first.headers.location).toBe(`/v1/customers/${first.body.id}`);
+
+      const second = await postCustomer(body, key).expect(201);
+      expect(second.headers['idempotent-replayed']).toBe('true');
+      expect(second.text).toBe(first.text);
+      expect(second.headers.location).toBe(first.headers.location);
+      expect(second.headers['content-type']).toMatch(/^application\/json/);
+      // The request id belongs to the retry, not to the stored response.
+      expect(second.headers['request-id']).not.toBe(first.headers['request-id']);
+
+      const third = await postCustomer(body, key).expect(201);
+      expect(third.text).toBe(first.text);
+      expect(await customersWithExternalId('replay-1')).toBe(1);
+      expect(await recordsForKey(key)).toBe(1);
+    });
+
+    it('fingerprints the canonical body: the order of keys does not matter', async () => {
+      const key = idem();
+      const first = await postCustomer(
+        { name: 'Ordered', currency: 'USD', external_id: 'ordered-1', metadata: { a: '1', b: '2' } },
+        key,
+      ).expect(201);
+      const reordered = await postCustomer(
+        { metadata: { b: '2', a: '1' }, external_id: 'ordered-1', currency: 'USD', name: 'Ordered' },
+        key,
+      ).expect(201);
+      expect(reordered.headers['idempotent-replayed']).toBe('true');
+      expect(reordered.text).toBe(first.text);
+      expect(await customersWithExternalId('ordered-1')).toBe(1);
+    });
+
+    it('refuses the same key with another body: 422 IDEMPOTENCY_KEY_REUSED, nothing happens, the original still replays', async () => {
+      const key = idem();
+      const first = await postCustomer({ name: 'Original', currency: 'EUR', external_id: 'reused-1' }, key).expect(201);
+      for (const other of [
+        { name: 'Original', currency: 'EUR', external_id: 'reused-2' },
+        { name: 'Original', currency: 'EUR' },
+        { name: 'Original', currency: 'EUR', external_id: 'reused-1', email: 'x@example.com' },
+      ]) {
+        const reused = await postCustomer(other, key);
+        expectError(reused, 422, 'idempotency_error', 'IDEMPOTENCY_KEY_REUSED');
+        expect(reused.body.error.param).toBe('Idempotency-Key');
+        expect(reused.headers['idempotent-replayed']).toBeUndefined();
+      }
+      expect(await customersWithExternalId('reused-2')).toBe(0);
+      expect(await customersWithExternalId('reused-1')).toBe(1);
+      const [{ count }] = await db.query(
+        `SELECT count(*)::int AS count FROM customers WHERE organization_id = $1 AND name = 'Original'`,
+        [tenant.organization_id],
+      );
+      expect(count).toBe(1);
+      const again = await postCustomer({ name: 'Original', currency: 'EUR', external_id: 'reused-1' }, key).expect(201);
+      expect(again.text).toBe(first.text);
+    });
+  });
+
+  describe('what is stored', () => {
+    it('stores and replays a 409 produced by the handler (duplicate external_id)', async () => {
+      await postCustomer({ name: 'Taken', currency: 'EUR', external_id: 'dup-1' }, idem()).expect(201);
+      const key = idem();
+      const conflict = await postCustomer({ name: 'Taken again', currency: 'EUR', external_id: 'dup-1' }, key);
+      expectError(conflict, 409, 'conflict_error', 'ALREADY_EXISTS');
+      expect(conflict.body.error.param).toBe('external_id');
+      const replay = await postCustomer({ name: 'Taken again', currency: 'EUR', external_id: 'dup-1' }, key);
+      expect(replay.status).toBe(409);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.text).toBe(conflict.text);
+      // The stored refusal names the original request's id, byte for byte.
+      expect(replay.body.error.request_id).toBe(conflict.headers['request-id']);
+      expect(await customersWithExternalId('dup-1')).toBe(1);
+      expect(await recordsForKey(key)).toBe(1);
+    });
+
+    it('stores a 400 produced by the handler itself (unknown currency): a corrected retry needs a new key', async () => {
+      const key = idem();
+      const refused = await postCustomer({ name: 'Bad currency', currency: 'EURO', external_id: 'handler-400' }, key);
+      expectError(refused, 400, 'invalid_request_error', 'VALIDATION_ERROR');
+      expect(refused.body.error.errors).toEqual([expect.objectContaining({ param: 'currency', code: 'INVALID_CURRENCY' })]);
+      const replay = await postCustomer({ name: 'Bad currency', currency: 'EURO', external_id: 'handler-400' }, key);
+      expect(replay.status).toBe(400);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.text).toBe(refused.text);
+      const corrected = await postCustomer({ name: 'Bad currency', currency: 'EUR', external_id: 'handler-400' }, key);
+      expectError(corrected, 422, 'idempotency_error', 'IDEMPOTENCY_KEY_REUSED');
+      await postCustomer({ name: 'Bad currency', currency: 'EUR', external_id: 'handler-400' }, idem()).expect(201);
+    });
+
+    it('stores a 422 produced by the handler and rolls back its effects', async () => {
+      const key = idem();
+      const refused = await t.http
+        .post('/v1/probe_adjustments')
+        .set('Authorization', tenant.auth)
+        .set('Idempotency-Key', key)
+        .send({ amount: 'refuse' });
+      expectError(refused, 422, 'business_rule_error', 'PROBE_REFUSED');
+      const replay = await t.http
+        .post('/v1/probe_adjustments')
+        .set('Authorization', tenant.auth)
+        .set('Idempotency-Key', key)
+        .send({ amount: 'refuse' });
+      expect(replay.status).toBe(422);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.text).toBe(refused.text);
+      const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM probe_adjustments WHERE amount = 'refuse'`);
+      expect(count).toBe(0);
+      expect(await recordsForKey(key)).toBe(1);
+    });
+
+    it('does not store a validation 400 (unknown field): the corrected retry with the same key runs', async () => {
+      const key = idem();
+      const invalid = await postCustomer({ name: 'Validated', currency: 'EUR', external_id: 'validated-1', balance: '10' }, key);
+      expectError(invalid, 400, 'invalid_request_error', 'VALIDATION_ERROR');
+      expect(invalid.body.error.errors).toEqual([expect.objectContaining({ param: 'balance', code: 'UNKNOWN_PARAMETER' })]);
+      expect(await recordsForKey(key)).toBe(0);
+      const again = await postCustomer({ name: 'Validated', currency: 'EUR', external_id: 'validated-1', balance: '10' }, key);
+      expect(again.status).toBe(400);
+      expect(again.headers['idempotent-replayed']).toBeUndefined();
+
+      const corrected = await postCustomer({ name: 'Validated', currency: 'EUR', external_id: 'validated-1' }, key).expect(201);
+      expect(corrected.headers['idempotent-replayed']).toBeUndefined();
+      expect(await customersWithExternalId('validated-1')).toBe(1);
+      const replay = await postCustomer({ name: 'Validated', currency: 'EUR', external_id: 'validated-1' }, key).expect(201);
+      expect(replay.text).toBe(corrected.text);
+    });
+
+    it('does not store a 401 or a 403 (refused before the handler, or by it)', async () => {
+      const key = idem();
+      const unauthenticated = await postCustomer({ name: 'Nobody', currency: 'EUR' }, key, 'Bearer sk_live_nonsense');
+      expectError(unauthenticated, 401, 'authentication_error', 'UNAUTHENTICATED');
+      const reader = await createKey(t, tenant.auth, { name: 'reader', scopes: ['customers:read'] });
+      const forbidden = await postCustomer({ name: 'Reader', currency: 'EUR' }, key, `Bearer ${reader.secret}`);
+      expectError(forbidden, 403, 'permission_error', 'INSUFFICIENT_SCOPE');
+      expect(await recordsForKey(key)).toBe(0);
+
+      // A 403 raised by the handler itself: the role is wider than the key's scopes.
+      const readAll = [
+        'customers:read',
+        'users:read',
+        'users:write',
+        ...[
+          'costs',
+          'products',
+          'plans',
+          'changes',
+          'document_templates',
+          'customer_verifications',
+          'api_keys',
+          'wallets',
+          'approvals',
+          'workspaces',
+          'fx_rates',
+          'audit_events',
+        ].map((resource) => `${resource}:read`),
+      ];
+      const inviter = await createKey(t, tenant.auth, { name: 'inviter', scopes: readAll });
+      const userKey = idem();
+      const notGrantable = await t.http
+        .post('/v1/users')
+        .set('Authorization', `Bearer ${inviter.secret}`)
+        .set('Idempotency-Key', userKey)
+        .send({ email: 'granted@example.com', password: 'a long enough password', role: 'developer' });
+      expectError(notGrantable, 403, 'permission_error', 'SCOPE_NOT_GRANTABLE');
+      expect(await recordsForKey(userKey)).toBe(0);
+      const retried = await t.http
+        .post('/v1/users')
+        .set('Authorization', `Bearer ${inviter.secret}`)
+        .set('Idempotency-Key', userKey)
+        .send({ email: 'granted@example.com', password: 'a long enough password', role: 'viewer' });
+      expect(retried.status).toBe(201);
+      expect(retried.body).toEqual(expect.objectContaining({ object: 'user', role: 'viewer' }));
+    });
+
+    it('does not store a 5xx: the transaction rolls back, and a retry with the same key may act', async () => {
+      const key = idem();
+      // The handler's INSERT fails in the database: an unexpected error, a 500.
+      await db.query(`ALTER TABLE probe_adjustments ADD CONSTRAINT probe_no_boom CHECK (amount <> 'boom')`);
+      try {
+        const crashed = await t.http
+          .post('/v1/probe_adjustments')
+          .set('Authorization', tenant.auth)
+          .set('Idempotency-Key', key)
+          .send({ amount: 'boom' });
+        expectError(crashed, 500, 'api_error', 'INTERNAL_ERROR');
+        expect(await recordsForKey(key)).toBe(0);
+      } finally {
+        await db.query(`ALTER TABLE probe_adjustments DROP CONSTRAINT probe_no_boom`);
+      }
+      const retried = await t.http
+        .post('/v1/probe_adjustments')
+        .set('Authorization', tenant.auth)
+        .set('Idempotency-Key', key)
+        .send({ amount: 'boom' });
+      expect(retried.status).toBe(200);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      expect(retried.body).toEqual({ object: 'probe_adjustment', id: expect.any(String), amount: 'boom' });
+      const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM probe_adjustments WHERE amount = 'boom'`);
+      expect(count).toBe(1);
+    });
+  });
+
+  describe('scope: (principal, workspace, method, route, key)', () => {
+    it('keeps the same key independent for another principal', async () => {
+      const key = idem();
+      const body = { name: 'Shared key', currency: 'EUR' };
+      const mine = await postCustomer(body, key).expect(201);
+      const other = await createKey(t, tenant.auth, { name: 'other principal', scopes: ['customers:write', 'customers:read'] });
+      const theirs = await postCustomer(body, key, `Bearer ${other.secret}`).expect(201);
+      expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+      expect(theirs.body.id).not.toBe(mine.body.id);
+      // And a different body under that key is not "reused" for the other principal.
+      const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM idempotency_records WHERE idempotency_key = $1`, [
+        key,
+      ]);
+      expect(count).toBe(2);
+    });
+
+    it('keeps the same key independent on another workspace (X-Workspace-Id)', async () => {
+      const workspace = await t.http
+        .post('/v1/workspaces')
+        .set('Authorization', tenant.auth)
+        .set('Idempotency-Key', idem())
+        .send({ name: 'Second live', slug: 'second-live', mode: 'live' })
+        .expect(201);
+      const key = idem();
+      const body = { name: 'Per workspace', currency: 'EUR', external_id: 'per-workspace' };
+      const live = await postCustomer(body, key).expect(201);
+      expect(live.body.workspace_id).toBe(tenant.liveWorkspaceId);
+      const second = await postCustomer(body, key, tenant.auth, { 'X-Workspace-Id': workspace.body.id }).expect(201);
+      expect(second.headers['idempotent-replayed']).toBeUndefined();
+      expect(second.body.workspace_id).toBe(workspace.body.id);
+      const bySlug = await postCustomer(body, key, tenant.auth, { 'X-Workspace-Id': 'second-live' }).expect(201);
+      expect(bySlug.headers['idempotent-replayed']).toBe('true');
+      expect(bySlug.text).toBe(second.text);
+      expect(await customersWithExternalId('per-workspace')).toBe(2);
+    });
+
+    it('keeps the same key independent on another route, and the bare path shares the /v1 scope', async () => {
+      const key = idem();
+      const customer = await postCustomer({ name: 'Route A', currency: 'EUR', external_id: 'route-a' }, key).expect(201);
+      const bare = await t.http
+        .post('/customers')
+        .set('Authorization', tenant.auth)
+        .set('Idempotency-Key', key)
+        .send({ name: 'Route A', currency: 'EUR', external_id: 'route-a' })
+        .expect(201);
+      expect(bare.headers['idempotent-replayed']).toBe('true');
+      expect(bare.text).toBe(customer.text);
+      const adjustment = await t.http
+        .post('/v1/probe_adjustments')
+        .set('Authorization', tenant.auth)
+        .set('Idempotency-Key', key)
+        .send({ amount: '1.00' })
+        .expect(200);
+      expect(adjustment.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    it('keeps two organizations apart even when their keys collide', async () => {
+      const other = await createTenant(t);
+      const key = idem();
+      const mine = await postCustomer({ name: 'Mine', currency: 'EUR', external_id: 'collide' }, key).expect(201);
+      const theirs = await postCustomer({ name: 'Theirs', currency: 'EUR', external_id: 'collide' }, key, other.auth).expect(201);
+      expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+      expect(theirs.body.id).not.toBe(mine.body.id);
+      expect(theirs.text).not.toContain(mine.body.id);
+    });
+  });
+
+  describe('concurrency', () => {
+    /** Blocks every INSERT into customers until released; returns once a request waits on it. */
+    async function blockCustomerInserts(): Promise<{ waitForBlockedInsert(): Promise<void>; release(): Promise<void> }> {
+      const blocker = new Client({ connectionString: t.database.url });
+      await blocker.connect();
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE customers IN SHARE MODE');
+      return {
+        async waitForBlockedInsert() {
+          for (let attempt = 0; attempt < 500; attempt += 1) {
+            const [{ waiting }] = await db.query(
+              `SELECT count(*)::int AS waiting FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO customers%'`,
+            );
+            if (waiting > 0) return;
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          throw new Error('no request ever waited on the customers lock');
+        },
+        async release() {
+          await blocker.query('COMMIT');
+          await blocker.end();
+        },
+      };
+    }
+
+    it('answers 409 IDEMPOTENCY_KEY_IN_USE with Retry-After: 1 while the first request is in flight', async () => {
+      const key = idem();
+      const body = { name: 'In flight', currency: 'EUR', external_id: 'in-flight' };
+      const lock = await blockCustomerInserts();
+      let first: Promise<request.Response> | undefined;
+      try {
+        first = postCustomer(body, key).then((response) => response);
+        await lock.waitForBlockedInsert();
+        const concurrent = await postCustomer(body, key);
+        expectError(concurrent, 409, 'idempotency_error', 'IDEMPOTENCY_KEY_IN_USE');
+        expect(concurrent.headers['retry-after']).toBe('1');
+        expect(concurrent.body.error.param).toBe('Idempotency-Key');
+        const otherBody = await postCustomer({ ...body, name: 'Another body' }, key);
+        expectError(otherBody, 409, 'idempotency_error', 'IDEMPOTENCY_KEY_IN_USE');
+      } finally {
+        await lock.release();
+      }
+      const completed = await first!;
+      expect(completed.status).toBe(201);
+      const replay = await postCustomer(body, key).expect(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.text).toBe(completed.text);
+      expect(await customersWithExternalId('in-flight')).toBe(1);
+      expect(await recordsForKey(key)).toBe(1);
+    });
+
+    /** A server of its own so that the 50 requests really travel in parallel. */
+    async function parallel<T>(count: number, send: (agent: request.Agent, index: number) => Promise<T>): Promise<T[]> {
+      const server = t.app.getHttpServer();
+      const agent = request.agent(server);
+      return Promise.all(Array.from({ length: count }, (_, index) => send(agent, index)));
+    }
+
+    it.each([1, 2, 3])(
+      'R3 (round %i): 50 parallel requests with one key and one body make exactly one customer',
+      async (round) => {
+        const key = idem();
+        const externalId = `r3-same-${round}-${key}`;
+        const body = { name: 'Fifty', currency: 'EUR', external_id: externalId, metadata: { round: String(round) } };
+        const responses = await parallel(50, (agent) =>
+          agent.post('/v1/customers').set('Authorization', tenant.auth).set('Idempotency-Key', key).send(body),
+        );
+
+        const statuses = responses.map((response) => response.status);
+        expect(statuses.filter((status) => status !== 201 && status !== 409)).toEqual([]);
+        const created = responses.filter((response) => response.status === 201);
+        expect(created.length).toBeGreaterThanOrEqual(1);
+        expect(created.filter((response) => response.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
+        expect(new Set(created.map((response) => response.text)).size).toBe(1);
+        for (const refused of responses.filter((response) => response.status === 409)) {
+          expect(refused.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+          expect(refused.headers['retry-after']).toBe('1');
+        }
+
+        const listed = await t.http
+          .get(`/v1/customers?external_id=${encodeURIComponent(externalId)}`)
+          .set('Authorization', tenant.auth)
+          .expect(200);
+        expect(listed.body.data).toHaveLength(1);
+        expect(listed.body.data[0].id).toBe(created[0].body.id);
+        expect(await customersWithExternalId(externalId)).toBe(1);
+        expect(await recordsForKey(key)).toBe(1);
+        const [{ events }] = await db.query(
+          `SELECT count(*)::int AS events FROM outbox_events
+            WHERE event_type = 'identity.customer_created' AND payload->>'customerId' = $1`,
+          [created[0].body.id],
+        );
+        expect(events).toBe(1);
+      },
+    );
+
+    it('R3: 50 parallel requests with one key and 50 different bodies act at most once', async () => {
+      const key = idem();
+      const prefix = `r3-diff-${key}`;
+      const responses = await parallel(50, (agent, index) =>
+        agent
+          .post('/v1/customers')
+          .set('Authorization', tenant.auth)
+          .set('Idempotency-Key', key)
+          .send({ name: `Body ${index}`, currency: 'EUR', external_id: `${prefix}-${index}` }),
+      );
+      const created = responses.filter((response) => response.status === 201);
+      expect(created).toHaveLength(1);
+      expect(created[0].headers['idempotent-replayed']).toBeUndefined();
+      for (const refused of responses.filter((response) => response.status !== 201)) {
+        expect([409, 422]).toContain(refused.status);
+        expect(refused.body.error.code).toBe(refused.status === 409 ? 'IDEMPOTENCY_KEY_IN_USE' : 'IDEMPOTENCY_KEY_REUSED');
+        expect(refused.body.error.type).toBe('idempotency_error');
+      }
+      const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM customers WHERE external_id LIKE $1`, [
+        `${prefix}-%`,
+      ]);
+      expect(count).toBe(1);
+      const [row] = await db.query(`SELECT id, name FROM customers WHERE external_id LIKE $1`, [`${prefix}-%`]);
+      expect(row).toEqual({ id: created[0].body.id, name: created[0].body.name });
+      expect(await recordsForKey(key)).toBe(1);
+    });
+  });
+});

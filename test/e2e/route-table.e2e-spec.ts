@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import { Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { createScopelessKey, expectError, without } from '../support/auth-helpers';
+import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
+import { createTestApp, TestApp } from '../support/test-app';
+
+// The e2e project's testTimeout is not a per-project option in Jest: set it here.
+jest.setTimeout(60_000);
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+type Method = (typeof METHODS)[number];
+
+interface Operation {
+  method: Method;
+  /** As documented: `/v1/api_keys/{id}/rotate`. */
+  path: string;
+  secured: boolean;
+  /** The scope named in the documented 403; undefined for routes that need authentication only. */
+  scope?: string;
+  label: string;
+}
+
+/** Routes any caller may reach: health, sign-in, and provider webhooks (which verify their own signature). */
+const PUBLIC = ['GET /health/live', 'GET /health/ready', 'POST /v1/sessions'];
+const SIGNED_WEBHOOKS = /^POST \/v1\/webhooks\//;
+/** Routes that need only an authenticated principal holding at least one scope. */
+const AUTHENTICATION_ONLY = ['DELETE /v1/sessions/current', 'GET /v1/permissions'];
+
+function concretePath(path: string, ids: Record<string, string> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_match, name: string) => ids[name] ?? randomUUID());
+}
+
+describe('Route table: every documented route enforces authentication, scope and tenancy', () => {
+  let t: TestApp;
+  let a: TestTenant;
+  let b: TestTenant;
+  let operations: Operation[];
+  let catalog: string[];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await createTenant(t, { withOwner: true });
+    b = await createTenant(t);
+    const document = (await t.http.get('/openapi.json').expect(200)).body;
+    operations = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+      METHODS.filter((method) => item[method]).map((method) => {
+        const operation = item[method];
+        const secured = (operation.security ?? document.security ?? []).some((requirement: object) => 'bearer' in requirement);
+        const forbidden: string = operation.responses?.['403']?.description ?? '';
+        const scope = /requires ([a-z_]+:(?:read|write))/.exec(forbidden)?.[1];
+        return { method, path, secured, scope, label: `${method.toUpperCase()} ${path}` };
+      }),
+    );
+    const permissions = await t.http.get('/v1/permissions').set('Authorization', a.auth).expect(200);
+    catalog = permissions.body.data.map((entry: { scope: string }) => entry.scope);
+  });
+  afterAll(() => t.close());
+
+  /** Calls an operation the way a client would: a JSON body on writes, always an Idempotency-Key. */
+  function call(operation: Operation, auth: string | undefined, path = concretePath(operation.path), body: object = {}) {
+    let request = t.http[operation.method](path).set('Idempotency-Key', idem());
+    if (auth !== undefined) request = request.set('Authorization', auth);
+    return operation.method === 'get' || operation.method === 'delete' ? request : request.send(body);
+  }
+
+  function secured(): Operation[] {
+    return operations.filter((operation) => operation.secured);
+  }
+
+  it('documents every registered route, and registers every documented one', async () => {
+    const registered = new Set(
+      t.routes
+        .filter((route) => /^(GET|POST|PUT|PATCH|DELETE) \/(v1|health)(\/|$)/.test(route))
+        .map((route) => route.replace(/:(\w+)/g, '{$1}')),
+    );
+    const documented = new Set(operations.map((operation) => operation.label));
+    expect([...registered].filter((route) => !documented.has(route))).toEqual([]);
+    expect([...documented].filter((route) => !registered.has(route))).toEqual([]);
+    expect(secured().length).toBeGreaterThanOrEqual(15);
+  });
+
+  it('leaves only health, sign-in (and signed provider webhooks) without security', async () => {
+    const open = operations.filter((operation) => !operation.secured).map((operation) => operation.label);
+    expect(open.filter((label) => !SIGNED_WEBHOOKS.test(label)).sort()).toEqual([...PUBLIC].sort());
+    // And they really answer without credentials.
+    await t.http.get('/health/live').expect(200);
+    await t.http.get('/health/ready').expect(200);
+    const signIn = await t.http.post('/v1/sessions').send({ email: a.owner!.email, password: 'wrong password' });
+    expectError(signIn, 401, 'INVALID_CREDENTIALS');
+  });
+
+  it('declares a scope on every secured route: <resource>:read for GET, <resource>:write for the rest', async () => {
+    for (const operation of secured()) {
+      if (AUTHENTICATION_ONLY.includes(operation.label)) {
+        expect({ route: operation.label, scope: operation.scope }).toEqual({ route: operation.label, scope: undefined });
+        continue;
+      }
+      expect({ route: operation.label, scope: operation.scope }).toEqual({ route: operation.label, scope: expect.any(String) });
+      const [resource, access] = operation.scope!.split(':');
+      expect({ route: operation.label, access }).toEqual({
+        route: operation.label,
+        access: operation.method === 'get' ? 'read' : 'write',
+      });
+      expect(catalog).toContain(operation.scope);
+      const segment = operation.path.split('/')[2];
+      if (catalog.includes(`${segment}:read`))
+        expect({ route: operation.label, resource }).toEqual({ route: operation.label, resource: segment });
+    }
+  });
+
+  it('refuses anonymous callers on every secured route with 401 UNAUTHENTICATED', async () => {
+    for (const operation of secured()) {
+      const response = await call(operation, undefined);
+      expect({ route: operation.label, status: response.status, code: response.body?.error?.code }).toEqual({
+        route: operation.label,
+        status: 401,
+        code: 'UNAUTHENTICATED',
+      });
+      expect(response.headers['www-authenticate']).toBe('Bearer');
+    }
+  });
+
+  it('refuses a key without scopes on every secured route with 403 INSUFFICIENT_SCOPE', async () => {
+    const key = await createScopelessKey(t, a);
+    for (const operation of secured()) {
+      const response = await call(operation, `Bearer ${key.secret}`);
+      expect({ route: operation.label, status: response.status, code: response.body?.error?.code }).toEqual({
+        route: operation.label,
+        status: 403,
+        code: 'INSUFFICIENT_SCOPE',
+      });
+      expect(response.body.error.details).toEqual({ required_scope: operation.scope ?? '*' });
+    }
+  });
+
+  it('refuses a key holding every scope but the route’s own with 403 INSUFFICIENT_SCOPE', async () => {
+    const scopes = [...new Set(secured().flatMap((operation) => (operation.scope ? [operation.scope] : [])))];
+    for (const scope of scopes) {
+      const key = await createKey(t, a.auth, { name: `all but ${scope}`, scopes: catalog.filter((entry) => entry !== scope) });
+      for (const operation of secured().filter((candidate) => candidate.scope === scope)) {
+        const response = await call(operation, `Bearer ${key.secret}`);
+        expect({ route: operation.label, status: response.status, code: response.body?.error?.code }).toEqual({
+          route: operation.label,
+          status: 403,
+          code: 'INSUFFICIENT_SCOPE',
+        });
+        expect(response.body.error.details).toEqual({ required_scope: scope });
+      }
+    }
+  });
+
+  it('lets the root key through the guard on every secured route (the refusals above are about scope)', async () => {
+    for (const operation of secured()) {
+      const response = await call(operation, b.auth);
+      const code = response.body?.error?.code;
+      expect({ route: operation.label, code }).not.toEqual({
+        route: operation.label,
+        code: expect.stringMatching(/^(UNAUTHENTICATED|INSUFFICIENT_SCOPE|ROUTE_NOT_FOUND|METHOD_NOT_ALLOWED|INTERNAL_ERROR)$/),
+      });
+      expect(response.status).toBeLessThan(500);
+    }
+  });
+
+  describe('tenancy: another organization’s resources are 404 on every route that names them', () => {
+    /** Organization A's resources by collection; `code` is the 404 code of the resources this suite owns. */
+    const resources: Record<string, { id: string; code?: string }> = {};
+    let session: string;
+    let keySecret: string;
+
+    async function snapshot(): Promise<unknown> {
+      const get = async (path: string, workspace?: string) => {
+        let request = t.http.get(path).set('Authorization', session);
+        if (workspace) request = request.set('X-Workspace-Id', workspace);
+        const response: Response = await request.expect(200);
+        const rows = response.body.data ?? [response.body];
+        return rows.map((row: Record<string, unknown>) => without(row, 'last_used_at'));
+      };
+      return {
+        api_keys: await get('/v1/api_keys?limit=200'),
+        workspaces: await get('/v1/workspaces?limit=200'),
+        customers: await get('/v1/customers?limit=200'),
+        sandbox_customers: await get('/v1/customers?limit=200', 'sandbox'),
+        wallet: resources.wallets ? await get(`/v1/wallets/${resources.wallets.id}`) : null,
+      };
+    }
+
+    beforeAll(async () => {
+      session = await signIn(t, a.owner!.email, a.owner!.password);
+      const key = await createKey(t, a.auth, { name: 'A key', scopes: ['customers:read'] });
+      resources.api_keys = { id: key.id, code: 'API_KEY_NOT_FOUND' };
+      keySecret = key.secret;
+      const workspace = await t.http
+        .post('/v1/workspaces')
+        .set('Authorization', a.auth)
+        .set('Idempotency-Key', idem())
+        .send({ name: 'A workspace', slug: 'a-workspace', mode: 'live' })
+        .expect(201);
+      resources.workspaces = { id: workspace.body.id, code: 'WORKSPACE_NOT_FOUND' };
+      const customer = await t.http
+        .post('/v1/customers')
+        .set('Authorization', a.auth)
+        .set('Idempotency-Key', idem())
+        .send({ name: 'A customer', currency: 'EUR' })
+        .expect(201);
+      resources.customers = { id: customer.body.id, code: 'CUSTOMER_NOT_FOUND' };
+      // The customer's primary wallet, when the wallet routes are mounted: its routes are walked too.
+      if (operations.some((operation) => operation.label === 'GET /v1/wallets')) {
+        const wallets = await t.http.get(`/v1/wallets?customer_id=${customer.body.id}`).set('Authorization', a.auth);
+        const wallet = wallets.status === 200 ? wallets.body.data[0] : undefined;
+        if (wallet) resources.wallets = { id: wallet.id };
+      }
+    });
+
+    it('answers organization B on every route naming an organization A resource exactly as for an unknown id: 404', async () => {
+      const before = await snapshot();
+      const exercised: string[] = [];
+      const named = secured().filter((operation) => /^\/v1\/[a-z_]+\/\{id\}/.test(operation.path));
+      for (const operation of named) {
+        const resource = resources[operation.path.split('/')[2]];
+        if (!resource) continue;
+        const body =
+          operation.method === 'patch' ? { name: 'Hijacked', settings: { approval_required_for: ['wallet.adjust'] } } : {};
+        const foreign = await call(operation, b.auth, concretePath(operation.path, { id: resource.id }), body);
+        const unknown = await call(operation, b.auth, concretePath(operation.path, { id: randomUUID() }), body);
+        const seen = { route: operation.label, status: foreign.status, code: foreign.body?.error?.code };
+        // Existence never leaks: the same refusal as for an id that does not exist at all.
+        expect(seen).toEqual({ route: operation.label, status: unknown.status, code: unknown.body?.error?.code });
+        expect(seen.status).toBeGreaterThanOrEqual(400);
+        expect(seen.status).toBeLessThan(500);
+        if (unknown.status === 404) {
+          expect(seen).toEqual({
+            route: operation.label,
+            status: 404,
+            code: resource.code ?? expect.stringMatching(/_NOT_FOUND$/),
+          });
+        }
+        exercised.push(`${operation.label} ${seen.status}`);
+      }
+      expect(exercised).toEqual(
+        expect.arrayContaining([
+          'POST /v1/api_keys/{id}/rotate 404',
+          'POST /v1/api_keys/{id}/revoke 404',
+          'PATCH /v1/workspaces/{id} 404',
+          'GET /v1/customers/{id} 404',
+        ]),
+      );
+
+      // Nothing changed in organization A, and B's attempts left no trace there.
+      expect(await snapshot()).toEqual(before);
+      await t.http.get('/v1/customers').set('Authorization', `Bearer ${keySecret}`).expect(200);
+      const [{ count }] = await t.app
+        .get(DataSource)
+        .query('SELECT count(*)::int AS count FROM audit_events WHERE organization_id = $1 AND principal_id = $2', [
+          a.organization_id,
+          b.api_key.id,
+        ]);
+      expect(count).toBe(0);
+    });
+
+    it('does not show organization A’s resources in organization B’s lists', async () => {
+      const lists = await Promise.all(
+        ['/v1/api_keys', '/v1/workspaces', '/v1/customers'].map((path) =>
+          t.http.get(`${path}?limit=200`).set('Authorization', b.auth).expect(200),
+        ),
+      );
+      const ids = lists.flatMap((response) => response.body.data.map((row: { id: string }) => row.id));
+      for (const { id } of Object.values(resources)) expect(ids).not.toContain(id);
+    });
+
+    it('answers 404 for a resource of another workspace of the same organization', async () => {
+      const customer = resources.customers.id;
+      await t.http.get(`/v1/customers/${customer}`).set('Authorization', session).expect(200);
+      expectError(
+        await t.http.get(`/v1/customers/${customer}`).set('Authorization', session).set('X-Workspace-Id', 'sandbox'),
+        404,
+        'CUSTOMER_NOT_FOUND',
+      );
+      expectError(
+        await t.http.get(`/v1/customers/${customer}`).set('Authorization', a.auth).set('X-Workspace-Id', 'a-workspace'),
+        404,
+        'CUSTOMER_NOT_FOUND',
+      );
+    });
+  });
+});

@@ -1,0 +1,360 @@
+import { createHash } from 'node:crypto';
+import { ManualClock } from '@app/shared-kernel';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
+import { createTestApp, TestApp } from '../support/test-app';
+
+// scrypt hashing and real PostgreSQL: the default 5 s is too tight on a busy 2-core machine.
+jest.setTimeout(30_000);
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
+
+function expectError(response: request.Response, status: number, type: string, code: string): void {
+  expect(response.status).toBe(status);
+  expect(response.body).toEqual({
+    error: expect.objectContaining({
+      type,
+      code,
+      status,
+      request_id: response.headers['request-id'],
+      message: expect.any(String),
+    }),
+  });
+}
+
+describe('Sessions and users', () => {
+  const clock = new ManualClock(new Date('2026-11-22T09:00:00.000Z'));
+  let t: TestApp;
+  let db: DataSource;
+  let tenant: TestTenant;
+  let owner: { email: string; password: string };
+  /** Every response body seen and every password sent, to prove no password ever comes back. */
+  const seen: string[] = [];
+  const passwords = new Set<string>();
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock });
+    db = t.app.get(DataSource);
+    tenant = await createTenant(t, { withOwner: true });
+    owner = tenant.owner!;
+  });
+  afterAll(() => t.close());
+
+  async function sessionCount(): Promise<{ sessions: number; audited: number }> {
+    const [row] = await db.query(
+      `SELECT (SELECT count(*)::int FROM sessions) AS sessions,
+              (SELECT count(*)::int FROM audit_events WHERE action = 'session.created') AS audited`,
+    );
+    return row;
+  }
+
+  function remember(response: request.Response): request.Response {
+    seen.push(response.text);
+    return response;
+  }
+
+  async function createUser(auth: string, body: Record<string, unknown>, key = idem()): Promise<request.Response> {
+    if (typeof body.password === 'string') passwords.add(body.password);
+    return remember(await t.http.post('/v1/users').set('Authorization', auth).set('Idempotency-Key', key).send(body));
+  }
+
+  describe('POST /v1/sessions', () => {
+    it('signs a user in without an Idempotency-Key: 201 with a sess_ token', async () => {
+      const response = remember(await t.http.post('/v1/sessions').send(owner));
+      expect(response.status).toBe(201);
+      expect(response.body).toEqual({
+        object: 'session',
+        id: expect.stringMatching(UUID),
+        token: expect.stringMatching(/^sess_[0-9A-Za-z]{49}$/),
+        user_id: tenant.user_id,
+        expires_at: expect.stringMatching(ISO),
+      });
+      expect(new Date(response.body.expires_at).getTime()).toBe(clock.now().getTime() + SESSION_LIFETIME_MS);
+      // Stored as a hash only.
+      const [row] = await db.query('SELECT token_hash, user_id FROM sessions WHERE id = $1', [response.body.id]);
+      expect(row.user_id).toBe(tenant.user_id);
+      expect(Buffer.compare(row.token_hash, createHash('sha256').update(response.body.token).digest())).toBe(0);
+    });
+
+    it('accepts the email in any case and with surrounding spaces', async () => {
+      const response = await t.http
+        .post('/v1/sessions')
+        .send({ email: `  ${owner.email.toUpperCase()} `, password: owner.password })
+        .expect(201);
+      expect(response.body.user_id).toBe(tenant.user_id);
+    });
+
+    it('refuses a wrong password and an unknown email alike: 401 INVALID_CREDENTIALS', async () => {
+      const sessionsBefore = await sessionCount();
+      const wrong = remember(await t.http.post('/v1/sessions').send({ email: owner.email, password: `${owner.password}!` }));
+      expectError(wrong, 401, 'authentication_error', 'INVALID_CREDENTIALS');
+      const unknown = remember(await t.http.post('/v1/sessions').send({ email: 'ghost@example.com', password: owner.password }));
+      expectError(unknown, 401, 'authentication_error', 'INVALID_CREDENTIALS');
+      expect(unknown.body.error.message).toBe(wrong.body.error.message);
+      const empty = await t.http.post('/v1/sessions').send({ email: owner.email, password: '' });
+      expectError(empty, 401, 'authentication_error', 'INVALID_CREDENTIALS');
+      expect(await sessionCount()).toEqual(sessionsBefore);
+    });
+
+    it('refuses a malformed request with 400', async () => {
+      const badEmail = await t.http.post('/v1/sessions').send({ email: 'not-an-email', password: owner.password });
+      expectError(badEmail, 400, 'invalid_request_error', 'VALIDATION_ERROR');
+      expect(badEmail.body.error.errors).toEqual([expect.objectContaining({ param: 'email', code: 'INVALID_FORMAT' })]);
+      const missing = await t.http.post('/v1/sessions').send({ email: owner.email });
+      expectError(missing, 400, 'invalid_request_error', 'VALIDATION_ERROR');
+      expect(missing.body.error.errors).toEqual([expect.objectContaining({ param: 'password', code: 'INVALID_TYPE' })]);
+      const extra = await t.http.post('/v1/sessions').send({ ...owner, remember_me: true });
+      expectError(extra, 400, 'invalid_request_error', 'VALIDATION_ERROR');
+      expect(extra.body.error.errors).toEqual([expect.objectContaining({ param: 'remember_me', code: 'UNKNOWN_PARAMETER' })]);
+    });
+  });
+
+  describe('a session as a credential', () => {
+    it("authenticates on the live workspace by default with the owner's scopes", async () => {
+      const session = await signIn(t, owner.email, owner.password);
+      const customer = await t.http
+        .post('/v1/customers')
+        .set('Authorization', session)
+        .set('Idempotency-Key', idem())
+        .send({ name: 'Made by a human', currency: 'EUR' })
+        .expect(201);
+      expect(customer.body.workspace_id).toBe(tenant.liveWorkspaceId);
+      await t.http.get('/v1/users').set('Authorization', session).expect(200);
+      await t.http.get('/v1/api_keys').set('Authorization', session).expect(200);
+      // A session is not bound to a key mode: it may choose the sandbox workspace.
+      const sandbox = await t.http
+        .post('/v1/customers')
+        .set('Authorization', session)
+        .set('X-Workspace-Id', 'sandbox')
+        .set('Idempotency-Key', idem())
+        .send({ name: 'Sandbox human', currency: 'EUR' })
+        .expect(201);
+      expect(sandbox.body.workspace_id).toBe(tenant.sandboxWorkspaceId);
+    });
+
+    it('needs an Idempotency-Key on POST like any other credential', async () => {
+      const session = await signIn(t, owner.email, owner.password);
+      const response = await t.http.post('/v1/customers').set('Authorization', session).send({ name: 'x', currency: 'EUR' });
+      expectError(response, 400, 'invalid_request_error', 'IDEMPOTENCY_KEY_REQUIRED');
+    });
+
+    it('DELETE /v1/sessions/current ends that session only: 204, then 401 UNAUTHENTICATED', async () => {
+      const ending = await signIn(t, owner.email, owner.password);
+      const staying = await signIn(t, owner.email, owner.password);
+      await t.http.get('/v1/users').set('Authorization', ending).expect(200);
+
+      const ended = await t.http.delete('/v1/sessions/current').set('Authorization', ending);
+      expect(ended.status).toBe(204);
+      expect(ended.text).toBe('');
+
+      const refused = await t.http.get('/v1/users').set('Authorization', ending);
+      expectError(refused, 401, 'authentication_error', 'UNAUTHENTICATED');
+      expect(refused.headers['www-authenticate']).toBe('Bearer');
+      const again = await t.http.delete('/v1/sessions/current').set('Authorization', ending);
+      expectError(again, 401, 'authentication_error', 'UNAUTHENTICATED');
+      await t.http.get('/v1/users').set('Authorization', staying).expect(200);
+
+      const [row] = await db.query(
+        `SELECT s.revoked_at, (SELECT count(*)::int FROM audit_events a WHERE a.action = 'session.ended' AND a.resource_id = s.id::text)
+                AS audited
+           FROM sessions s WHERE s.token_hash = $1`,
+        [createHash('sha256').update(ending.slice('Bearer '.length)).digest()],
+      );
+      expect(row).toEqual({ revoked_at: expect.any(Date), audited: 1 });
+    });
+
+    it('refuses the ended session on the very next request, every time (no window while the cache catches up)', async () => {
+      const sessions: string[] = [];
+      for (let i = 0; i < 8; i += 1) sessions.push(await signIn(t, owner.email, owner.password));
+      for (const session of sessions) {
+        await t.http.get('/v1/users').set('Authorization', session).expect(200);
+        await t.http.delete('/v1/sessions/current').set('Authorization', session).expect(204);
+        const refused = await t.http.get('/v1/users').set('Authorization', session);
+        expectError(refused, 401, 'authentication_error', 'UNAUTHENTICATED');
+      }
+    }, 30_000);
+
+    it('refuses DELETE /v1/sessions/current with an API key: 400 NOT_A_SESSION, the key still works', async () => {
+      const response = await t.http.delete('/v1/sessions/current').set('Authorization', tenant.auth);
+      expectError(response, 400, 'invalid_request_error', 'NOT_A_SESSION');
+      await t.http.get('/v1/users').set('Authorization', tenant.auth).expect(200);
+      const anonymous = await t.http.delete('/v1/sessions/current');
+      expectError(anonymous, 401, 'authentication_error', 'UNAUTHENTICATED');
+    });
+
+    it('expires after twelve hours', async () => {
+      const session = await signIn(t, owner.email, owner.password);
+      await t.http.get('/v1/users').set('Authorization', session).expect(200);
+      clock.advance(SESSION_LIFETIME_MS - 1000);
+      await t.http.get('/v1/users').set('Authorization', session).expect(200);
+      clock.advance(1000);
+      try {
+        const expired = await t.http.get('/v1/users').set('Authorization', session);
+        expectError(expired, 401, 'authentication_error', 'UNAUTHENTICATED');
+      } finally {
+        clock.advance(-SESSION_LIFETIME_MS);
+      }
+    });
+
+    it('refuses a tampered or unknown sess_ token with 401', async () => {
+      const session = await signIn(t, owner.email, owner.password);
+      const token = session.slice('Bearer '.length);
+      const tampered = `${token.slice(0, 10)}${token[10] === 'a' ? 'b' : 'a'}${token.slice(11)}`;
+      expectError(
+        await t.http.get('/v1/users').set('Authorization', `Bearer ${tampered}`),
+        401,
+        'authentication_error',
+        'UNAUTHENTICATED',
+      );
+    });
+  });
+
+  describe('POST /v1/users and GET /v1/users', () => {
+    it('creates a user with a role: 201 with Location, no password anywhere, a scrypt hash at rest', async () => {
+      const password = 'a long enough password #1';
+      const response = await createUser(`Bearer ${tenant.rootKey}`, { email: 'Finance@Example.com', password, role: 'admin' });
+      expect(response.status).toBe(201);
+      expect(response.body).toEqual({
+        id: expect.stringMatching(UUID),
+        object: 'user',
+        email: 'finance@example.com',
+        role: 'admin',
+        created_at: expect.stringMatching(ISO),
+      });
+      expect(response.headers.location).toBe(`/v1/users/${response.body.id}`);
+      const [row] = await db.query('SELECT organization_id, password_hash FROM users WHERE id = $1', [response.body.id]);
+      expect(row.organization_id).toBe(tenant.organization_id);
+      expect(row.password_hash).toMatch(/^scrypt\$/);
+      expect(row.password_hash).not.toContain(password);
+
+      const session = await signIn(t, 'finance@example.com', password);
+      await t.http.get('/v1/api_keys').set('Authorization', session).expect(200);
+    });
+
+    it('refuses a duplicate email in any case, even across organizations: 409 ALREADY_EXISTS', async () => {
+      const password = 'a long enough password #2';
+      await createUser(tenant.auth, { email: 'dup@example.com', password, role: 'viewer' }).then((r) =>
+        expect(r.status).toBe(201),
+      );
+      const duplicate = await createUser(tenant.auth, { email: 'DUP@example.com', password, role: 'developer' });
+      expectError(duplicate, 409, 'conflict_error', 'ALREADY_EXISTS');
+      expect(duplicate.body.error.param).toBe('email');
+      const other = await createTenant(t);
+      const elsewhere = await createUser(other.auth, { email: 'dup@example.com', password, role: 'viewer' });
+      expectError(elsewhere, 409, 'conflict_error', 'ALREADY_EXISTS');
+      const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM users WHERE email = 'dup@example.com'`);
+      expect(count).toBe(1);
+    });
+
+    it('validates email, password length and role', async () => {
+      const short = await createUser(tenant.auth, { email: 'short@example.com', password: 'elevenchars', role: 'viewer' });
+      expectError(short, 400, 'invalid_request_error', 'VALIDATION_ERROR');
+      expect(short.body.error.errors).toEqual([expect.objectContaining({ param: 'password', code: 'OUT_OF_RANGE' })]);
+      const twelve = await createUser(tenant.auth, { email: 'twelve@example.com', password: 'twelve chars', role: 'viewer' });
+      expect(twelve.status).toBe(201);
+      const role = await createUser(tenant.auth, { email: 'role@example.com', password: 'a long enough password', role: 'root' });
+      expectError(role, 400, 'invalid_request_error', 'VALIDATION_ERROR');
+      expect(role.body.error.errors).toEqual([expect.objectContaining({ param: 'role', code: 'INVALID_VALUE' })]);
+      const email = await createUser(tenant.auth, { email: 'nope', password: 'a long enough password', role: 'viewer' });
+      expectError(email, 400, 'invalid_request_error', 'VALIDATION_ERROR');
+      expect(email.body.error.errors).toEqual([expect.objectContaining({ param: 'email', code: 'INVALID_FORMAT' })]);
+      const [{ count }] = await db.query(
+        `SELECT count(*)::int AS count FROM users WHERE email IN ('short@example.com', 'role@example.com')`,
+      );
+      expect(count).toBe(0);
+    });
+
+    it('lets a viewer read users but not write them: 403 INSUFFICIENT_SCOPE', async () => {
+      const password = 'viewer password 123';
+      await createUser(tenant.auth, { email: 'viewer@example.com', password, role: 'viewer' });
+      const viewer = await signIn(t, 'viewer@example.com', password);
+      await t.http.get('/v1/users').set('Authorization', viewer).expect(200);
+      const refused = await createUser(viewer, { email: 'by-viewer@example.com', password, role: 'viewer' });
+      expectError(refused, 403, 'permission_error', 'INSUFFICIENT_SCOPE');
+      expect(refused.body.error.details).toEqual({ required_scope: 'users:write' });
+      const customer = await t.http
+        .post('/v1/customers')
+        .set('Authorization', viewer)
+        .set('Idempotency-Key', idem())
+        .send({ name: 'By viewer', currency: 'EUR' });
+      expectError(customer, 403, 'permission_error', 'INSUFFICIENT_SCOPE');
+    });
+
+    it('keeps administration from a developer; a key may grant no role wider than itself (403 SCOPE_NOT_GRANTABLE)', async () => {
+      const password = 'developer password 1';
+      await createUser(tenant.auth, { email: 'developer@example.com', password, role: 'developer' });
+      const developer = await signIn(t, 'developer@example.com', password);
+      // A developer holds no users:write at all: the guard refuses before any role check.
+      const byDeveloper = await createUser(developer, { email: 'dev-admin@example.com', password, role: 'admin' });
+      expectError(byDeveloper, 403, 'permission_error', 'INSUFFICIENT_SCOPE');
+      // ...but may write customers.
+      await t.http
+        .post('/v1/customers')
+        .set('Authorization', developer)
+        .set('Idempotency-Key', idem())
+        .send({ name: 'By developer', currency: 'EUR' })
+        .expect(201);
+
+      const inviter = await createKey(t, tenant.auth, { name: 'inviter', scopes: ['users:read', 'users:write'] });
+      for (const role of ['owner', 'admin', 'developer', 'viewer']) {
+        const refused = await createUser(`Bearer ${inviter.secret}`, { email: `key-${role}@example.com`, password, role });
+        expectError(refused, 403, 'permission_error', 'SCOPE_NOT_GRANTABLE');
+        expect(refused.body.error.param).toBe('role');
+        expect(refused.body.error.details.not_grantable).toEqual(expect.arrayContaining(['customers:read']));
+      }
+      const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM users WHERE email LIKE 'key-%@example.com'`);
+      expect(count).toBe(0);
+
+      // An admin session may create an admin.
+      await createUser(tenant.auth, { email: 'admin2@example.com', password, role: 'admin' });
+      const admin = await signIn(t, 'admin2@example.com', password);
+      const byAdmin = await createUser(admin, { email: 'admin3@example.com', password, role: 'admin' });
+      expect(byAdmin.status).toBe(201);
+    });
+
+    it("lists the organization's users, newest first, with cursor pagination, and never another organization's", async () => {
+      const other = await createTenant(t, { withOwner: true });
+      const listed: any[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: request.Response = remember(
+          await t.http
+            .get(`/v1/users?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+            .set('Authorization', tenant.auth)
+            .expect(200),
+        );
+        expect(page.body.data.length).toBeLessThanOrEqual(2);
+        listed.push(...page.body.data);
+        cursor = page.body.pagination.cursor;
+        expect(cursor === null).toBe(!page.body.pagination.has_more);
+      } while (cursor);
+
+      const [{ count }] = await db.query('SELECT count(*)::int AS count FROM users WHERE organization_id = $1', [
+        tenant.organization_id,
+      ]);
+      expect(listed).toHaveLength(count);
+      expect(new Set(listed.map((user) => user.id)).size).toBe(count);
+      expect(listed.map((user) => user.email)).toEqual(expect.arrayContaining([owner.email, 'finance@example.com']));
+      expect(listed.map((user) => user.email)).not.toContain(other.owner!.email);
+      const order = listed.map((user) => user.created_at);
+      expect([...order].sort().reverse()).toEqual(order);
+      for (const user of listed) {
+        expect(Object.keys(user).sort()).toEqual(['created_at', 'email', 'id', 'object', 'role']);
+      }
+      const theirs = await t.http.get('/v1/users').set('Authorization', other.auth).expect(200);
+      expect(theirs.body.data.map((user: { email: string }) => user.email)).toEqual([other.owner!.email]);
+    });
+
+    it('never returns a password or its hash in any response', () => {
+      expect(seen.length).toBeGreaterThan(10);
+      passwords.add(owner.password);
+      for (const text of seen) {
+        expect(text).not.toMatch(/"password(_hash)?"\s*:|scrypt\$/);
+        for (const password of passwords) expect(text).not.toContain(password);
+      }
+    });
+  });
+});
