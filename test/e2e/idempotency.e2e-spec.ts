@@ -1,7 +1,7 @@
+import { OutboxRelay } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import request from 'supertest';
-import { FlowsApprovalProbeModule, PROBE_ADJUSTMENTS_TABLE_SQL } from '../support/flows-approval-probe.module';
 import { createKey, createTenant, idem, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -18,9 +18,8 @@ describe('Idempotency of authenticated POSTs', () => {
   let tenant: TestTenant;
 
   beforeAll(async () => {
-    t = await createTestApp({ imports: [FlowsApprovalProbeModule] });
+    t = await createTestApp();
     db = t.app.get(DataSource);
-    await db.query(PROBE_ADJUSTMENTS_TABLE_SQL);
     tenant = await createTenant(t);
   });
   afterAll(() => t.close());
@@ -41,6 +40,34 @@ describe('Idempotency of authenticated POSTs', () => {
       key,
     ]);
     return count;
+  }
+
+  /** A fresh customer's primary wallet (created by the outbox relay), empty. */
+  async function emptyWallet(): Promise<string> {
+    const customer = await postCustomer({ name: 'Wallet holder', currency: 'EUR' }, idem()).expect(201);
+    await t.app.get(OutboxRelay).wake();
+    const listed = await t.http.get(`/v1/wallets?customer_id=${customer.body.id}`).set('Authorization', tenant.auth).expect(200);
+    expect(listed.body.data).toHaveLength(1);
+    return listed.body.data[0].id;
+  }
+
+  function adjustWallet(walletId: string, body: Record<string, unknown>, key: string) {
+    return t.http
+      .post(`/v1/wallets/${walletId}/adjust`)
+      .set('Authorization', tenant.auth)
+      .set('Idempotency-Key', key)
+      .send(body)
+      .then((response) => response);
+  }
+
+  /** The wallet and its whole ledger, as the API shows them. */
+  async function walletState(walletId: string): Promise<{ wallet: unknown; transactions: unknown[] }> {
+    const wallet = await t.http.get(`/v1/wallets/${walletId}`).set('Authorization', tenant.auth).expect(200);
+    const lines = await t.http
+      .get(`/v1/wallets/${walletId}/transactions?limit=200`)
+      .set('Authorization', tenant.auth)
+      .expect(200);
+    return { wallet: wallet.body, transactions: lines.body.data };
   }
 
   function expectError(response: request.Response, status: number, type: string, code: string): void {
@@ -185,23 +212,16 @@ describe('Idempotency of authenticated POSTs', () => {
     });
 
     it('stores a 422 produced by the handler and rolls back its effects', async () => {
+      const walletId = await emptyWallet();
+      const before = await walletState(walletId);
       const key = idem();
-      const refused = await t.http
-        .post('/v1/probe_adjustments')
-        .set('Authorization', tenant.auth)
-        .set('Idempotency-Key', key)
-        .send({ amount: 'refuse' });
-      expectError(refused, 422, 'business_rule_error', 'PROBE_REFUSED');
-      const replay = await t.http
-        .post('/v1/probe_adjustments')
-        .set('Authorization', tenant.auth)
-        .set('Idempotency-Key', key)
-        .send({ amount: 'refuse' });
+      const refused = await adjustWallet(walletId, { amount: '-10.00' }, key);
+      expectError(refused, 422, 'business_rule_error', 'INSUFFICIENT_FUNDS');
+      const replay = await adjustWallet(walletId, { amount: '-10.00' }, key);
       expect(replay.status).toBe(422);
       expect(replay.headers['idempotent-replayed']).toBe('true');
       expect(replay.text).toBe(refused.text);
-      const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM probe_adjustments WHERE amount = 'refuse'`);
-      expect(count).toBe(0);
+      expect(await walletState(walletId)).toEqual(before);
       expect(await recordsForKey(key)).toBe(1);
     });
 
@@ -270,30 +290,30 @@ describe('Idempotency of authenticated POSTs', () => {
     });
 
     it('does not store a 5xx: the transaction rolls back, and a retry with the same key may act', async () => {
+      const walletId = await emptyWallet();
+      const before = await walletState(walletId);
       const key = idem();
-      // The handler's INSERT fails in the database: an unexpected error, a 500.
-      await db.query(`ALTER TABLE probe_adjustments ADD CONSTRAINT probe_no_boom CHECK (amount <> 'boom')`);
+      const body = { amount: '5.00', reason: 'boom' };
+      // The handler's ledger INSERT fails in the database: an unexpected error, a 500.
+      await db.query(`ALTER TABLE wallet_transactions ADD CONSTRAINT test_no_boom CHECK (reason IS DISTINCT FROM 'boom')`);
       try {
-        const crashed = await t.http
-          .post('/v1/probe_adjustments')
-          .set('Authorization', tenant.auth)
-          .set('Idempotency-Key', key)
-          .send({ amount: 'boom' });
+        const crashed = await adjustWallet(walletId, body, key);
         expectError(crashed, 500, 'api_error', 'INTERNAL_ERROR');
         expect(await recordsForKey(key)).toBe(0);
       } finally {
-        await db.query(`ALTER TABLE probe_adjustments DROP CONSTRAINT probe_no_boom`);
+        await db.query(`ALTER TABLE wallet_transactions DROP CONSTRAINT test_no_boom`);
       }
-      const retried = await t.http
-        .post('/v1/probe_adjustments')
-        .set('Authorization', tenant.auth)
-        .set('Idempotency-Key', key)
-        .send({ amount: 'boom' });
+      // Nothing of the failed request remains: neither the ledger line nor the balance update.
+      expect(await walletState(walletId)).toEqual(before);
+      const retried = await adjustWallet(walletId, body, key);
       expect(retried.status).toBe(200);
       expect(retried.headers['idempotent-replayed']).toBeUndefined();
-      expect(retried.body).toEqual({ object: 'probe_adjustment', id: expect.any(String), amount: 'boom' });
-      const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM probe_adjustments WHERE amount = 'boom'`);
-      expect(count).toBe(1);
+      expect(retried.body).toEqual(
+        expect.objectContaining({ object: 'wallet_transaction', type: 'adjustment', amount: '5.00', reason: 'boom' }),
+      );
+      const after = await walletState(walletId);
+      expect(after.transactions).toEqual([retried.body]);
+      expect(after.wallet).toEqual(expect.objectContaining({ cash_balance: '5.00' }));
     });
   });
 
@@ -344,13 +364,10 @@ describe('Idempotency of authenticated POSTs', () => {
         .expect(201);
       expect(bare.headers['idempotent-replayed']).toBe('true');
       expect(bare.text).toBe(customer.text);
-      const adjustment = await t.http
-        .post('/v1/probe_adjustments')
-        .set('Authorization', tenant.auth)
-        .set('Idempotency-Key', key)
-        .send({ amount: '1.00' })
-        .expect(200);
+      const adjustment = await adjustWallet(await emptyWallet(), { amount: '1.00' }, key);
+      expect(adjustment.status).toBe(200);
       expect(adjustment.headers['idempotent-replayed']).toBeUndefined();
+      expect(adjustment.body).toEqual(expect.objectContaining({ object: 'wallet_transaction', amount: '1.00' }));
     });
 
     it('keeps two organizations apart even when their keys collide', async () => {
