@@ -190,9 +190,67 @@ export class Wallets1763800200000 implements MigrationInterface {
         PRIMARY KEY (organization_id, workspace_id, transfer_id, currency),
         FOREIGN KEY (organization_id, workspace_id, transfer_id) REFERENCES wallet_transfers (organization_id, workspace_id, id)
       )`);
+
+    await q.query(`
+      CREATE TABLE payment_methods (
+        organization_id uuid NOT NULL,
+        workspace_id uuid NOT NULL,
+        id text NOT NULL,
+        customer_id uuid NOT NULL,
+        provider text NOT NULL,
+        brand text NOT NULL,
+        last4 char(4) NOT NULL,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (organization_id, workspace_id, id),
+        FOREIGN KEY (organization_id, workspace_id, customer_id) REFERENCES customers (organization_id, workspace_id, id)
+      )`);
+
+    await q.query(`
+      CREATE TABLE wallet_top_ups (
+        organization_id uuid NOT NULL,
+        workspace_id uuid NOT NULL,
+        id uuid NOT NULL,
+        wallet_id uuid NOT NULL,
+        mode text NOT NULL CHECK (mode IN ('hosted_checkout', 'off_session')),
+        automatic boolean NOT NULL DEFAULT false,
+        amount numeric(28, 4) NOT NULL CHECK (amount > 0),
+        currency char(3) NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed')),
+        payment_method_id text,
+        provider text NOT NULL,
+        provider_reference text,
+        checkout_url text,
+        failure_code text,
+        failure_message text,
+        transaction_id uuid,
+        created_at timestamptz NOT NULL,
+        completed_at timestamptz,
+        PRIMARY KEY (organization_id, workspace_id, id),
+        FOREIGN KEY (organization_id, workspace_id, wallet_id) REFERENCES wallets (organization_id, workspace_id, id),
+        CHECK ((status = 'succeeded') = (transaction_id IS NOT NULL)),
+        CHECK ((status = 'pending') = (completed_at IS NULL))
+      )`);
+    await q.query(`CREATE UNIQUE INDEX wallet_top_ups_id_key ON wallet_top_ups (id)`);
+    // "None while one is pending": at most one automatic top-up in flight per wallet.
+    await q.query(
+      `CREATE UNIQUE INDEX wallet_top_ups_one_pending_auto ON wallet_top_ups (organization_id, workspace_id, wallet_id) WHERE automatic AND status = 'pending'`,
+    );
+
+    await q.query(`
+      CREATE TABLE payment_webhook_events (
+        provider text NOT NULL,
+        event_id text NOT NULL,
+        type text NOT NULL,
+        payload jsonb NOT NULL,
+        received_at timestamptz NOT NULL,
+        PRIMARY KEY (provider, event_id)
+      )`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE payment_webhook_events`);
+    await q.query(`DROP TABLE wallet_top_ups`);
+    await q.query(`DROP TABLE payment_methods`);
     await q.query(`DROP TABLE fx_clearing_entries`);
     await q.query(`DROP TABLE wallet_transfers`);
     await q.query(`DROP TABLE fx_rates`);

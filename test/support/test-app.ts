@@ -51,7 +51,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = await NestFactory.create<NestFastifyApplication>(
     { ...root, imports: [...(root.imports ?? []), ...(options.imports ?? [])] },
     adapter,
-    { logger: false },
+    { logger: false, rawBody: true },
   );
   await configureApp(app, config);
   await app.init();

@@ -26,7 +26,8 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot({ config, databaseUrl, appSecret: config.APP_SECRET ?? developmentAppSecret(config.DATA_DIR) }),
     createFastifyAdapter(config),
-    { bufferLogs: true },
+    // Webhook signatures are computed over the exact bytes received.
+    { bufferLogs: true, rawBody: true },
   );
   await configureApp(app, config);
   await app.init();

@@ -9,6 +9,14 @@ import {
   ReleaseHoldHandler,
 } from './application/hold.handlers';
 import { PromotionalLotExpiry } from './application/lot-expiry';
+import {
+  AttachPaymentMethodHandler,
+  AutoTopUp,
+  CreateTopUpHandler,
+  ProcessPaymentWebhookHandler,
+  SettleSandboxTopUpHandler,
+  TopUpSettlement,
+} from './application/top-up.handlers';
 import { PrimaryWalletOnCustomerCreated } from './application/primary-wallet.subscriber';
 import { ListFxRatesHandler, PutFxRateHandler, TransferFundsHandler } from './application/transfer.handlers';
 import {
@@ -19,7 +27,10 @@ import {
 } from './application/wallet.handlers';
 import { GetWalletHandler, ListWalletsHandler, ListWalletTransactionsHandler } from './application/wallet.queries';
 import { HoldRepository } from './domain/hold.repository';
+import { PaymentProvider } from './domain/payment-provider';
 import { WalletRepository } from './domain/wallet.repository';
+import { SandboxPaymentProvider } from './infrastructure/sandbox-payment-provider';
+import { TopUpStore } from './infrastructure/top-up.store';
 import { TypeOrmHoldRepository } from './infrastructure/typeorm-hold.repository';
 import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.repository';
 
@@ -28,6 +39,16 @@ import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.reposit
   providers: [
     { provide: WalletRepository, useClass: TypeOrmWalletRepository },
     { provide: HoldRepository, useClass: TypeOrmHoldRepository },
+    SandboxPaymentProvider,
+    // The one place a real provider adapter replaces the sandbox.
+    { provide: PaymentProvider, useExisting: SandboxPaymentProvider },
+    TopUpStore,
+    TopUpSettlement,
+    AttachPaymentMethodHandler,
+    CreateTopUpHandler,
+    ProcessPaymentWebhookHandler,
+    SettleSandboxTopUpHandler,
+    AutoTopUp,
     CreateHoldHandler,
     CaptureHoldHandler,
     ReleaseHoldHandler,

@@ -25,3 +25,12 @@ export type { Source, Wallet } from './domain/wallet';
 export { ListFxRatesQuery, PutFxRateCommand, TransferFundsCommand } from './application/transfer.commands';
 export type { FxRateView, TransferResult } from './application/transfer.commands';
 export { EXPIRE_PROMOTIONAL_LOTS_JOB } from './application/lot-expiry';
+export {
+  AttachPaymentMethodCommand,
+  CreateTopUpCommand,
+  ProcessPaymentWebhookCommand,
+  SettleSandboxTopUpCommand,
+} from './application/top-up.commands';
+export type { PaymentMethodView, TopUpView } from './application/top-up.commands';
+export { AUTO_TOP_UP_JOB } from './application/top-up.handlers';
+export { SIGNATURE_HEADER } from './infrastructure/sandbox-payment-provider';

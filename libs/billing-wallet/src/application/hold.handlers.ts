@@ -16,7 +16,8 @@ import {
   ListPendingHoldsQuery,
   ReleaseHoldCommand,
 } from './hold.commands';
-import { createdBy, keyOf, walletNotFound } from './wallet.handlers';
+import { AutoTopUp } from './top-up.handlers';
+import { createdBy, keyOf, walletNotFound } from './wallet-keys';
 
 export const RELEASE_EXPIRED_HOLD_JOB = 'wallets.release-expired-hold';
 
@@ -69,6 +70,7 @@ export class CreateHoldHandler implements ICommandHandler<CreateHoldCommand> {
     private readonly wallets: WalletRepository,
     private readonly holds: HoldRepository,
     private readonly jobs: JobQueue,
+    private readonly autoTopUp: AutoTopUp,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
   ) {}
@@ -78,8 +80,10 @@ export class CreateHoldHandler implements ICommandHandler<CreateHoldCommand> {
     const key = keyOf(actor, walletId);
     const wallet = await this.wallets.lock(key);
     if (!wallet) throw walletNotFound();
+    const availableBefore = wallet.availableBalance;
     const hold = wallet.placeHold(termsOf(input, wallet), this.clock.now());
     await this.wallets.save(wallet);
+    await this.autoTopUp.afterBalanceLowered(key, wallet, availableBefore);
     await this.holds.insert(key, hold);
     if (hold.snapshot.expiresAt) {
       await this.jobs.send(RELEASE_EXPIRED_HOLD_JOB, { ...key, holdId: hold.id }, { startAfter: hold.snapshot.expiresAt });

@@ -18,7 +18,8 @@ import { DataSource } from 'typeorm';
 import { TransferPortion, Wallet } from '../domain/wallet';
 import { WalletRepository } from '../domain/wallet.repository';
 import { FxRateView, ListFxRatesQuery, PutFxRateCommand, TransferFundsCommand, TransferResult } from './transfer.commands';
-import { createdBy, keyOf, walletNotFound } from './wallet.handlers';
+import { AutoTopUp } from './top-up.handlers';
+import { createdBy, keyOf, walletNotFound } from './wallet-keys';
 
 interface FxRateRow {
   from_currency: string;
@@ -97,6 +98,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
   constructor(
     private readonly wallets: WalletRepository,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly autoTopUp: AutoTopUp,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
   ) {}
@@ -114,6 +116,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     const now = this.clock.now();
     const rate = await this.rateFor(actor.organizationId, source.snapshot.currency, target.snapshot.currency);
     const transferId = newId();
+    const availableBefore = source.availableBalance;
     const by = createdBy(actor);
     const reason = input.reason ?? null;
     const { entry: debit, portions } = source.transferOut(amount, transferId, by, now, reason);
@@ -140,6 +143,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     credit.exchangeRate = exchangeRate;
     await this.wallets.save(source);
     await this.wallets.save(target);
+    await this.autoTopUp.afterBalanceLowered(keyOf(actor, source.id), source, availableBefore);
     await this.record(actor, {
       transferId,
       source,

@@ -5,8 +5,10 @@ import { HoldForApprovalCommand } from '@app/identity';
 import { Actor, AuditLog, Clock, DomainError, invalidParameter, isUuid, Money, parseCurrency } from '@app/shared-kernel';
 import { QueryFailedError } from 'typeorm';
 import { SOURCES, Source, Wallet } from '../domain/wallet';
-import { WalletKey, WalletRepository } from '../domain/wallet.repository';
+import { WalletRepository } from '../domain/wallet.repository';
 import { toWalletSettings } from './settings-input';
+import { createdBy, keyOf, walletNotFound } from './wallet-keys';
+import { AutoTopUp } from './top-up.handlers';
 import {
   ApplyMoneyOperationCommand,
   CreateWalletCommand,
@@ -16,18 +18,6 @@ import {
   UpdateWalletSettingsCommand,
 } from './wallet.commands';
 import { MoneyOperationResult } from './wallet.view';
-
-export function walletNotFound(): DomainError {
-  return new DomainError('not_found', 'WALLET_NOT_FOUND', 'No such wallet.', { param: 'id' });
-}
-
-export function keyOf(actor: Actor, walletId: string): WalletKey {
-  return { organizationId: actor.organizationId, workspaceId: actor.workspaceId, walletId };
-}
-
-export function createdBy(actor: Actor): { type: string; id: string } {
-  return { type: actor.principal.type, id: actor.principal.id };
-}
 
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
@@ -133,6 +123,7 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
   constructor(
     private readonly wallets: WalletRepository,
     private readonly commands: CommandBus,
+    private readonly autoTopUp: AutoTopUp,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
   ) {}
@@ -140,6 +131,10 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
   @Transactional()
   async execute({ actor, kind, walletId, input }: ApplyMoneyOperationCommand) {
     if (kind === 'adjust') {
+      // 404, 400 and replays come before the checkpoint: nothing is held that could never apply.
+      const { amount, replay } = await this.prepare(actor, kind, walletId, input);
+      if (replay) return replay;
+      if (amount.isZero()) throw invalidParameter('amount', 'OUT_OF_RANGE', 'amount must not be zero.');
       const hold = await this.commands.execute(
         new HoldForApprovalCommand(actor, WALLET_ADJUST_CHECKPOINT, heldPayload(walletId, input)),
       );
@@ -155,17 +150,9 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
     walletId: string,
     input: MoneyOperationInput,
   ): Promise<MoneyOperationResult> {
-    const source = parseSource(input.source, kind);
-    const key = keyOf(actor, walletId);
-    const wallet = await this.wallets.lock(key);
-    if (!wallet) throw walletNotFound();
-    wallet.assertCurrency(input.currency);
-    const amount = Money.parse(input.amount, wallet.snapshot.currency, 'amount');
-    const reference = input.reference ?? null;
-    if (reference !== null) {
-      const original = await this.wallets.findByReference(key, source, reference);
-      if (original) return { transaction: { walletId, currency: wallet.snapshot.currency, entry: original }, replayed: true };
-    }
+    const { source, wallet, amount, reference, replay } = await this.prepare(actor, kind, walletId, input);
+    if (replay) return replay;
+    const availableBefore = wallet.availableBalance;
     if (kind !== 'credit' && input.expiresAt)
       throw invalidParameter('expires_at', 'NOT_ALLOWED', 'expires_at applies to PROMOTION credits only.');
     const movement = {
@@ -183,6 +170,7 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
           ? wallet.debit(movement)
           : wallet.adjust(movement);
     await this.wallets.save(wallet);
+    await this.autoTopUp.afterBalanceLowered(keyOf(actor, walletId), wallet, availableBefore);
     await this.audit.record(actor, {
       action: `wallet.${kind === 'adjust' ? 'adjusted' : kind === 'credit' ? 'credited' : 'debited'}`,
       resourceType: 'wallet',
@@ -190,6 +178,23 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
       data: { transaction_id: entry.id, amount: entry.amount.toString(), currency: wallet.snapshot.currency },
     });
     return { transaction: { walletId, currency: wallet.snapshot.currency, entry }, replayed: false };
+  }
+
+  /** Locks the wallet and checks the request on its own (wallet, currency, amount, source); finds a replay. */
+  private async prepare(actor: Actor, kind: MoneyOperationKind, walletId: string, input: MoneyOperationInput) {
+    const source = parseSource(input.source, kind);
+    const key = keyOf(actor, walletId);
+    const wallet = await this.wallets.lock(key);
+    if (!wallet) throw walletNotFound();
+    wallet.assertCurrency(input.currency);
+    const amount = Money.parse(input.amount, wallet.snapshot.currency, 'amount');
+    const reference = input.reference ?? null;
+    const original = reference === null ? undefined : await this.wallets.findByReference(key, source, reference);
+    const replay: MoneyOperationResult | undefined = original && {
+      transaction: { walletId, currency: wallet.snapshot.currency, entry: original },
+      replayed: true,
+    };
+    return { source, wallet, amount, reference, replay };
   }
 }
 

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Wallet } from '../domain/wallet';
 import { toEntry, toWallet, TRANSACTION_COLUMNS, TransactionRow, WALLET_SELECT, WalletRow } from '../infrastructure/wallet-rows';
 import { GetWalletQuery, ListWalletsQuery, ListWalletTransactionsQuery } from './wallet.commands';
-import { walletNotFound } from './wallet.handlers';
+import { walletNotFound } from './wallet-keys';
 
 @QueryHandler(GetWalletQuery)
 export class GetWalletHandler implements IQueryHandler<GetWalletQuery> {

@@ -497,7 +497,19 @@ export class Wallet {
     }
     if (settings.lowBalanceThreshold !== undefined) limits.lowBalanceThreshold = settings.lowBalanceThreshold;
     const autoTopup = { ...this.state.autoTopup, ...definedOnly(settings.autoTopup ?? {}) };
-    if (autoTopup.amount) this.nonNegative(autoTopup.amount, 'auto_topup_amount');
+    if (autoTopup.amount && !this.nonNegative(autoTopup.amount, 'auto_topup_amount').isPositive())
+      throw invalidParameter('auto_topup_amount', 'OUT_OF_RANGE', 'auto_topup_amount must be greater than zero.');
+    if (this.availableBalance.lt(limits.creditLimit.negate())) {
+      throw new DomainError(
+        'rule_violation',
+        'CREDIT_LIMIT_BELOW_BALANCE',
+        'credit_limit cannot be lower than what the wallet already owes.',
+        {
+          param: 'credit_limit',
+          details: { credit_limit: limits.creditLimit.toString(), available_balance: this.availableBalance.toString() },
+        },
+      );
+    }
     if (autoTopup.enabled && (!autoTopup.amount || !autoTopup.amount.isPositive() || !limits.lowBalanceThreshold)) {
       throw new DomainError(
         'rule_violation',

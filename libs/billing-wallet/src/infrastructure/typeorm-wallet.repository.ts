@@ -14,8 +14,15 @@ export class TypeOrmWalletRepository extends WalletRepository {
 
   async lock({ organizationId, workspaceId, walletId }: WalletKey): Promise<Wallet | undefined> {
     if (!isUuid(walletId)) return undefined;
+    // Lock, then read in a second statement: a statement that waited for the lock re-reads the
+    // wallet row but still sees its lots as of its own (older) snapshot, and would spend them twice.
+    const locked: unknown[] = await this.txHost.tx.query(
+      `SELECT 1 FROM wallets w WHERE w.organization_id = $1 AND w.workspace_id = $2 AND w.id = $3 FOR UPDATE OF w`,
+      [organizationId, workspaceId, walletId],
+    );
+    if (locked.length === 0) return undefined;
     const rows: WalletRow[] = await this.txHost.tx.query(
-      `SELECT ${WALLET_SELECT} FROM wallets w WHERE w.organization_id = $1 AND w.workspace_id = $2 AND w.id = $3 FOR UPDATE OF w`,
+      `SELECT ${WALLET_SELECT} FROM wallets w WHERE w.organization_id = $1 AND w.workspace_id = $2 AND w.id = $3`,
       [organizationId, workspaceId, walletId],
     );
     return rows[0] && toWallet(rows[0]);
@@ -130,6 +137,11 @@ export class TypeOrmWalletRepository extends WalletRepository {
     customerId: string,
     exceptWalletId: string,
   ): Promise<void> {
+    // Serializes primary swaps per customer: the UPDATE below then sees a swap that committed meanwhile.
+    await this.txHost.tx.query(
+      'SELECT 1 FROM customers WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 FOR NO KEY UPDATE',
+      [organizationId, workspaceId, customerId],
+    );
     await this.txHost.tx.query(
       `UPDATE wallets SET is_primary = false, version = version + 1
         WHERE organization_id = $1 AND workspace_id = $2 AND customer_id = $3 AND is_primary AND id <> $4`,

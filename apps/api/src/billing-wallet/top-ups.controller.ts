@@ -1,0 +1,125 @@
+import { Body, Controller, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  AttachPaymentMethodCommand,
+  CreateTopUpCommand,
+  PaymentMethodView,
+  ProcessPaymentWebhookCommand,
+  SettleSandboxTopUpCommand,
+  SIGNATURE_HEADER,
+  TopUpView,
+} from '@app/billing-wallet';
+import type { Actor } from '@app/shared-kernel';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { Public, RequireScope } from '../http/auth/route-access';
+import { ErrorBodyDto } from '../http/error-body.dto';
+import { iso } from '../http/iso-date';
+import { AttachPaymentMethodDto, CreateTopUpDto, PaymentMethodDto, TopUpDto } from './top-ups.dto';
+
+function toTopUpDto(topUp: TopUpView): TopUpDto {
+  return {
+    id: topUp.id,
+    object: 'wallet_top_up',
+    wallet_id: topUp.walletId,
+    mode: topUp.mode,
+    automatic: topUp.automatic,
+    amount: topUp.amount,
+    currency: topUp.currency,
+    status: topUp.status,
+    payment_method_id: topUp.paymentMethodId,
+    checkout_url: topUp.checkoutUrl,
+    failure_code: topUp.failureCode,
+    failure_message: topUp.failureMessage,
+    transaction_id: topUp.transactionId,
+    created_at: topUp.createdAt.toISOString(),
+    completed_at: iso(topUp.completedAt),
+  };
+}
+
+function toPaymentMethodDto(method: PaymentMethodView): PaymentMethodDto {
+  return {
+    id: method.id,
+    object: 'payment_method',
+    customer_id: method.customerId,
+    provider: method.provider,
+    brand: method.brand,
+    last4: method.last4,
+    created_at: method.createdAt.toISOString(),
+  };
+}
+
+@ApiTags('Top-ups and payments')
+@Controller()
+export class TopUpsController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('wallets/:id/top_ups')
+  @HttpCode(201)
+  @RequireScope('wallets:write')
+  @ApiOperation({
+    summary:
+      'Admin top-up: hosted_checkout returns checkout_url; off_session charges a saved method now. Credited only on provider success.',
+  })
+  @ApiCreatedResponse({ type: TopUpDto })
+  async create(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: CreateTopUpDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const topUp = await this.commands.execute(
+      new CreateTopUpCommand(actor, id, { mode: body.mode, paymentMethodId: body.payment_method_id, amount: body.amount }),
+    );
+    void reply.header('Location', `/v1/wallets/${id}/top_ups/${topUp.id}`);
+    return toTopUpDto(topUp);
+  }
+
+  @Post('customers/:id/payment_methods')
+  @HttpCode(201)
+  @RequireScope('customers:write')
+  @ApiOperation({ summary: 'Save a payment method for a customer from a provider token.' })
+  @ApiCreatedResponse({ type: PaymentMethodDto })
+  async attach(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: AttachPaymentMethodDto) {
+    return toPaymentMethodDto(await this.commands.execute(new AttachPaymentMethodCommand(actor, id, body.token)));
+  }
+
+  @Post('webhooks/payments/:provider')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Payment provider webhooks, HMAC-signed (`Billing-Signature: t=<unix>,v1=<hex>` over `<t>.<raw body>`, 5-minute window).',
+  })
+  @ApiOkResponse({ description: '{received: true, duplicate}' })
+  @ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'INVALID_SIGNATURE: nothing is stored.' })
+  async webhook(
+    @Param('provider') provider: string,
+    @Req() request: FastifyRequest & { rawBody?: Buffer },
+    @Headers(SIGNATURE_HEADER) signature: string | undefined,
+  ) {
+    const { duplicate } = await this.commands.execute(
+      new ProcessPaymentWebhookCommand(provider, request.rawBody?.toString('utf8') ?? '', signature),
+    );
+    return { received: true, duplicate };
+  }
+
+  @Post('test_helpers/top_ups/:id/succeed')
+  @HttpCode(200)
+  @RequireScope('wallets:write')
+  @ApiOperation({ summary: 'Sandbox only: the provider reports the pending top-up paid (through its signed webhook).' })
+  @ApiOkResponse({ type: TopUpDto })
+  async succeed(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    return toTopUpDto(await this.commands.execute(new SettleSandboxTopUpCommand(actor, id, 'succeed')));
+  }
+
+  @Post('test_helpers/top_ups/:id/fail')
+  @HttpCode(200)
+  @RequireScope('wallets:write')
+  @ApiOperation({ summary: 'Sandbox only: the provider reports the pending top-up failed.' })
+  @ApiOkResponse({ type: TopUpDto })
+  async fail(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    return toTopUpDto(await this.commands.execute(new SettleSandboxTopUpCommand(actor, id, 'fail')));
+  }
+}

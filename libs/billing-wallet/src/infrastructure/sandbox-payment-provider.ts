@@ -1,0 +1,117 @@
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Clock, DomainError, invalidParameter, Money, PlatformOptions } from '@app/shared-kernel';
+import { AttachedPaymentMethod, ChargeOutcome, PaymentEvent, PaymentProvider } from '../domain/payment-provider';
+
+const TEST_CARDS: Record<string, { brand: string; last4: string; declines: boolean }> = {
+  pm_card_visa: { brand: 'visa', last4: '4242', declines: false },
+  pm_card_mastercard: { brand: 'mastercard', last4: '4444', declines: false },
+  pm_card_declined: { brand: 'visa', last4: '0002', declines: true },
+};
+export const SIGNATURE_HEADER = 'billing-signature';
+const REPLAY_WINDOW_SECONDS = 5 * 60;
+
+/**
+ * A provider that behaves like a real one without a network: test card tokens, hosted
+ * checkouts, synchronous off-session charges and HMAC-signed webhooks (`t=<unix>,v1=<hex>` over
+ * `<t>.<body>`, five-minute replay window), as Stripe signs them.
+ */
+@Injectable()
+export class SandboxPaymentProvider extends PaymentProvider {
+  readonly name = 'sandbox';
+  private readonly secret: Buffer;
+
+  constructor(
+    options: PlatformOptions,
+    private readonly clock: Clock,
+  ) {
+    super();
+    this.secret = Buffer.from(hkdfSync('sha256', options.appSecret, 'billing-api', 'webhooks:sandbox', 32));
+  }
+
+  async attachPaymentMethod(token: string): Promise<AttachedPaymentMethod> {
+    const card = TEST_CARDS[token];
+    if (!card)
+      throw invalidParameter(
+        'token',
+        'INVALID_VALUE',
+        `Unknown sandbox token; use one of ${Object.keys(TEST_CARDS).join(', ')}.`,
+      );
+    return { id: `pm_${randomBytes(12).toString('hex')}_${token.slice(3)}`, brand: card.brand, last4: card.last4 };
+  }
+
+  async openCheckout(topUpId: string): Promise<{ providerReference: string; checkoutUrl: string }> {
+    const reference = `cs_sandbox_${randomBytes(12).toString('hex')}`;
+    return { providerReference: reference, checkoutUrl: `https://checkout.sandbox.invalid/pay/${reference}?top_up=${topUpId}` };
+  }
+
+  async chargeOffSession(_topUpId: string, _amount: Money, paymentMethodId: string): Promise<ChargeOutcome> {
+    const reference = `ch_sandbox_${randomBytes(12).toString('hex')}`;
+    const declines = paymentMethodId.endsWith('_card_declined');
+    return declines
+      ? {
+          status: 'failed',
+          providerReference: reference,
+          failureCode: 'card_declined',
+          failureMessage: 'Your card was declined.',
+        }
+      : { status: 'succeeded', providerReference: reference };
+  }
+
+  /** The sandbox's own outgoing webhook, signed as the endpoint expects it. */
+  signedEvent(event: PaymentEvent): { body: string; signature: string } {
+    const body = JSON.stringify({
+      id: event.id,
+      type: event.type,
+      data: {
+        top_up_id: event.topUpId,
+        provider_reference: event.providerReference,
+        failure_code: event.failureCode ?? null,
+        failure_message: event.failureMessage ?? null,
+      },
+    });
+    return { body, signature: this.sign(body, Math.floor(this.clock.now().getTime() / 1000)) };
+  }
+
+  sign(body: string, timestamp: number): string {
+    return `t=${timestamp},v1=${createHmac('sha256', this.secret).update(`${timestamp}.${body}`).digest('hex')}`;
+  }
+
+  verifyWebhook(rawBody: string, signatureHeader: string | undefined): PaymentEvent {
+    const parts = Object.fromEntries((signatureHeader ?? '').split(',').map((part) => part.split('=', 2) as [string, string]));
+    const timestamp = Number(parts.t);
+    const expected = Number.isInteger(timestamp) ? this.sign(rawBody, timestamp).split('v1=')[1] : '';
+    const given = Buffer.from(parts.v1 ?? '', 'utf8');
+    const valid =
+      expected.length > 0 && given.length === expected.length && timingSafeEqual(given, Buffer.from(expected, 'utf8'));
+    const age = Math.abs(this.clock.now().getTime() / 1000 - timestamp);
+    if (!valid || !(age <= REPLAY_WINDOW_SECONDS)) {
+      throw new DomainError('unauthenticated', 'INVALID_SIGNATURE', 'The webhook signature is missing, wrong or too old.');
+    }
+    const payload = parseJson(rawBody);
+    if (
+      typeof payload.id !== 'string' ||
+      (payload.type !== 'top_up.succeeded' && payload.type !== 'top_up.failed') ||
+      !payload.data
+    ) {
+      throw new DomainError('invalid_request', 'UNSUPPORTED_EVENT', 'This event is not understood.');
+    }
+    return {
+      id: payload.id,
+      type: payload.type,
+      topUpId: String(payload.data.top_up_id),
+      providerReference: String(payload.data.provider_reference),
+      failureCode: (payload.data.failure_code as string | null) ?? undefined,
+      failureMessage: (payload.data.failure_message as string | null) ?? undefined,
+    };
+  }
+}
+
+function parseJson(text: string): { id?: unknown; type?: unknown; data?: Record<string, unknown> } {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null ? value : {};
+  } catch {
+    return {};
+  }
+}
