@@ -25,6 +25,14 @@ export class PrimaryWalletOnCustomerCreated implements IntegrationEventHandler<C
       [event.organizationId, event.workspaceId, event.customerId],
     );
     if (existing.length > 0) return;
+    // A secondary wallet in the customer's currency may have been opened before this event
+    // arrived (one wallet per currency): it becomes the primary one.
+    const [promoted] = await this.txHost.tx.query(
+      `UPDATE wallets SET is_primary = true, version = version + 1
+        WHERE organization_id = $1 AND workspace_id = $2 AND customer_id = $3 AND currency = $4 RETURNING id`,
+      [event.organizationId, event.workspaceId, event.customerId, event.currency],
+    );
+    if (promoted?.length > 0) return;
     const wallet = Wallet.open({
       organizationId: event.organizationId,
       workspaceId: event.workspaceId,

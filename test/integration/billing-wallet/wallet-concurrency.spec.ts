@@ -1,0 +1,381 @@
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  ApplyMoneyOperationCommand,
+  MoneyOperationInput,
+  MoneyOperationKind,
+  MoneyOperationResult,
+  UpdateWalletSettingsCommand,
+  WalletSettingsInput,
+} from '@app/billing-wallet';
+import { AuthenticateRequestQuery, CreateCustomerCommand } from '@app/identity';
+import { Actor, DomainError, ManualClock, OutboxRelay } from '@app/shared-kernel';
+import fc from 'fast-check';
+import { DataSource } from 'typeorm';
+import { PromotionalLotExpiry } from '../../../libs/billing-wallet/src/application/lot-expiry';
+import { createTenant, idem } from '../../support/tenants';
+import { createTestApp, TestApp } from '../../support/test-app';
+import { ledgerViolations } from '../../support/wallet-helpers';
+
+const MINUTE = 60_000;
+
+/**
+ * Money operations racing on real PostgreSQL, through the CommandBus as the HTTP edge calls
+ * them (each command is its own transaction). R2: no double spend. R1: conservation under a
+ * randomized concurrent mix (seeded; SEED=<n> replays a run's operations). R3: one effect for
+ * a repeated (source, reference).
+ */
+describe('Wallet money operations under concurrency (PostgreSQL)', () => {
+  const clock = new ManualClock(new Date('2026-09-01T08:00:00.000Z'));
+  let t: TestApp;
+  let db: DataSource;
+  let commands: CommandBus;
+  let actor: Actor;
+  let auth: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock });
+    db = t.app.get(DataSource);
+    commands = t.app.get(CommandBus);
+    const tenant = await createTenant(t);
+    auth = tenant.auth;
+    actor = await t.app.get(QueryBus).execute(new AuthenticateRequestQuery(`Bearer ${tenant.rootKey}`, '127.0.0.1', undefined));
+  });
+  afterAll(() => t.close());
+
+  /** A customer's primary wallet (created by the outbox relay), with optional limits. */
+  async function newWallet(currency = 'EUR', settings: WalletSettingsInput = {}): Promise<string> {
+    const customer = await commands.execute(new CreateCustomerCommand(actor, { name: 'Concurrent customer', currency }));
+    await t.app.get(OutboxRelay).wake();
+    const [row] = await db.query('SELECT id FROM wallets WHERE customer_id = $1 AND is_primary', [customer.id]);
+    if (Object.keys(settings).length > 0)
+      await commands.execute(new UpdateWalletSettingsCommand(actor, row.id, undefined, settings));
+    return row.id;
+  }
+
+  async function money(kind: MoneyOperationKind, walletId: string, input: MoneyOperationInput): Promise<MoneyOperationResult> {
+    const result = await commands.execute(new ApplyMoneyOperationCommand(actor, kind, walletId, input));
+    if ('held' in result) throw new Error('unexpectedly held for approval');
+    return result;
+  }
+
+  async function balances(walletId: string): Promise<{ cash: string; promotional: string; lines: number }> {
+    const [row] = await db.query(
+      `SELECT cash_balance::text AS cash, promotional_balance::text AS promotional,
+              (SELECT count(*) FROM wallet_transactions t WHERE t.wallet_id = w.id)::int AS lines
+         FROM wallets w WHERE id = $1`,
+      [walletId],
+    );
+    return row;
+  }
+
+  /** A refusal is a DomainError with a stable code; anything else (a 500 at the edge) is a finding. */
+  function refusalCode(reason: unknown): string {
+    if (reason instanceof DomainError)
+      return reason.code === 'VALIDATION_ERROR' ? `VALIDATION_ERROR:${reason.param}` : reason.code;
+    return `UNEXPECTED: ${reason instanceof Error ? reason.message : String(reason)}`;
+  }
+
+  describe('R2: no double spend', () => {
+    it.each([1, 2, 3])(
+      'repetition %i: a wallet holding 10.00 drained by 40 concurrent debits of 1.00 pays exactly 10',
+      async () => {
+        const wallet = await newWallet();
+        await money('credit', wallet, { amount: '10.00' });
+        const results = await Promise.allSettled(Array.from({ length: 40 }, () => money('debit', wallet, { amount: '1.00' })));
+
+        const paid = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+        const refused = results.flatMap((result) => (result.status === 'rejected' ? [refusalCode(result.reason)] : []));
+        expect(paid).toHaveLength(10);
+        // INSUFFICIENT_FUNDS is a rule_violation: 422 at the HTTP edge.
+        expect(refused).toEqual(Array.from({ length: 30 }, () => 'INSUFFICIENT_FUNDS'));
+        for (const result of results.filter((r) => r.status === 'rejected')) {
+          expect((result as PromiseRejectedResult).reason).toMatchObject({ kind: 'rule_violation', code: 'INSUFFICIENT_FUNDS' });
+        }
+        // Every paid debit saw the balance the previous one left: 9.00, 8.00, … 0.00, each once.
+        const endings = paid
+          .map((result) => result.transaction.entry.endingCash.toString())
+          .sort((a, b) => Number(b) - Number(a));
+        expect(endings).toEqual(['9.00', '8.00', '7.00', '6.00', '5.00', '4.00', '3.00', '2.00', '1.00', '0.00']);
+        expect(await balances(wallet)).toEqual({ cash: '0.0000', promotional: '0.0000', lines: 11 });
+        expect(await ledgerViolations(db, [wallet])).toEqual([]);
+      },
+    );
+  });
+
+  describe('R1: conservation under a randomized concurrent mix', () => {
+    type Op =
+      | { type: 'credit'; wallet: number; units: number; source: string; reference: string | null }
+      | { type: 'promotion'; wallet: number; units: number; expiresInMinutes: number | null; reference: string | null }
+      | { type: 'debit'; wallet: number; units: number; source: string; reference: string | null }
+      | { type: 'adjust'; wallet: number; units: number; reference: string | null }
+      | { type: 'tick'; minutes: number };
+
+    const WORKERS = 16;
+    const OPERATIONS = Number(process.env.WALLET_R1_OPERATIONS ?? 1200);
+    const seed = process.env.SEED ? Number(process.env.SEED) : Math.floor(Math.random() * 2 ** 31);
+
+    /** The five wallets: currency and limits chosen so that every refusal path is reachable. */
+    const WALLETS: Array<{ currency: string; settings: WalletSettingsInput }> = [
+      { currency: 'EUR', settings: {} },
+      { currency: 'EUR', settings: { creditLimit: '50.00' } },
+      { currency: 'EUR', settings: { creditLimit: '200.00', maxBalance: '400.00' } },
+      { currency: 'USD', settings: { maxSingleCredit: '30.00' } },
+      { currency: 'JPY', settings: { creditLimit: '3000' } },
+    ];
+
+    function operations(): Op[] {
+      const wallet = fc.integer({ min: 0, max: WALLETS.length - 1 });
+      const reference = fc.oneof(
+        { weight: 4, arbitrary: fc.constant(null) },
+        { weight: 1, arbitrary: fc.integer({ min: 0, max: 25 }).map((n) => `ref-${n}`) },
+      );
+      const op: fc.Arbitrary<Op> = fc.oneof(
+        {
+          weight: 4,
+          arbitrary: fc.record({
+            type: fc.constant('credit' as const),
+            wallet,
+            units: fc.integer({ min: 1, max: 4000 }),
+            source: fc.constantFrom('PAYMENT', 'REFUND', 'MANUAL', 'TRANSFER'),
+            reference,
+          }),
+        },
+        {
+          weight: 3,
+          arbitrary: fc.record({
+            type: fc.constant('promotion' as const),
+            wallet,
+            units: fc.integer({ min: 1, max: 2500 }),
+            expiresInMinutes: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 90 })),
+            reference,
+          }),
+        },
+        {
+          weight: 7,
+          arbitrary: fc.record({
+            type: fc.constant('debit' as const),
+            wallet,
+            units: fc.integer({ min: 1, max: 6000 }),
+            source: fc.constantFrom('CHARGE', 'INVOICE', 'FEE'),
+            reference,
+          }),
+        },
+        {
+          weight: 2,
+          arbitrary: fc.record({
+            type: fc.constant('adjust' as const),
+            wallet,
+            units: fc.integer({ min: -4000, max: 4000 }).filter((n) => n !== 0),
+            reference,
+          }),
+        },
+        { weight: 1, arbitrary: fc.record({ type: fc.constant('tick' as const), minutes: fc.integer({ min: 1, max: 10 }) }) },
+      );
+      return fc.sample(fc.array(op, { minLength: OPERATIONS, maxLength: OPERATIONS }), { seed, numRuns: 1 })[0];
+    }
+
+    /** Units are cents, or yen for the JPY wallet. */
+    function amount(units: number, currency: string): string {
+      return currency === 'JPY' ? String(units) : (units / 100).toFixed(2);
+    }
+
+    it(`keeps every wallet's books balanced over ≥ 1,000 concurrent operations by ${WORKERS} workers (SEED printed)`, async () => {
+      console.log(`wallet-concurrency R1: SEED=${seed} (replay: SEED=${seed} npm test -- ${__filename.split('/test/')[1]})`);
+      const ops = operations();
+      const wallets: string[] = [];
+      const seeded: string[] = [];
+      for (const { currency, settings } of WALLETS) {
+        const id = await newWallet(currency);
+        seeded.push((await money('credit', id, { amount: currency === 'JPY' ? '10000' : '100.00' })).transaction.entry.id);
+        await commands.execute(new UpdateWalletSettingsCommand(actor, id, currency, settings));
+        wallets.push(id);
+      }
+      const limits = await db.query(
+        `SELECT credit_limit::text, max_balance::text, max_single_credit::text FROM wallets WHERE id = ANY ($1) ORDER BY array_position($1, id)`,
+        [wallets],
+      );
+      expect(limits).toEqual([
+        { credit_limit: '0.0000', max_balance: null, max_single_credit: null },
+        { credit_limit: '50.0000', max_balance: null, max_single_credit: null },
+        { credit_limit: '200.0000', max_balance: '400.0000', max_single_credit: null },
+        { credit_limit: '0.0000', max_balance: null, max_single_credit: '30.0000' },
+        { credit_limit: '3000.0000', max_balance: null, max_single_credit: null },
+      ]);
+
+      interface Outcome {
+        op: Exclude<Op, { type: 'tick' }>;
+        walletId: string;
+        source: string;
+        result?: MoneyOperationResult;
+        refusal?: string;
+      }
+      const outcomes: Outcome[] = [];
+      let next = 0;
+      let sweptWallets = 0;
+      const sweepFailures: string[] = [];
+      const run = async (op: Op): Promise<void> => {
+        if (op.type === 'tick') {
+          // Time passes and the lot-expiry sweeper runs, racing the other workers' operations.
+          clock.advance(op.minutes * MINUTE);
+          try {
+            sweptWallets += await t.app.get(PromotionalLotExpiry).sweep();
+          } catch (error) {
+            sweepFailures.push(refusalCode(error));
+          }
+          return;
+        }
+        const walletId = wallets[op.wallet];
+        const currency = WALLETS[op.wallet].currency;
+        const value = amount(op.units, currency);
+        const input: MoneyOperationInput =
+          op.type === 'credit'
+            ? { amount: value, source: op.source, reference: op.reference }
+            : op.type === 'promotion'
+              ? {
+                  amount: value,
+                  source: 'PROMOTION',
+                  reference: op.reference,
+                  expiresAt: op.expiresInMinutes === null ? null : new Date(clock.now().getTime() + op.expiresInMinutes * MINUTE),
+                }
+              : op.type === 'debit'
+                ? { amount: value, source: op.source, reference: op.reference }
+                : { amount: value, reference: op.reference };
+        const source = input.source ?? 'MANUAL';
+        const kind: MoneyOperationKind = op.type === 'promotion' ? 'credit' : op.type;
+        try {
+          outcomes.push({ op, walletId, source, result: await money(kind, walletId, input) });
+        } catch (error) {
+          outcomes.push({ op, walletId, source, refusal: refusalCode(error) });
+        }
+      };
+      const worker = async (): Promise<void> => {
+        while (next < ops.length) await run(ops[next++]);
+      };
+      await Promise.all(Array.from({ length: WORKERS }, worker));
+
+      const count = (predicate: (outcome: Outcome) => boolean) => outcomes.filter(predicate).length;
+      const stats = {
+        operations: outcomes.length,
+        applied: count((o) => o.result?.replayed === false),
+        replayed: count((o) => o.result?.replayed === true),
+        refusals: Object.fromEntries(
+          [...new Set(outcomes.flatMap((o) => (o.refusal ? [o.refusal] : [])))].map((code) => [
+            code,
+            count((o) => o.refusal === code),
+          ]),
+        ),
+        lotsCreated: count((o) => o.op.type === 'promotion' && o.result?.replayed === false),
+        debitsFromLots: count(
+          (o) => o.op.type === 'debit' && !!o.result && !o.result.transaction.entry.promotionalAmount.isZero(),
+        ),
+        minutesElapsed: (clock.now().getTime() - new Date('2026-09-01T08:00:00.000Z').getTime()) / MINUTE,
+        sweptWallets,
+      };
+      console.log(`wallet-concurrency R1: SEED=${seed} ${JSON.stringify(stats)}`);
+
+      // Only the refusals the rules allow: funds, limits, and a lot whose expiry the clock overtook.
+      const allowed = new Set(['INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'VALIDATION_ERROR:expires_at']);
+      expect(outcomes.flatMap((o) => (o.refusal && !allowed.has(o.refusal) ? [`${o.op.type}: ${o.refusal}`] : []))).toEqual([]);
+      expect(sweepFailures).toEqual([]);
+      expect(stats.operations).toBeGreaterThanOrEqual(1000);
+      expect(stats.applied).toBeGreaterThan(300);
+      // The mix reached every path: refusals for funds and for limits, replays, lots spent.
+      expect(stats.refusals).toEqual(
+        expect.objectContaining({ INSUFFICIENT_FUNDS: expect.any(Number), LIMIT_EXCEEDED: expect.any(Number) }),
+      );
+      expect(stats.replayed).toBeGreaterThan(0);
+      expect(stats.debitsFromLots).toBeGreaterThan(0);
+
+      // R1: the books of every wallet balance (see ledgerViolations for the full list of properties).
+      expect(await ledgerViolations(db, wallets)).toEqual([]);
+
+      // Every acknowledged operation is in the ledger exactly once, and nothing else is.
+      const lines: Array<{ id: string; wallet_id: string; source: string; reference: string | null }> = await db.query(
+        `SELECT id, wallet_id, source, reference FROM wallet_transactions
+          WHERE wallet_id = ANY ($1) AND type IN ('credit', 'debit', 'adjustment') ORDER BY id`,
+        [wallets],
+      );
+      const acknowledged = outcomes.flatMap((o) => (o.result?.replayed === false ? [o.result.transaction.entry.id] : []));
+      expect(new Set(acknowledged).size).toBe(acknowledged.length);
+      expect(lines.map((line) => line.id).sort()).toEqual([...seeded, ...acknowledged].sort());
+      // A replay answers with the line that holds its (source, reference), on its own wallet.
+      const byId = new Map(lines.map((line) => [line.id, line]));
+      for (const o of outcomes.filter((outcome) => outcome.result?.replayed === true)) {
+        const line = byId.get(o.result!.transaction.entry.id);
+        expect({ wallet: line?.wallet_id, source: line?.source, reference: line?.reference }).toEqual({
+          wallet: o.walletId,
+          source: o.source,
+          reference: o.op.reference,
+        });
+      }
+      const keys = lines
+        .filter((line) => line.reference !== null)
+        .map((line) => `${line.wallet_id}/${line.source}/${line.reference}`);
+      expect(new Set(keys).size).toBe(keys.length);
+    });
+  });
+
+  describe('R3: one effect per (source, reference)', () => {
+    it('applies 50 concurrent identical credits with one (source, reference) exactly once; the others replay it', async () => {
+      const wallet = await newWallet();
+      const results = await Promise.allSettled(
+        Array.from({ length: 50 }, () =>
+          money('credit', wallet, { amount: '5.00', source: 'PAYMENT', reference: 'pay-dup', reason: 'same payment' }),
+        ),
+      );
+      expect(results.flatMap((r) => (r.status === 'rejected' ? [refusalCode(r.reason)] : []))).toEqual([]);
+      const values = results.map((r) => (r as PromiseFulfilledResult<MoneyOperationResult>).value);
+      expect(values.filter((value) => !value.replayed)).toHaveLength(1);
+      expect(new Set(values.map((value) => value.transaction.entry.id)).size).toBe(1);
+      expect(await balances(wallet)).toEqual({ cash: '5.0000', promotional: '0.0000', lines: 1 });
+      expect(await ledgerViolations(db, [wallet])).toEqual([]);
+    });
+
+    it('answers 50 concurrent HTTP credits with one (source, reference) under 50 Idempotency-Keys with one ledger line', async () => {
+      const wallet = await newWallet();
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          t.http
+            .post(`/v1/wallets/${wallet}/credit`)
+            .set('Authorization', auth)
+            .set('Idempotency-Key', idem())
+            .send({ amount: '7.00', source: 'PAYMENT', reference: 'pay-http' })
+            .then((response) => response),
+        ),
+      );
+      expect(responses.map((response) => response.status)).toEqual(responses.map(() => 200));
+      expect(new Set(responses.map((response) => response.text)).size).toBe(1);
+      expect(responses.filter((response) => response.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+      expect(responses.filter((response) => response.headers['idempotent-replayed'] === 'true')).toHaveLength(49);
+      expect(await balances(wallet)).toEqual({ cash: '7.0000', promotional: '0.0000', lines: 1 });
+    });
+
+    it('acts once for 50 parallel HTTP requests with one Idempotency-Key: the others replay it or are IN_USE', async () => {
+      const wallet = await newWallet();
+      const key = idem();
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          t.http
+            .post(`/v1/wallets/${wallet}/credit`)
+            .set('Authorization', auth)
+            .set('Idempotency-Key', key)
+            .send({ amount: '3.00' })
+            .then((response) => response),
+        ),
+      );
+      const statuses = responses.map((response) => `${response.status} ${response.body.error?.code ?? ''}`.trim());
+      expect(statuses.filter((status) => status !== '200' && status !== '409 IDEMPOTENCY_KEY_IN_USE')).toEqual([]);
+      const ok = responses.filter((response) => response.status === 200);
+      expect(new Set(ok.map((response) => response.text)).size).toBe(1);
+      expect(await balances(wallet)).toEqual({ cash: '3.0000', promotional: '0.0000', lines: 1 });
+      // Once the first completed, the key replays the same bytes.
+      const after = await t.http
+        .post(`/v1/wallets/${wallet}/credit`)
+        .set('Authorization', auth)
+        .set('Idempotency-Key', key)
+        .send({ amount: '3.00' });
+      expect([after.status, after.headers['idempotent-replayed']]).toEqual([200, 'true']);
+      expect(after.text).toBe(ok[0]?.text ?? after.text);
+    });
+  });
+});
