@@ -11,6 +11,7 @@ export type DomainErrorKind =
   | 'conflict'
   | 'idempotency_conflict'
   | 'idempotency_mismatch'
+  | 'idempotency_completed'
   | 'rule_violation'
   | 'payment_declined'
   | 'rate_limited'

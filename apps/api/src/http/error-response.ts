@@ -31,6 +31,7 @@ const KIND_TO_HTTP: Record<DomainErrorKind, { status: number; type: string }> = 
   conflict: { status: 409, type: 'conflict_error' },
   idempotency_conflict: { status: 409, type: 'idempotency_error' },
   idempotency_mismatch: { status: 422, type: 'idempotency_error' },
+  idempotency_completed: { status: 409, type: 'idempotency_error' },
   rule_violation: { status: 422, type: 'business_rule_error' },
   payment_declined: { status: 402, type: 'payment_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },

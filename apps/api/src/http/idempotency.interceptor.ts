@@ -153,7 +153,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 function alreadyProcessed(field: string, body: string): DomainError {
   const value = (JSON.parse(body) as Record<string, unknown>)[field] ?? null;
   return new DomainError(
-    'conflict',
+    'idempotency_completed',
     'IDEMPOTENCY_KEY_ALREADY_PROCESSED',
     'This Idempotency-Key was already used for a completed request.',
     {

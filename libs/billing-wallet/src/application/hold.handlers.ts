@@ -20,6 +20,7 @@ import { AutoTopUp } from './top-up.handlers';
 import { createdBy, keyOf, walletNotFound } from './wallet-keys';
 
 export const RELEASE_EXPIRED_HOLD_JOB = 'wallets.release-expired-hold';
+const RETRY_MARGIN_MS = 250;
 
 function holdNotFound(): DomainError {
   return new DomainError('not_found', 'HOLD_NOT_FOUND', 'No such hold on this wallet.', { param: 'hold_id' });
@@ -178,7 +179,13 @@ export class ExpiredHoldReleaser implements OnModuleInit {
     const wallet = await this.wallets.lock(key);
     const hold = wallet && (await this.holds.lock(key, holdId));
     const now = this.clock.now();
-    if (!wallet || !hold || hold.snapshot.status !== 'pending' || !hold.isExpired(now)) return;
+    if (!wallet || !hold || hold.snapshot.status !== 'pending' || !hold.snapshot.expiresAt) return;
+    if (!hold.isExpired(now)) {
+      // Picked up a moment early by this instance's clock: try again just after expires_at.
+      const retryAt = new Date(Math.max(hold.snapshot.expiresAt!.getTime(), now.getTime()) + RETRY_MARGIN_MS);
+      await this.jobs.send(RELEASE_EXPIRED_HOLD_JOB, { ...key, holdId }, { startAfter: retryAt });
+      return;
+    }
     wallet.releaseHold(hold, 'expired', now);
     await this.wallets.save(wallet);
     await this.holds.save(key, hold);

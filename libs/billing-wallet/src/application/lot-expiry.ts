@@ -31,17 +31,24 @@ export class PromotionalLotExpiry implements OnModuleInit {
   /** Returns how many wallets had lots expired. */
   async sweep(): Promise<number> {
     let expired = 0;
+    // Keyset over the due wallets: a wallet whose expired lots pending holds still cover stays
+    // due, and must not be fetched again in the same sweep.
+    let after: string[] = [];
     for (;;) {
       const due: Array<{ organization_id: string; workspace_id: string; wallet_id: string }> = await this.dataSource.query(
         `SELECT DISTINCT organization_id, workspace_id, wallet_id FROM promotional_lots
-          WHERE remaining > 0 AND expires_at IS NOT NULL AND expires_at <= $1 LIMIT ${BATCH}`,
-        [this.clock.now()],
+          WHERE remaining > 0 AND expires_at IS NOT NULL AND expires_at <= $1
+            AND ($2::uuid IS NULL OR (organization_id, workspace_id, wallet_id) > ($2::uuid, $3::uuid, $4::uuid))
+          ORDER BY organization_id, workspace_id, wallet_id LIMIT ${BATCH}`,
+        [this.clock.now(), after[0] ?? null, after[1] ?? null, after[2] ?? null],
       );
       for (const row of due) {
         if (await this.expire({ organizationId: row.organization_id, workspaceId: row.workspace_id, walletId: row.wallet_id }))
           expired += 1;
       }
       if (due.length < BATCH) return expired;
+      const last = due[due.length - 1];
+      after = [last.organization_id, last.workspace_id, last.wallet_id];
     }
   }
 

@@ -89,6 +89,22 @@ function convert(amount: Money, rate: Big, currency: string): Money {
 }
 
 /**
+ * Converts the whole amount once and shares it over the portions by cumulative rounding, so
+ * that the parts add up to exactly convert(total), however the amount was funded.
+ */
+function convertPortions(portions: TransferPortion[], rate: Big, currency: string): TransferPortion[] {
+  let drawn: Money | undefined;
+  let given = Money.zero(currency);
+  return portions.map((portion) => {
+    drawn = drawn ? drawn.plus(portion.amount) : portion.amount;
+    const upTo = convert(drawn, rate, currency);
+    const amount = upTo.minus(given);
+    given = upTo;
+    return { ...portion, amount };
+  });
+}
+
+/**
  * One atomic transfer: both wallets locked in id order (so two opposite transfers never
  * deadlock), a debit and a credit sharing the transfer id, promotional lots first with their
  * expiries carried over, and cross-currency legs balanced through the FX clearing account.
@@ -105,7 +121,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
 
   @Transactional()
   async execute({ actor, sourceWalletId, input }: TransferFundsCommand): Promise<TransferResult> {
-    if (input.targetWalletId === sourceWalletId) {
+    if (input.targetWalletId.toLowerCase() === sourceWalletId.toLowerCase()) {
       throw new DomainError('invalid_request', 'SAME_WALLET_TRANSFER', 'A wallet cannot transfer to itself.', {
         param: 'target_wallet_id',
       });
@@ -113,6 +129,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     const { source, target } = await this.lockInIdOrder(actor, sourceWalletId, input.targetWalletId);
     source.assertCurrency(typeof input.currency === 'string' ? input.currency : String(input.currency));
     const amount = Money.parse(input.amount, source.snapshot.currency, 'amount.value');
+    if (!amount.isPositive()) throw invalidParameter('amount.value', 'OUT_OF_RANGE', 'amount.value must be greater than zero.');
     const now = this.clock.now();
     const rate = await this.rateFor(actor.organizationId, source.snapshot.currency, target.snapshot.currency);
     const transferId = newId();
@@ -120,9 +137,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     const by = createdBy(actor);
     const reason = input.reason ?? null;
     const { entry: debit, portions } = source.transferOut(amount, transferId, by, now, reason);
-    const received: TransferPortion[] = rate
-      ? portions.map((portion) => ({ ...portion, amount: convert(portion.amount, rate.value, target.snapshot.currency) }))
-      : portions;
+    const received: TransferPortion[] = rate ? convertPortions(portions, rate.value, target.snapshot.currency) : portions;
     if (!received.some((portion) => portion.amount.isPositive())) {
       throw invalidParameter('amount.value', 'OUT_OF_RANGE', 'The converted amount rounds to zero.');
     }
@@ -179,11 +194,13 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     sourceId: string,
     targetId: string,
   ): Promise<{ source: Wallet; target: Wallet }> {
-    const [firstId, secondId] = [sourceId, targetId].sort();
+    // UUIDs are case-insensitive (PostgreSQL agrees): lock in the order of their lower-case form.
+    const [sourceKey, targetKey] = [sourceId.toLowerCase(), targetId.toLowerCase()];
+    const [firstId, secondId] = [sourceKey, targetKey].sort();
     const first = await this.wallets.lock(keyOf(actor, firstId));
     const second = await this.wallets.lock(keyOf(actor, secondId));
-    const source = firstId === sourceId ? first : second;
-    const target = firstId === sourceId ? second : first;
+    const source = firstId === sourceKey ? first : second;
+    const target = firstId === sourceKey ? second : first;
     if (!source) throw walletNotFound();
     if (!target) throw new DomainError('not_found', 'WALLET_NOT_FOUND', 'No such target wallet.', { param: 'target_wallet_id' });
     return { source, target };

@@ -374,11 +374,18 @@ export class Wallet {
     this.state.version += 1;
   }
 
-  /** Lots past their expiry leave the balance through one `expiry` line each. */
+  /**
+   * Lots past their expiry leave the balance through one `expiry` line each, as far as the
+   * balance stays at or above −credit_limit: what pending holds still cover waits until they
+   * are captured or released, and a later sweep takes it.
+   */
   expireLots(now: Date, createdBy: Creator): LedgerEntry[] {
     const entries: LedgerEntry[] = [];
+    let free = this.availableBalance.plus(this.state.limits.creditLimit);
     for (const lot of this.state.lots.filter((candidate) => isExpired(candidate, now) && candidate.remaining.isPositive())) {
-      const amount = lot.remaining;
+      const amount = Money.min(lot.remaining, free);
+      if (!amount.isPositive()) break;
+      free = free.minus(amount);
       this.drawLot(lot, amount);
       this.state.promotional = this.state.promotional.minus(amount);
       entries.push(
