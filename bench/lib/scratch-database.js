@@ -46,7 +46,9 @@ async function startEmbedded() {
 }
 
 async function scratchDatabase(label) {
-  const server = process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, stop: async () => undefined } : await startEmbedded();
+  const server = process.env.DATABASE_URL
+    ? { url: process.env.DATABASE_URL, stop: async () => undefined }
+    : await startEmbedded();
   const name = `billing_bench_${label}_${randomBytes(3).toString('hex')}`;
   const admin = new Client({ connectionString: server.url });
   await admin.connect();

@@ -17,7 +17,13 @@ async function startServer({ databaseUrl, port, env = {} }) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     if (Date.now() > deadline) throw new Error(`server not ready within 60 s:\n${output}`);
-    if (await fetch(`${base}/health/ready`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return {
