@@ -22,5 +22,7 @@ export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
 export * from './persistence/database-health';
 export * from './persistence/pg-notifications';
+export * from './persistence/database-errors';
+export * from './persistence/prepared-query';
 export * from './persistence/run-migrations';
 export * from './persistence/transactional-notifier';

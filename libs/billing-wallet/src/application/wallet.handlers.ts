@@ -2,8 +2,17 @@ import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { HoldForApprovalCommand } from '@app/identity';
-import { Actor, AuditLog, Clock, DomainError, invalidParameter, isUuid, Money, parseCurrency } from '@app/shared-kernel';
-import { QueryFailedError } from 'typeorm';
+import {
+  Actor,
+  AuditLog,
+  Clock,
+  DomainError,
+  invalidParameter,
+  isUniqueViolation,
+  isUuid,
+  Money,
+  parseCurrency,
+} from '@app/shared-kernel';
 import { SOURCES, Source, Wallet } from '../domain/wallet';
 import { WalletRepository } from '../domain/wallet.repository';
 import { toWalletSettings } from './settings-input';
@@ -18,10 +27,6 @@ import {
   UpdateWalletSettingsCommand,
 } from './wallet.commands';
 import { MoneyOperationResult } from './wallet.view';
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
-}
 
 @CommandHandler(CreateWalletCommand)
 export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand> {

@@ -1,7 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { isUuid } from '@app/shared-kernel';
+import { isUuid, preparedQuery } from '@app/shared-kernel';
 import { LedgerEntry, Source, Wallet } from '../domain/wallet';
 import { WalletKey, WalletRepository } from '../domain/wallet.repository';
 import { entryRecord, toEntry, toWallet, TRANSACTION_COLUMNS, TransactionRow, WALLET_SELECT, WalletRow } from './wallet-rows';
@@ -16,12 +16,14 @@ export class TypeOrmWalletRepository extends WalletRepository {
     if (!isUuid(walletId)) return undefined;
     // Lock, then read in a second statement: a statement that waited for the lock re-reads the
     // wallet row but still sees its lots as of its own (older) snapshot, and would spend them twice.
-    const locked: unknown[] = await this.txHost.tx.query(
+    const locked: unknown[] = await preparedQuery(
+      this.txHost.tx,
       `SELECT 1 FROM wallets w WHERE w.organization_id = $1 AND w.workspace_id = $2 AND w.id = $3 FOR UPDATE OF w`,
       [organizationId, workspaceId, walletId],
     );
     if (locked.length === 0) return undefined;
-    const rows: WalletRow[] = await this.txHost.tx.query(
+    const rows: WalletRow[] = await preparedQuery(
+      this.txHost.tx,
       `SELECT ${WALLET_SELECT} FROM wallets w WHERE w.organization_id = $1 AND w.workspace_id = $2 AND w.id = $3`,
       [organizationId, workspaceId, walletId],
     );
@@ -30,7 +32,8 @@ export class TypeOrmWalletRepository extends WalletRepository {
 
   async insert(wallet: Wallet): Promise<void> {
     const s = wallet.snapshot;
-    await this.txHost.tx.query(
+    await preparedQuery(
+      this.txHost.tx,
       `INSERT INTO wallets (organization_id, workspace_id, id, customer_id, currency, is_primary, credit_limit, max_balance, max_single_credit,
          low_balance_threshold, auto_topup_enabled, auto_topup_amount, auto_topup_payment_method_id, version, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`,
@@ -57,7 +60,8 @@ export class TypeOrmWalletRepository extends WalletRepository {
   async save(wallet: Wallet): Promise<void> {
     const s = wallet.snapshot;
     const changes = wallet.takeChanges();
-    await this.txHost.tx.query(
+    await preparedQuery(
+      this.txHost.tx,
       `WITH updated AS (
          UPDATE wallets SET cash_balance = $4, promotional_balance = $5, held_balance = $6, credit_limit = $7, max_balance = $8,
            max_single_credit = $9, low_balance_threshold = $10, auto_topup_enabled = $11, auto_topup_amount = $12,
@@ -123,7 +127,8 @@ export class TypeOrmWalletRepository extends WalletRepository {
     source: Source,
     reference: string,
   ): Promise<LedgerEntry | undefined> {
-    const rows: TransactionRow[] = await this.txHost.tx.query(
+    const rows: TransactionRow[] = await preparedQuery(
+      this.txHost.tx,
       `SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions
         WHERE organization_id = $1 AND workspace_id = $2 AND wallet_id = $3 AND source = $4 AND reference = $5
           AND type IN ('credit', 'debit', 'adjustment')`,
@@ -138,11 +143,13 @@ export class TypeOrmWalletRepository extends WalletRepository {
     exceptWalletId: string,
   ): Promise<void> {
     // Serializes primary swaps per customer: the UPDATE below then sees a swap that committed meanwhile.
-    await this.txHost.tx.query(
+    await preparedQuery(
+      this.txHost.tx,
       'SELECT 1 FROM customers WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 FOR NO KEY UPDATE',
       [organizationId, workspaceId, customerId],
     );
-    await this.txHost.tx.query(
+    await preparedQuery(
+      this.txHost.tx,
       `UPDATE wallets SET is_primary = false, version = version + 1
         WHERE organization_id = $1 AND workspace_id = $2 AND customer_id = $3 AND is_primary AND id <> $4`,
       [organizationId, workspaceId, customerId, exceptWalletId],

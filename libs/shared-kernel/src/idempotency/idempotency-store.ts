@@ -2,6 +2,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../clock';
+import { preparedQuery } from '../persistence/prepared-query';
 import { PlatformOptions } from '../platform-options';
 import { ResponseVault } from './response-vault';
 
@@ -43,11 +44,20 @@ export class IdempotencyStore {
 
   /** Must run inside the request's transaction: the lock is held until it ends. */
   async claim(scope: IdempotencyScope): Promise<Claim> {
-    const [{ locked }] = await this.txHost.tx.query('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
-      [scope.organizationId, scope.workspaceId, scope.principalId, scope.method, scope.route, scope.key].join('\n'),
-    ]);
+    const [{ locked }] = await preparedQuery<{ locked: boolean }>(
+      this.txHost.tx,
+      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
+      [[scope.organizationId, scope.workspaceId, scope.principalId, scope.method, scope.route, scope.key].join('\n')],
+    );
     if (!locked) return { outcome: 'in_use' };
-    const [row] = await this.txHost.tx.query(
+    const [row] = await preparedQuery<{
+      fingerprint: string;
+      response_status: number;
+      response_headers: Record<string, string>;
+      response_body: string;
+    }>(
+      this.txHost.tx,
+
       `SELECT fingerprint, response_status, response_headers, response_body FROM idempotency_records
         WHERE organization_id = $1 AND workspace_id = $2 AND principal_id = $3 AND method = $4 AND route = $5 AND idempotency_key = $6`,
       parameters(scope),
@@ -61,7 +71,8 @@ export class IdempotencyStore {
   }
 
   async record(scope: IdempotencyScope, fingerprint: string, response: StoredResponse): Promise<void> {
-    await this.txHost.tx.query(
+    await preparedQuery(
+      this.txHost.tx,
       `INSERT INTO idempotency_records (organization_id, workspace_id, principal_id, method, route, idempotency_key,
          fingerprint, response_status, response_headers, response_body, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,

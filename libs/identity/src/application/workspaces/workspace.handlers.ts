@@ -5,11 +5,12 @@ import {
   Clock,
   CursorCodec,
   DomainError,
+  isUniqueViolation,
   keysetPage,
   newestFirstPosition,
   TransactionalNotifier,
 } from '@app/shared-kernel';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { WorkspaceRepository } from '../../domain/repositories';
 import { Workspace } from '../../domain/workspace';
 import { toWorkspace, WORKSPACE_COLUMNS, WorkspaceRow } from '../../infrastructure/typeorm-workspace.repository';
@@ -32,7 +33,7 @@ export class CreateWorkspaceHandler implements ICommandHandler<CreateWorkspaceCo
     try {
       await this.workspaces.insert(workspace);
     } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505') {
+      if (isUniqueViolation(error)) {
         throw new DomainError(
           'conflict',
           'ALREADY_EXISTS',
