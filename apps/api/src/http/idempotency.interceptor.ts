@@ -130,7 +130,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (NOT_STORED.has(refusal.status) || refusal.status >= 500) throw error;
       response = { status: refusal.status, headers: refusal.headers, body: JSON.stringify(refusal.body) };
     }
-    await this.store.record(scope, fingerprint, response);
+    // A completed request of a replay-as-conflict route is never replayed: keep only its id.
+    const stored =
+      conflictField && response.status < 300
+        ? {
+            ...response,
+            body: JSON.stringify({ [conflictField]: (JSON.parse(response.body) as Record<string, unknown>)[conflictField] }),
+          }
+        : response;
+    await this.store.record(scope, fingerprint, stored);
     return this.send(reply, response, false);
   }
 

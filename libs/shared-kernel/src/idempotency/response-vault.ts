@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /**
  * Stored responses are encrypted (AES-256-GCM, key derived from APP_SECRET): some carry a
@@ -14,15 +15,16 @@ export class ResponseVault {
   seal(plaintext: string): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const sealed = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), sealed.toString('base64')].join(':');
+    // Compressed before encryption (ciphertext does not compress): stored replays stay small.
+    const sealed = Buffer.concat([cipher.update(deflateRawSync(plaintext)), cipher.final()]);
+    return ['v2', iv.toString('base64'), cipher.getAuthTag().toString('base64'), sealed.toString('base64')].join(':');
   }
 
   open(stored: string): string {
     const [version, iv, tag, sealed] = stored.split(':');
-    if (version !== 'v1') throw new Error('Unknown stored response format');
+    if (version !== 'v2') throw new Error('Unknown stored response format');
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
     decipher.setAuthTag(Buffer.from(tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64')), decipher.final()]).toString('utf8');
+    return inflateRawSync(Buffer.concat([decipher.update(Buffer.from(sealed, 'base64')), decipher.final()])).toString('utf8');
   }
 }
