@@ -18,6 +18,7 @@ import {
 } from './hold.commands';
 import { AutoTopUp } from './top-up.handlers';
 import { createdBy, keyOf, walletNotFound } from './wallet-keys';
+import { assertWalletVisible } from './visibility';
 
 export const RELEASE_EXPIRED_HOLD_JOB = 'wallets.release-expired-hold';
 const RETRY_MARGIN_MS = 250;
@@ -218,14 +219,7 @@ export class ListPendingHoldsHandler implements IQueryHandler<ListPendingHoldsQu
   constructor(private readonly dataSource: DataSource) {}
 
   async execute({ actor, walletId }: ListPendingHoldsQuery): Promise<Hold[]> {
-    const wallet = isUuid(walletId)
-      ? await this.dataSource.query('SELECT 1 FROM wallets WHERE organization_id = $1 AND workspace_id = $2 AND id = $3', [
-          actor.organizationId,
-          actor.workspaceId,
-          walletId,
-        ])
-      : [];
-    if (wallet.length === 0) throw walletNotFound();
+    await assertWalletVisible(this.dataSource, actor, walletId);
     const rows: HoldRow[] = await this.dataSource.query(
       `SELECT ${HOLD_COLUMNS} FROM wallet_holds
         WHERE organization_id = $1 AND workspace_id = $2 AND wallet_id = $3 AND status = 'pending'

@@ -2,7 +2,7 @@ import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Actor, AuditLog, Clock, DomainError, invalidParameter, isUuid, JobQueue, Money, newId } from '@app/shared-kernel';
+import { Actor, AuditLog, Clock, DomainError, invalidParameter, JobQueue, Money, newId } from '@app/shared-kernel';
 import { PaymentEvent, PaymentProvider } from '../domain/payment-provider';
 import { Wallet } from '../domain/wallet';
 import { WalletKey, WalletRepository } from '../domain/wallet.repository';
@@ -17,6 +17,7 @@ import {
   TopUpView,
 } from './top-up.commands';
 import { keyOf, walletNotFound } from './wallet-keys';
+import { assertCustomerVisible } from './visibility';
 
 export const AUTO_TOP_UP_JOB = 'wallets.auto-top-up';
 const SYSTEM = { type: 'system', id: null };
@@ -90,14 +91,7 @@ export class AttachPaymentMethodHandler implements ICommandHandler<AttachPayment
 
   @Transactional()
   async execute({ actor, customerId, token }: AttachPaymentMethodCommand): Promise<PaymentMethodView> {
-    const customers = isUuid(customerId)
-      ? await this.txHost.tx.query('SELECT 1 FROM customers WHERE organization_id = $1 AND workspace_id = $2 AND id = $3', [
-          actor.organizationId,
-          actor.workspaceId,
-          customerId,
-        ])
-      : [];
-    if (customers.length === 0) throw new DomainError('not_found', 'CUSTOMER_NOT_FOUND', 'No such customer.', { param: 'id' });
+    await assertCustomerVisible(this.txHost.tx, actor, customerId, 'id');
     const method = await this.provider.attachPaymentMethod(token);
     const view = { ...method, customerId, provider: this.provider.name, createdAt: this.clock.now() };
     await this.txHost.tx.query(

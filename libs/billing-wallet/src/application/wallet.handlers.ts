@@ -9,7 +9,6 @@ import {
   DomainError,
   invalidParameter,
   isUniqueViolation,
-  isUuid,
   Money,
   parseCurrency,
 } from '@app/shared-kernel';
@@ -27,6 +26,7 @@ import {
   UpdateWalletSettingsCommand,
 } from './wallet.commands';
 import { MoneyOperationResult } from './wallet.view';
+import { assertCustomerVisible } from './visibility';
 
 @CommandHandler(CreateWalletCommand)
 export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand> {
@@ -40,15 +40,7 @@ export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand>
   @Transactional()
   async execute({ actor, input }: CreateWalletCommand): Promise<Wallet> {
     const currency = parseCurrency(input.currency);
-    const customers = isUuid(input.customerId)
-      ? await this.txHost.tx.query('SELECT 1 FROM customers WHERE organization_id = $1 AND workspace_id = $2 AND id = $3', [
-          actor.organizationId,
-          actor.workspaceId,
-          input.customerId,
-        ])
-      : [];
-    if (customers.length === 0)
-      throw new DomainError('not_found', 'CUSTOMER_NOT_FOUND', 'No such customer.', { param: 'customer_id' });
+    await assertCustomerVisible(this.txHost.tx, actor, input.customerId, 'customer_id');
     const settings = toWalletSettings(input.settings, currency);
     const wallet = Wallet.open({
       organizationId: actor.organizationId,

@@ -5,6 +5,7 @@ import { Wallet } from '../domain/wallet';
 import { toEntry, toWallet, TRANSACTION_COLUMNS, TransactionRow, WALLET_SELECT, WalletRow } from '../infrastructure/wallet-rows';
 import { GetWalletQuery, ListWalletsQuery, ListWalletTransactionsQuery } from './wallet.commands';
 import { walletNotFound } from './wallet-keys';
+import { assertWalletVisible } from './visibility';
 
 @QueryHandler(GetWalletQuery)
 export class GetWalletHandler implements IQueryHandler<GetWalletQuery> {
@@ -79,14 +80,7 @@ export class ListWalletTransactionsHandler implements IQueryHandler<ListWalletTr
   ) {}
 
   async execute({ actor, walletId, limit, cursor }: ListWalletTransactionsQuery) {
-    const exists = isUuid(walletId)
-      ? await this.dataSource.query('SELECT 1 FROM wallets WHERE organization_id = $1 AND workspace_id = $2 AND id = $3', [
-          actor.organizationId,
-          actor.workspaceId,
-          walletId,
-        ])
-      : [];
-    if (exists.length === 0) throw walletNotFound();
+    await assertWalletVisible(this.dataSource, actor, walletId);
     const page = await keysetPage<TransactionRow>(
       this.cursors,
       { list: `wallet_transactions:${walletId}`, filters: {}, order: 'created_at:desc' },
