@@ -1,28 +1,12 @@
 import { OutboxRelay } from '@app/shared-kernel';
 import Big from 'big.js';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
+import { ISO, UUID, expectError } from '../support/expectations';
 
 // scrypt hashing and real PostgreSQL: the default 5 s is too tight on a busy 2-core machine.
 jest.setTimeout(30_000);
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function expectError(response: request.Response, status: number, type: string, code: string): void {
-  expect(response.status).toBe(status);
-  expect(response.body).toEqual({
-    error: expect.objectContaining({
-      type,
-      code,
-      status,
-      request_id: response.headers['request-id'],
-      message: expect.any(String),
-    }),
-  });
-}
 
 /** A wallet as the API shows it, with its whole ledger (newest first). */
 interface WalletState {

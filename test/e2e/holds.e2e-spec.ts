@@ -7,9 +7,8 @@ import { bookViolations } from '../support/hold-ledger';
 import { createTenant, idem, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { expectWalletError, expectWalletFieldError, WalletClient } from '../support/wallet-helpers';
+import { ISO, UUID } from '../support/expectations';
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;

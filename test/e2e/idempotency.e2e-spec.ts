@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { createKey, createTenant, idem, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
+import { expectError } from '../support/expectations';
 
 // scrypt hashing and real PostgreSQL: the default 5 s is too tight on a busy 2-core machine.
 jest.setTimeout(30_000);
@@ -68,19 +69,6 @@ describe('Idempotency of authenticated POSTs', () => {
       .set('Authorization', tenant.auth)
       .expect(200);
     return { wallet: wallet.body, transactions: lines.body.data };
-  }
-
-  function expectError(response: request.Response, status: number, type: string, code: string): void {
-    expect(response.status).toBe(status);
-    expect(response.body).toEqual({
-      error: expect.objectContaining({
-        type,
-        code,
-        status,
-        request_id: response.headers['request-id'],
-        message: expect.any(String),
-      }),
-    });
   }
 
   describe('the Idempotency-Key header', () => {

@@ -8,8 +8,8 @@ import { bookViolations, transferViolations } from '../support/hold-ledger';
 import { createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { expectWalletError, expectWalletFieldError, WalletClient } from '../support/wallet-helpers';
+import { UUID } from '../support/expectations';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;

@@ -7,9 +7,8 @@ import { PromotionalLotExpiry } from '../../libs/billing-wallet/src/application/
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { expectWalletError, expectWalletFieldError, ledgerViolations, WalletClient } from '../support/wallet-helpers';
+import { ISO, UUID } from '../support/expectations';
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
