@@ -1,6 +1,12 @@
 import { PlatformFoundation1763800000000 } from './1763800000000-platform-foundation';
 import { Identity1763800100000 } from './1763800100000-identity';
 import { Wallets1763800200000 } from './1763800200000-wallets';
+import { IdempotencyClaim1763800300000 } from './1763800300000-idempotency-claim';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
-export const migrations = [PlatformFoundation1763800000000, Identity1763800100000, Wallets1763800200000];
+export const migrations = [
+  PlatformFoundation1763800000000,
+  Identity1763800100000,
+  Wallets1763800200000,
+  IdempotencyClaim1763800300000,
+];

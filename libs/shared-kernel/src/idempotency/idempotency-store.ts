@@ -44,25 +44,15 @@ export class IdempotencyStore {
 
   /** Must run inside the request's transaction: the lock is held until it ends. */
   async claim(scope: IdempotencyScope): Promise<Claim> {
-    const [{ locked }] = await preparedQuery<{ locked: boolean }>(
-      this.txHost.tx,
-      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
-      [[scope.organizationId, scope.workspaceId, scope.principalId, scope.method, scope.route, scope.key].join('\n')],
-    );
-    if (!locked) return { outcome: 'in_use' };
     const [row] = await preparedQuery<{
-      fingerprint: string;
+      locked: boolean;
+      fingerprint: string | null;
       response_status: number;
       response_headers: Record<string, string>;
       response_body: string;
-    }>(
-      this.txHost.tx,
-
-      `SELECT fingerprint, response_status, response_headers, response_body FROM idempotency_records
-        WHERE organization_id = $1 AND workspace_id = $2 AND principal_id = $3 AND method = $4 AND route = $5 AND idempotency_key = $6`,
-      parameters(scope),
-    );
-    if (!row) return { outcome: 'new' };
+    }>(this.txHost.tx, 'SELECT * FROM idempotency_claim($1, $2, $3, $4, $5, $6)', parameters(scope));
+    if (!row.locked) return { outcome: 'in_use' };
+    if (row.fingerprint === null) return { outcome: 'new' };
     return {
       outcome: 'completed',
       fingerprint: row.fingerprint,
