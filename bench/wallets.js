@@ -120,10 +120,9 @@ const ENTRY_COLUMNS = `wallet_id uuid, id uuid, type text, source text, amount n
 const wid = (n) => `(:wprefix || lpad(to_hex(${n}::bigint), 12, '0'))::uuid`;
 const routeOf = (n, action) => `'/v1/wallets/' || :wprefix || lpad(to_hex(${n}::bigint), 12, '0') || '/${action}'`;
 
+/** The app's claim: one call to idempotency_claim() (advisory lock, then the lookup). */
 const idempotencyClaim = (route) => `
-SELECT pg_try_advisory_xact_lock(hashtextextended(concat_ws(E'\\n', :org::text, :ws::text, :principal::text, 'POST', ${route}, 'pgb-' || :k::text), 0)) AS locked;
-SELECT fingerprint, response_status, response_headers, response_body FROM idempotency_records
- WHERE organization_id = :org AND workspace_id = :ws AND principal_id = :principal AND method = 'POST' AND route = ${route} AND idempotency_key = 'pgb-' || :k::text;`;
+SELECT * FROM idempotency_claim(:org, :ws, :principal, 'POST', ${route}, 'pgb-' || :k::text);`;
 
 /** Like the sealed response the API stores (AES-GCM output in base64): same length, not compressible. */
 const incompressible = (length) =>
@@ -174,7 +173,7 @@ const audit = (action, resourceType, resourceId, data) => `
 INSERT INTO audit_events (organization_id, id, workspace_id, action, resource_type, resource_id, principal_type, principal_id, request_id, data, occurred_at)
  VALUES (:org, gen_random_uuid(), :ws, '${action}', '${resourceType}', ${resourceId}, 'api_key', :principal, 'req_' || gen_random_uuid()::text, ${data}, now());`;
 
-/** HTTP debit: BEGIN, claim (2), SAVEPOINT, lock + read (2), save, audit, RELEASE, record, COMMIT = 11 round trips. */
+/** HTTP debit: BEGIN, claim (1), SAVEPOINT, lock + read (2), save, audit, RELEASE, record, COMMIT = 10 round trips. */
 function debitScript(bodyLength) {
   const route = routeOf(':n', 'debit');
   return `\\set n random(:nmin, :nmax)
@@ -720,7 +719,7 @@ async function main() {
       },
       {
         figure: 'P1 round trips per debit: HTTP / same-SQL script / one-round-trip',
-        value: `${roundTrips.perRequest.debit} / 11 / 1`,
+        value: `${roundTrips.perRequest.debit} / 10 / 1`,
       },
       atLeast(
         'P2 HTTP hot wallet, 16 conn vs pgbench hot',
@@ -769,7 +768,7 @@ async function main() {
         figure: 'P3 CPU ms per transfer: HTTP (server / postgres / autocannon)',
         value: cpuSplit(runs, 'transfer', ['server', 'postgres', 'loadgen']),
       },
-      { figure: 'P3 round trips per transfer: HTTP / same-SQL script', value: `${roundTrips.perRequest.transfer} / 15` },
+      { figure: 'P3 round trips per transfer: HTTP / same-SQL script', value: `${roundTrips.perRequest.transfer} / 14` },
       ...['holdCreate', 'capture', 'release'].map((name) =>
         atLeast(
           `P4 HTTP hold ${name === 'holdCreate' ? 'create' : name} vs debit`,
