@@ -2,9 +2,22 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { isUuid, preparedQuery } from '@app/shared-kernel';
-import { LedgerEntry, Source, Wallet } from '../domain/wallet';
+import { LedgerEntry, Source, Wallet, WalletState } from '../domain/wallet';
 import { WalletKey, WalletRepository } from '../domain/wallet.repository';
 import { entryRecord, toEntry, toWallet, TRANSACTION_COLUMNS, TransactionRow, WALLET_SELECT, WalletRow } from './wallet-rows';
+
+/** Limits and auto top-up settings, in the column order both insert and save use. */
+function settingsParameters(s: Readonly<WalletState>): unknown[] {
+  return [
+    s.limits.creditLimit.toString(),
+    s.limits.maxBalance?.toString() ?? null,
+    s.limits.maxSingleCredit?.toString() ?? null,
+    s.limits.lowBalanceThreshold?.toString() ?? null,
+    s.autoTopup.enabled,
+    s.autoTopup.amount?.toString() ?? null,
+    s.autoTopup.paymentMethodId,
+  ];
+}
 
 @Injectable()
 export class TypeOrmWalletRepository extends WalletRepository {
@@ -44,13 +57,7 @@ export class TypeOrmWalletRepository extends WalletRepository {
         s.customerId,
         s.currency,
         s.isPrimary,
-        s.limits.creditLimit.toString(),
-        s.limits.maxBalance?.toString() ?? null,
-        s.limits.maxSingleCredit?.toString() ?? null,
-        s.limits.lowBalanceThreshold?.toString() ?? null,
-        s.autoTopup.enabled,
-        s.autoTopup.amount?.toString() ?? null,
-        s.autoTopup.paymentMethodId,
+        ...settingsParameters(s),
         s.version,
         s.createdAt,
       ],
@@ -93,13 +100,7 @@ export class TypeOrmWalletRepository extends WalletRepository {
         s.cash.toString(),
         s.promotional.toString(),
         s.held.toString(),
-        s.limits.creditLimit.toString(),
-        s.limits.maxBalance?.toString() ?? null,
-        s.limits.maxSingleCredit?.toString() ?? null,
-        s.limits.lowBalanceThreshold?.toString() ?? null,
-        s.autoTopup.enabled,
-        s.autoTopup.amount?.toString() ?? null,
-        s.autoTopup.paymentMethodId,
+        ...settingsParameters(s),
         s.isPrimary,
         s.version,
         s.updatedAt,
