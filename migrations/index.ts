@@ -2,6 +2,7 @@ import { PlatformFoundation1763800000000 } from './1763800000000-platform-founda
 import { Identity1763800100000 } from './1763800100000-identity';
 import { Wallets1763800200000 } from './1763800200000-wallets';
 import { IdempotencyClaim1763800300000 } from './1763800300000-idempotency-claim';
+import { WalletLock1763800400000 } from './1763800400000-wallet-lock';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   Identity1763800100000,
   Wallets1763800200000,
   IdempotencyClaim1763800300000,
+  WalletLock1763800400000,
 ];

@@ -25,4 +25,5 @@ export * from './persistence/pg-notifications';
 export * from './persistence/database-errors';
 export * from './persistence/prepared-query';
 export * from './persistence/run-migrations';
+export * from './persistence/sql-write';
 export * from './persistence/transactional-notifier';

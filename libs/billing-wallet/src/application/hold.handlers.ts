@@ -84,18 +84,20 @@ export class CreateHoldHandler implements ICommandHandler<CreateHoldCommand> {
     if (!wallet) throw walletNotFound();
     const availableBefore = wallet.availableBalance;
     const hold = wallet.placeHold(termsOf(input, wallet), this.clock.now());
-    await this.wallets.save(wallet);
+    await this.wallets.save(
+      wallet,
+      this.holds.insertion(key, hold),
+      this.audit.write(actor, {
+        action: 'wallet_hold.created',
+        resourceType: 'wallet_hold',
+        resourceId: hold.id,
+        data: { wallet_id: walletId },
+      }),
+    );
     await this.autoTopUp.afterBalanceLowered(key, wallet, availableBefore);
-    await this.holds.insert(key, hold);
     if (hold.snapshot.expiresAt) {
       await this.jobs.send(RELEASE_EXPIRED_HOLD_JOB, { ...key, holdId: hold.id }, { startAfter: hold.snapshot.expiresAt });
     }
-    await this.audit.record(actor, {
-      action: 'wallet_hold.created',
-      resourceType: 'wallet_hold',
-      resourceId: hold.id,
-      data: { wallet_id: walletId },
-    });
     return hold;
   }
 }
@@ -116,14 +118,16 @@ export class CaptureHoldHandler implements ICommandHandler<CaptureHoldCommand> {
     const captured =
       amount === undefined || amount === null ? undefined : Money.parse(amount, wallet.snapshot.currency, 'amount');
     wallet.captureHold(hold, captured, createdBy(actor), this.clock.now());
-    await this.wallets.save(wallet);
-    await this.holds.save(key, hold);
-    await this.audit.record(actor, {
-      action: 'wallet_hold.captured',
-      resourceType: 'wallet_hold',
-      resourceId: holdId,
-      data: { wallet_id: walletId, amount: hold.snapshot.capturedAmount!.toString() },
-    });
+    await this.wallets.save(
+      wallet,
+      this.holds.update(key, hold),
+      this.audit.write(actor, {
+        action: 'wallet_hold.captured',
+        resourceType: 'wallet_hold',
+        resourceId: holdId,
+        data: { wallet_id: walletId, amount: hold.snapshot.capturedAmount!.toString() },
+      }),
+    );
     return hold;
   }
 }
@@ -142,14 +146,16 @@ export class ReleaseHoldHandler implements ICommandHandler<ReleaseHoldCommand> {
     const key = keyOf(actor, walletId);
     const { wallet, hold } = await lockBoth(this.wallets, this.holds, key, holdId);
     wallet.releaseHold(hold, 'manual', this.clock.now());
-    await this.wallets.save(wallet);
-    await this.holds.save(key, hold);
-    await this.audit.record(actor, {
-      action: 'wallet_hold.released',
-      resourceType: 'wallet_hold',
-      resourceId: holdId,
-      data: { wallet_id: walletId },
-    });
+    await this.wallets.save(
+      wallet,
+      this.holds.update(key, hold),
+      this.audit.write(actor, {
+        action: 'wallet_hold.released',
+        resourceType: 'wallet_hold',
+        resourceId: holdId,
+        data: { wallet_id: walletId },
+      }),
+    );
     return hold;
   }
 }
@@ -188,11 +194,13 @@ export class ExpiredHoldReleaser implements OnModuleInit {
       return;
     }
     wallet.releaseHold(hold, 'expired', now);
-    await this.wallets.save(wallet);
-    await this.holds.save(key, hold);
-    await this.audit.record(
-      { organizationId: key.organizationId, workspaceId: key.workspaceId, principal: { type: 'system', id: null } },
-      { action: 'wallet_hold.expired', resourceType: 'wallet_hold', resourceId: holdId, data: { wallet_id: key.walletId } },
+    await this.wallets.save(
+      wallet,
+      this.holds.update(key, hold),
+      this.audit.write(
+        { organizationId: key.organizationId, workspaceId: key.workspaceId, principal: { type: 'system', id: null } },
+        { action: 'wallet_hold.expired', resourceType: 'wallet_hold', resourceId: holdId, data: { wallet_id: key.walletId } },
+      ),
     );
   }
 }

@@ -58,15 +58,17 @@ export class PromotionalLotExpiry implements OnModuleInit {
     if (!wallet) return false;
     const entries = wallet.expireLots(this.clock.now(), SYSTEM);
     if (entries.length === 0) return false;
-    await this.wallets.save(wallet);
-    await this.audit.record(
-      { organizationId: key.organizationId, workspaceId: key.workspaceId, principal: SYSTEM },
-      {
-        action: 'wallet.promotions_expired',
-        resourceType: 'wallet',
-        resourceId: key.walletId,
-        data: { transaction_ids: entries.map((entry) => entry.id) },
-      },
+    await this.wallets.save(
+      wallet,
+      this.audit.write(
+        { organizationId: key.organizationId, workspaceId: key.workspaceId, principal: SYSTEM },
+        {
+          action: 'wallet.promotions_expired',
+          resourceType: 'wallet',
+          resourceId: key.walletId,
+          data: { transaction_ids: entries.map((entry) => entry.id) },
+        },
+      ),
     );
     return true;
   }

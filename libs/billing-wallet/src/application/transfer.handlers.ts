@@ -11,7 +11,9 @@ import {
   newId,
   parseCurrency,
   parseDecimal,
+  preparedQuery,
   roundHalfEven,
+  SqlWrite,
   currencyScale,
 } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
@@ -126,7 +128,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
         param: 'target_wallet_id',
       });
     }
-    const { source, target } = await this.lockInIdOrder(actor, sourceWalletId, input.targetWalletId);
+    const { source, target } = await this.lockBoth(actor, sourceWalletId, input.targetWalletId);
     source.assertCurrency(typeof input.currency === 'string' ? input.currency : String(input.currency));
     const amount = Money.parse(input.amount, source.snapshot.currency, 'amount.value');
     if (!amount.isPositive()) throw invalidParameter('amount.value', 'OUT_OF_RANGE', 'amount.value must be greater than zero.');
@@ -156,27 +158,28 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     };
     debit.exchangeRate = exchangeRate;
     credit.exchangeRate = exchangeRate;
-    await this.wallets.save(source);
-    await this.wallets.save(target);
+    await this.wallets.save(
+      [source, target],
+      ...transferWrites(actor, {
+        transferId,
+        source,
+        target,
+        amount,
+        targetAmount: credit.amount,
+        exchangeRate,
+        debitId: debit.id,
+        creditId: credit.id,
+        reason,
+        now,
+      }),
+      this.audit.write(actor, {
+        action: 'wallet.transferred',
+        resourceType: 'wallet_transfer',
+        resourceId: transferId,
+        data: { source_wallet_id: source.id, target_wallet_id: target.id, amount: amount.toString(), currency: amount.currency },
+      }),
+    );
     await this.autoTopUp.afterBalanceLowered(keyOf(actor, source.id), source, availableBefore);
-    await this.record(actor, {
-      transferId,
-      source,
-      target,
-      amount,
-      targetAmount: credit.amount,
-      exchangeRate,
-      debitId: debit.id,
-      creditId: credit.id,
-      reason,
-      now,
-    });
-    await this.audit.record(actor, {
-      action: 'wallet.transferred',
-      resourceType: 'wallet_transfer',
-      resourceId: transferId,
-      data: { source_wallet_id: source.id, target_wallet_id: target.id, amount: amount.toString(), currency: amount.currency },
-    });
     return {
       transferId,
       sourceWalletId: source.id,
@@ -189,18 +192,15 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     };
   }
 
-  private async lockInIdOrder(
+  /** Both wallets in one round trip, locked in id order: two opposite transfers never deadlock. */
+  private async lockBoth(
     actor: TransferFundsCommand['actor'],
     sourceId: string,
     targetId: string,
   ): Promise<{ source: Wallet; target: Wallet }> {
-    // UUIDs are case-insensitive (PostgreSQL agrees): lock in the order of their lower-case form.
-    const [sourceKey, targetKey] = [sourceId.toLowerCase(), targetId.toLowerCase()];
-    const [firstId, secondId] = [sourceKey, targetKey].sort();
-    const first = await this.wallets.lock(keyOf(actor, firstId));
-    const second = await this.wallets.lock(keyOf(actor, secondId));
-    const source = firstId === sourceKey ? first : second;
-    const target = firstId === sourceKey ? second : first;
+    const locked = await this.wallets.lockAll(actor, [sourceId, targetId]);
+    const source = locked.get(sourceId.toLowerCase());
+    const target = locked.get(targetId.toLowerCase());
     if (!source) throw walletNotFound();
     if (!target) throw new DomainError('not_found', 'WALLET_NOT_FOUND', 'No such target wallet.', { param: 'target_wallet_id' });
     return { source, target };
@@ -208,7 +208,8 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
 
   private async rateFor(organizationId: string, from: string, to: string): Promise<{ value: Big; asOf: Date } | null> {
     if (from === to) return null;
-    const [row]: FxRateRow[] = await this.txHost.tx.query(
+    const [row] = await preparedQuery<FxRateRow>(
+      this.txHost.tx,
       'SELECT from_currency, to_currency, rate, updated_at FROM fx_rates WHERE organization_id = $1 AND from_currency = $2 AND to_currency = $3',
       [organizationId, from, to],
     );
@@ -224,57 +225,59 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     }
     return { value: new Big(row.rate), asOf: row.updated_at };
   }
+}
 
-  private async record(
-    actor: TransferFundsCommand['actor'],
-    t: {
-      transferId: string;
-      source: Wallet;
-      target: Wallet;
-      amount: Money;
-      targetAmount: Money;
-      exchangeRate: Record<string, string> | null;
-      debitId: string;
-      creditId: string;
-      reason: string | null;
-      now: Date;
+/** The transfer row and, across currencies, its two FX clearing lines: written with the legs, in one statement. */
+function transferWrites(
+  actor: TransferFundsCommand['actor'],
+  t: {
+    transferId: string;
+    source: Wallet;
+    target: Wallet;
+    amount: Money;
+    targetAmount: Money;
+    exchangeRate: Record<string, string> | null;
+    debitId: string;
+    creditId: string;
+    reason: string | null;
+    now: Date;
+  },
+): SqlWrite[] {
+  const transfer: SqlWrite = {
+    text: `INSERT INTO wallet_transfers (organization_id, workspace_id, id, source_wallet_id, target_wallet_id, amount, currency,
+       target_amount, target_currency, exchange_rate, debit_transaction_id, credit_transaction_id, reason, created_by_type,
+       created_by_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+    values: [
+      actor.organizationId,
+      actor.workspaceId,
+      t.transferId,
+      t.source.id,
+      t.target.id,
+      t.amount.toString(),
+      t.amount.currency,
+      t.targetAmount.toString(),
+      t.targetAmount.currency,
+      t.exchangeRate && JSON.stringify(t.exchangeRate),
+      t.debitId,
+      t.creditId,
+      t.reason,
+      actor.principal.type,
+      actor.principal.id,
+      t.now,
+    ],
+  };
+  if (!t.exchangeRate) return [transfer];
+  const clearing = [
+    { currency: t.amount.currency, amount: t.amount.toString() },
+    { currency: t.targetAmount.currency, amount: t.targetAmount.negate().toString() },
+  ];
+  return [
+    transfer,
+    {
+      text: `INSERT INTO fx_clearing_entries (organization_id, workspace_id, transfer_id, currency, amount, created_at)
+       SELECT $1, $2, $3, c.currency, c.amount, $4 FROM jsonb_to_recordset($5::jsonb) AS c(currency char(3), amount numeric)`,
+      values: [actor.organizationId, actor.workspaceId, t.transferId, t.now, JSON.stringify(clearing)],
     },
-  ): Promise<void> {
-    const clearing = t.exchangeRate
-      ? [
-          { currency: t.amount.currency, amount: t.amount.toString() },
-          { currency: t.targetAmount.currency, amount: t.targetAmount.negate().toString() },
-        ]
-      : [];
-    await this.txHost.tx.query(
-      `WITH transfer AS (
-         INSERT INTO wallet_transfers (organization_id, workspace_id, id, source_wallet_id, target_wallet_id, amount, currency, target_amount,
-           target_currency, exchange_rate, debit_transaction_id, credit_transaction_id, reason, created_by_type, created_by_id, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-         RETURNING id
-       )
-       INSERT INTO fx_clearing_entries (organization_id, workspace_id, transfer_id, currency, amount, created_at)
-       SELECT $1, $2, transfer.id, c.currency, c.amount, $16
-         FROM transfer, jsonb_to_recordset($17::jsonb) AS c(currency char(3), amount numeric)`,
-      [
-        actor.organizationId,
-        actor.workspaceId,
-        t.transferId,
-        t.source.id,
-        t.target.id,
-        t.amount.toString(),
-        t.amount.currency,
-        t.targetAmount.toString(),
-        t.targetAmount.currency,
-        t.exchangeRate && JSON.stringify(t.exchangeRate),
-        t.debitId,
-        t.creditId,
-        t.reason,
-        actor.principal.type,
-        actor.principal.id,
-        t.now,
-        JSON.stringify(clearing),
-      ],
-    );
-  }
+  ];
 }

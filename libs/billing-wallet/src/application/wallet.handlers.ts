@@ -84,8 +84,10 @@ export class UpdateWalletSettingsHandler implements ICommandHandler<UpdateWallet
     if (!wallet) throw walletNotFound();
     wallet.assertCurrency(currency);
     wallet.configure(toWalletSettings(settings, wallet.snapshot.currency), this.clock.now());
-    await this.wallets.save(wallet);
-    await this.audit.record(actor, { action: 'wallet.settings_updated', resourceType: 'wallet', resourceId: wallet.id });
+    await this.wallets.save(
+      wallet,
+      this.audit.write(actor, { action: 'wallet.settings_updated', resourceType: 'wallet', resourceId: wallet.id }),
+    );
     return wallet;
   }
 }
@@ -106,8 +108,10 @@ export class MakePrimaryWalletHandler implements ICommandHandler<MakePrimaryWall
     if (wallet.snapshot.isPrimary) return wallet;
     await this.wallets.demotePrimary(actor, wallet.snapshot.customerId, wallet.id);
     wallet.makePrimary(this.clock.now());
-    await this.wallets.save(wallet);
-    await this.audit.record(actor, { action: 'wallet.made_primary', resourceType: 'wallet', resourceId: wallet.id });
+    await this.wallets.save(
+      wallet,
+      this.audit.write(actor, { action: 'wallet.made_primary', resourceType: 'wallet', resourceId: wallet.id }),
+    );
     return wallet;
   }
 }
@@ -166,14 +170,16 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
         : kind === 'debit'
           ? wallet.debit(movement)
           : wallet.adjust(movement);
-    await this.wallets.save(wallet);
+    await this.wallets.save(
+      wallet,
+      this.audit.write(actor, {
+        action: `wallet.${kind === 'adjust' ? 'adjusted' : kind === 'credit' ? 'credited' : 'debited'}`,
+        resourceType: 'wallet',
+        resourceId: walletId,
+        data: { transaction_id: entry.id, amount: entry.amount.toString(), currency: wallet.snapshot.currency },
+      }),
+    );
     await this.autoTopUp.afterBalanceLowered(keyOf(actor, walletId), wallet, availableBefore);
-    await this.audit.record(actor, {
-      action: `wallet.${kind === 'adjust' ? 'adjusted' : kind === 'credit' ? 'credited' : 'debited'}`,
-      resourceType: 'wallet',
-      resourceId: walletId,
-      data: { transaction_id: entry.id, amount: entry.amount.toString(), currency: wallet.snapshot.currency },
-    });
     return { transaction: { walletId, currency: wallet.snapshot.currency, entry }, replayed: false };
   }
 

@@ -1,3 +1,4 @@
+import type { SqlWrite } from '@app/shared-kernel';
 import { LedgerEntry, Source, Wallet } from './wallet';
 
 export interface WalletKey {
@@ -9,9 +10,14 @@ export interface WalletKey {
 export abstract class WalletRepository {
   /** Loads and row-locks the wallet (SELECT … FOR UPDATE) with its open promotional lots. */
   abstract lock(key: WalletKey): Promise<Wallet | undefined>;
+  /** Locks several wallets of one workspace in id order, in one round trip; absent ids are missing from the map. */
+  abstract lockAll(scope: Omit<WalletKey, 'walletId'>, walletIds: readonly string[]): Promise<Map<string, Wallet>>;
   abstract insert(wallet: Wallet): Promise<void>;
-  /** Writes the wallet row and every pending ledger line and lot change in one statement. */
-  abstract save(wallet: Wallet): Promise<void>;
+  /**
+   * Writes the wallets' rows and every pending ledger line and lot change, together with the
+   * writes that belong to the same decision (its audit row, hold, transfer), in one statement.
+   */
+  abstract save(wallets: Wallet | readonly Wallet[], ...alongside: SqlWrite[]): Promise<void>;
   abstract findByReference(key: WalletKey, source: Source, reference: string): Promise<LedgerEntry | undefined>;
   abstract demotePrimary(key: Omit<WalletKey, 'walletId'>, customerId: string, exceptWalletId: string): Promise<void>;
 }

@@ -2,7 +2,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
-import { isUuid } from '@app/shared-kernel';
+import { isUuid, preparedQuery, SqlWrite } from '@app/shared-kernel';
 import { Hold, HoldStatus, ReleaseReason } from '../domain/hold';
 import { HoldRepository } from '../domain/hold.repository';
 import { WalletKey } from '../domain/wallet.repository';
@@ -69,20 +69,21 @@ export class TypeOrmHoldRepository extends HoldRepository {
 
   async lock(key: WalletKey, holdId: string): Promise<Hold | undefined> {
     if (!isUuid(holdId)) return undefined;
-    const rows: HoldRow[] = await this.txHost.tx.query(
+    const rows: HoldRow[] = await preparedQuery(
+      this.txHost.tx,
       `SELECT ${HOLD_COLUMNS} FROM wallet_holds WHERE organization_id = $1 AND workspace_id = $2 AND wallet_id = $3 AND id = $4 FOR UPDATE`,
       [key.organizationId, key.workspaceId, key.walletId, holdId],
     );
     return rows[0] && toHold(rows[0]);
   }
 
-  async insert(key: WalletKey, hold: Hold): Promise<void> {
+  insertion(key: WalletKey, hold: Hold): SqlWrite {
     const s = hold.snapshot;
-    await this.txHost.tx.query(
-      `INSERT INTO wallet_holds (organization_id, workspace_id, wallet_id, id, amount, currency, status, expires_at, reason, reference_id,
+    return {
+      text: `INSERT INTO wallet_holds (organization_id, workspace_id, wallet_id, id, amount, currency, status, expires_at, reason, reference_id,
          reference_type, reverse_charge, tax_rate, tax_rule_id, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-      [
+      values: [
         key.organizationId,
         key.workspaceId,
         key.walletId,
@@ -99,16 +100,16 @@ export class TypeOrmHoldRepository extends HoldRepository {
         s.taxRuleId,
         s.createdAt,
       ],
-    );
+    };
   }
 
-  async save(key: WalletKey, hold: Hold): Promise<void> {
+  update(key: WalletKey, hold: Hold): SqlWrite {
     const s = hold.snapshot;
-    await this.txHost.tx.query(
-      `UPDATE wallet_holds SET status = $5, release_reason = $6, captured_amount = $7, captured_net_amount = $8, captured_tax_amount = $9,
+    return {
+      text: `UPDATE wallet_holds SET status = $5, release_reason = $6, captured_amount = $7, captured_net_amount = $8, captured_tax_amount = $9,
          capture_transaction_id = $10, captured_at = $11, released_at = $12
         WHERE organization_id = $1 AND workspace_id = $2 AND wallet_id = $3 AND id = $4`,
-      [
+      values: [
         key.organizationId,
         key.workspaceId,
         key.walletId,
@@ -122,6 +123,6 @@ export class TypeOrmHoldRepository extends HoldRepository {
         s.capturedAt,
         s.releasedAt,
       ],
-    );
+    };
   }
 }

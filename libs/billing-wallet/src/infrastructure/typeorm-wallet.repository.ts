@@ -1,23 +1,18 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { isUuid, preparedQuery } from '@app/shared-kernel';
-import { LedgerEntry, Source, Wallet, WalletState } from '../domain/wallet';
+import { executeWrites, isUuid, preparedQuery, SqlWrite } from '@app/shared-kernel';
+import { LedgerEntry, Source, Wallet } from '../domain/wallet';
 import { WalletKey, WalletRepository } from '../domain/wallet.repository';
-import { entryRecord, toEntry, toWallet, TRANSACTION_COLUMNS, TransactionRow, WALLET_SELECT, WalletRow } from './wallet-rows';
-
-/** Limits and auto top-up settings, in the column order both insert and save use. */
-function settingsParameters(s: Readonly<WalletState>): unknown[] {
-  return [
-    s.limits.creditLimit.toString(),
-    s.limits.maxBalance?.toString() ?? null,
-    s.limits.maxSingleCredit?.toString() ?? null,
-    s.limits.lowBalanceThreshold?.toString() ?? null,
-    s.autoTopup.enabled,
-    s.autoTopup.amount?.toString() ?? null,
-    s.autoTopup.paymentMethodId,
-  ];
-}
+import {
+  settingsParameters,
+  toEntry,
+  toWallet,
+  TRANSACTION_COLUMNS,
+  TransactionRow,
+  walletWrites,
+  WalletRow,
+} from './wallet-rows';
 
 @Injectable()
 export class TypeOrmWalletRepository extends WalletRepository {
@@ -25,22 +20,21 @@ export class TypeOrmWalletRepository extends WalletRepository {
     super();
   }
 
-  async lock({ organizationId, workspaceId, walletId }: WalletKey): Promise<Wallet | undefined> {
-    if (!isUuid(walletId)) return undefined;
-    // Lock, then read in a second statement: a statement that waited for the lock re-reads the
-    // wallet row but still sees its lots as of its own (older) snapshot, and would spend them twice.
-    const locked: unknown[] = await preparedQuery(
-      this.txHost.tx,
-      `SELECT 1 FROM wallets w WHERE w.organization_id = $1 AND w.workspace_id = $2 AND w.id = $3 FOR UPDATE OF w`,
-      [organizationId, workspaceId, walletId],
-    );
-    if (locked.length === 0) return undefined;
-    const rows: WalletRow[] = await preparedQuery(
-      this.txHost.tx,
-      `SELECT ${WALLET_SELECT} FROM wallets w WHERE w.organization_id = $1 AND w.workspace_id = $2 AND w.id = $3`,
-      [organizationId, workspaceId, walletId],
-    );
-    return rows[0] && toWallet(rows[0]);
+  async lock(key: WalletKey): Promise<Wallet | undefined> {
+    return (await this.lockAll(key, [key.walletId])).get(key.walletId.toLowerCase());
+  }
+
+  async lockAll({ organizationId, workspaceId }: Omit<WalletKey, 'walletId'>, walletIds: readonly string[]) {
+    const ids = walletIds.filter(isUuid);
+    const locked = new Map<string, Wallet>();
+    if (ids.length === 0) return locked;
+    const rows: WalletRow[] = await preparedQuery(this.txHost.tx, 'SELECT * FROM wallet_lock($1, $2, $3::uuid[])', [
+      organizationId,
+      workspaceId,
+      ids,
+    ]);
+    for (const row of rows) locked.set(row.id, toWallet(row));
+    return locked;
   }
 
   async insert(wallet: Wallet): Promise<void> {
@@ -64,63 +58,9 @@ export class TypeOrmWalletRepository extends WalletRepository {
     );
   }
 
-  async save(wallet: Wallet): Promise<void> {
-    const s = wallet.snapshot;
-    const changes = wallet.takeChanges();
-    await preparedQuery(
-      this.txHost.tx,
-      `WITH updated AS (
-         UPDATE wallets SET cash_balance = $4, promotional_balance = $5, held_balance = $6, credit_limit = $7, max_balance = $8,
-           max_single_credit = $9, low_balance_threshold = $10, auto_topup_enabled = $11, auto_topup_amount = $12,
-           auto_topup_payment_method_id = $13, is_primary = $14, version = $15, updated_at = $16
-          WHERE organization_id = $1 AND workspace_id = $2 AND id = $3
-       ),
-       entries AS (
-         INSERT INTO wallet_transactions (organization_id, workspace_id, ${TRANSACTION_COLUMNS})
-         SELECT $1, $2, e.wallet_id, e.id, e.type, e.source, e.amount, e.currency, e.cash_amount, e.promotional_amount,
-                e.ending_cash_balance, e.ending_promotional_balance, e.reason, e.reference, e.transfer_id, e.hold_id, e.expires_at,
-                e.exchange_rate, e.funding, e.created_by_type, e.created_by_id, e.created_at
-           FROM jsonb_to_recordset($17::jsonb) AS e(wallet_id uuid, id uuid, type text, source text, amount numeric, currency char(3),
-                cash_amount numeric, promotional_amount numeric, ending_cash_balance numeric, ending_promotional_balance numeric,
-                reason text, reference text, transfer_id uuid, hold_id uuid, expires_at timestamptz, exchange_rate jsonb, funding jsonb,
-                created_by_type text, created_by_id uuid, created_at timestamptz)
-       ),
-       created_lots AS (
-         INSERT INTO promotional_lots (organization_id, workspace_id, wallet_id, id, amount, remaining, expires_at, created_at)
-         SELECT $1, $2, $3, l.id, l.amount, l.remaining, l.expires_at, l.created_at
-           FROM jsonb_to_recordset($18::jsonb) AS l(id uuid, amount numeric, remaining numeric, expires_at timestamptz, created_at timestamptz)
-       )
-       UPDATE promotional_lots p SET remaining = d.remaining
-         FROM jsonb_to_recordset($19::jsonb) AS d(id uuid, remaining numeric)
-        WHERE p.organization_id = $1 AND p.workspace_id = $2 AND p.wallet_id = $3 AND p.id = d.id`,
-      [
-        s.organizationId,
-        s.workspaceId,
-        s.id,
-        s.cash.toString(),
-        s.promotional.toString(),
-        s.held.toString(),
-        ...settingsParameters(s),
-        s.isPrimary,
-        s.version,
-        s.updatedAt,
-        JSON.stringify(changes.entries.map((entry) => entryRecord(wallet, entry))),
-        JSON.stringify(
-          changes.lotsCreated.map((lot) => ({
-            id: lot.id,
-            amount: lot.amount.toString(),
-            remaining: lot.remaining.toString(),
-            expires_at: lot.expiresAt?.toISOString() ?? null,
-            created_at: lot.createdAt.toISOString(),
-          })),
-        ),
-        JSON.stringify(
-          changes.lotsDrawn
-            .filter((drawn) => !changes.lotsCreated.some((lot) => lot.id === drawn.lotId))
-            .map((drawn) => ({ id: drawn.lotId, remaining: drawn.remaining.toString() })),
-        ),
-      ],
-    );
+  async save(wallets: Wallet | readonly Wallet[], ...alongside: SqlWrite[]): Promise<void> {
+    const all = Array.isArray(wallets) ? (wallets as readonly Wallet[]) : [wallets as Wallet];
+    await executeWrites(this.txHost.tx, [...all.flatMap(walletWrites), ...alongside]);
   }
 
   async findByReference(

@@ -1,5 +1,5 @@
-import { Money } from '@app/shared-kernel';
-import { EntryType, LedgerEntry, PromotionalLot, Source, Wallet } from '../domain/wallet';
+import { Money, SqlWrite } from '@app/shared-kernel';
+import { EntryType, LedgerEntry, PromotionalLot, Source, Wallet, WalletState } from '../domain/wallet';
 
 /** The columns of a wallet read, with its open lots aggregated as JSON (one round trip). */
 export const WALLET_SELECT = `
@@ -166,4 +166,83 @@ export function entryRecord(wallet: Wallet, entry: LedgerEntry): Record<string, 
     created_by_id: entry.createdBy.id,
     created_at: entry.createdAt.toISOString(),
   };
+}
+
+/** Limits and auto top-up settings, in the column order both insert and save use. */
+export function settingsParameters(s: Readonly<WalletState>): unknown[] {
+  return [
+    s.limits.creditLimit.toString(),
+    s.limits.maxBalance?.toString() ?? null,
+    s.limits.maxSingleCredit?.toString() ?? null,
+    s.limits.lowBalanceThreshold?.toString() ?? null,
+    s.autoTopup.enabled,
+    s.autoTopup.amount?.toString() ?? null,
+    s.autoTopup.paymentMethodId,
+  ];
+}
+
+/** The wallet row, its new ledger lines, its new lots and the lots it drew from: four writes of one statement. */
+export function walletWrites(wallet: Wallet): SqlWrite[] {
+  const s = wallet.snapshot;
+  const changes = wallet.takeChanges();
+  const key = [s.organizationId, s.workspaceId, s.id];
+  return [
+    {
+      text: `UPDATE wallets SET cash_balance = $4, promotional_balance = $5, held_balance = $6, credit_limit = $7, max_balance = $8,
+           max_single_credit = $9, low_balance_threshold = $10, auto_topup_enabled = $11, auto_topup_amount = $12,
+           auto_topup_payment_method_id = $13, is_primary = $14, version = $15, updated_at = $16
+          WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+      values: [
+        ...key,
+        s.cash.toString(),
+        s.promotional.toString(),
+        s.held.toString(),
+        ...settingsParameters(s),
+        s.isPrimary,
+        s.version,
+        s.updatedAt,
+      ],
+    },
+    {
+      text: `INSERT INTO wallet_transactions (organization_id, workspace_id, ${TRANSACTION_COLUMNS})
+         SELECT $1, $2, e.wallet_id, e.id, e.type, e.source, e.amount, e.currency, e.cash_amount, e.promotional_amount,
+                e.ending_cash_balance, e.ending_promotional_balance, e.reason, e.reference, e.transfer_id, e.hold_id, e.expires_at,
+                e.exchange_rate, e.funding, e.created_by_type, e.created_by_id, e.created_at
+           FROM jsonb_to_recordset($3::jsonb) AS e(wallet_id uuid, id uuid, type text, source text, amount numeric, currency char(3),
+                cash_amount numeric, promotional_amount numeric, ending_cash_balance numeric, ending_promotional_balance numeric,
+                reason text, reference text, transfer_id uuid, hold_id uuid, expires_at timestamptz, exchange_rate jsonb, funding jsonb,
+                created_by_type text, created_by_id uuid, created_at timestamptz)`,
+      values: [s.organizationId, s.workspaceId, JSON.stringify(changes.entries.map((entry) => entryRecord(wallet, entry)))],
+    },
+    {
+      text: `INSERT INTO promotional_lots (organization_id, workspace_id, wallet_id, id, amount, remaining, expires_at, created_at)
+         SELECT $1, $2, $3, l.id, l.amount, l.remaining, l.expires_at, l.created_at
+           FROM jsonb_to_recordset($4::jsonb) AS l(id uuid, amount numeric, remaining numeric, expires_at timestamptz, created_at timestamptz)`,
+      values: [
+        ...key,
+        JSON.stringify(
+          changes.lotsCreated.map((lot) => ({
+            id: lot.id,
+            amount: lot.amount.toString(),
+            remaining: lot.remaining.toString(),
+            expires_at: lot.expiresAt?.toISOString() ?? null,
+            created_at: lot.createdAt.toISOString(),
+          })),
+        ),
+      ],
+    },
+    {
+      text: `UPDATE promotional_lots p SET remaining = d.remaining
+         FROM jsonb_to_recordset($4::jsonb) AS d(id uuid, remaining numeric)
+        WHERE p.organization_id = $1 AND p.workspace_id = $2 AND p.wallet_id = $3 AND p.id = d.id`,
+      values: [
+        ...key,
+        JSON.stringify(
+          changes.lotsDrawn
+            .filter((drawn) => !changes.lotsCreated.some((lot) => lot.id === drawn.lotId))
+            .map((drawn) => ({ id: drawn.lotId, remaining: drawn.remaining.toString() })),
+        ),
+      ],
+    },
+  ];
 }

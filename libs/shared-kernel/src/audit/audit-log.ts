@@ -3,7 +3,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { Injectable } from '@nestjs/common';
 import { ClsService } from 'nestjs-cls';
 import { Clock } from '../clock';
-import { preparedQuery } from '../persistence/prepared-query';
+import { executeWrites, SqlWrite } from '../persistence/sql-write';
 import { newId } from '../ids';
 import { REQUEST_ID_KEY } from '../request-context';
 
@@ -35,12 +35,16 @@ export class AuditLog {
 
   async record(actor: AuditActor, entry: AuditEntry): Promise<void> {
     if (!this.txHost.isTransactionActive()) throw new Error('AuditLog.record must run inside a transaction');
-    await preparedQuery(
-      this.txHost.tx,
-      `INSERT INTO audit_events (organization_id, id, workspace_id, action, resource_type, resource_id,
+    await executeWrites(this.txHost.tx, [this.write(actor, entry)]);
+  }
+
+  /** The audit row as a write to combine with the mutation's own statement (one round trip). */
+  write(actor: AuditActor, entry: AuditEntry): SqlWrite {
+    return {
+      text: `INSERT INTO audit_events (organization_id, id, workspace_id, action, resource_type, resource_id,
          principal_type, principal_id, request_id, data, occurred_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [
+      values: [
         actor.organizationId,
         newId(),
         actor.workspaceId,
@@ -53,6 +57,6 @@ export class AuditLog {
         JSON.stringify(entry.data ?? {}),
         this.clock.now(),
       ],
-    );
+    };
   }
 }

@@ -1,0 +1,22 @@
+import { combineWrites } from './sql-write';
+
+describe('combineWrites', () => {
+  it('leaves a single write as it is', () => {
+    const write = { text: 'UPDATE t SET a = $1 WHERE id = $2', values: [1, 'x'] };
+    expect(combineWrites([write])).toBe(write);
+  });
+
+  it('renumbers each write’s placeholders after the values of the writes before it, casts included', () => {
+    const combined = combineWrites([
+      { text: 'UPDATE a SET v = $2 WHERE id = $1', values: ['a1', 'a2'] },
+      { text: 'INSERT INTO b SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(x int) WHERE $1 IS NOT NULL', values: ['[]'] },
+      { text: 'DELETE FROM c WHERE id = $10 OR id = $1', values: Array.from({ length: 10 }, (_, i) => `c${i + 1}`) },
+    ]);
+    expect(combined.text).toBe(
+      'WITH w0 AS (UPDATE a SET v = $2 WHERE id = $1),\n' +
+        'w1 AS (INSERT INTO b SELECT * FROM jsonb_to_recordset($3::jsonb) AS r(x int) WHERE $3 IS NOT NULL),\n' +
+        'w2 AS (DELETE FROM c WHERE id = $13 OR id = $4)\nSELECT 1',
+    );
+    expect(combined.values).toEqual(['a1', 'a2', '[]', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'c10']);
+  });
+});
