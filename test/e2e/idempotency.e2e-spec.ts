@@ -466,6 +466,31 @@ describe('Idempotency of authenticated POSTs', () => {
       },
     );
 
+    it('R3: 50 parallel requests with one key that the handler refuses all get the one recorded refusal (or 409), nothing applied', async () => {
+      const walletId = await emptyWallet();
+      const before = await walletState(walletId);
+      const key = idem();
+      const responses = await parallel(50, (agent) =>
+        agent
+          .post(`/v1/wallets/${walletId}/adjust`)
+          .set('Authorization', tenant.auth)
+          .set('Idempotency-Key', key)
+          .send({ amount: '-10.00', currency: 'EUR', reason: 'race' }),
+      );
+      const refused = responses.filter((response) => response.status === 422);
+      expect(responses.filter((response) => response.status !== 422 && response.status !== 409)).toEqual([]);
+      expect(refused.length).toBeGreaterThanOrEqual(1);
+      expect(refused.filter((response) => response.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
+      const bodies = new Set(refused.map((response) => response.text));
+      expect(bodies.size).toBe(1);
+      expect(refused[0].body.error.code).toBe('INSUFFICIENT_FUNDS');
+      for (const busy of responses.filter((response) => response.status === 409)) {
+        expect(busy.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      }
+      expect(await walletState(walletId)).toEqual(before);
+      expect(await recordsForKey(key)).toBe(1);
+    });
+
     it('R3: 50 parallel requests with one key and 50 different bodies act at most once', async () => {
       const key = idem();
       const prefix = `r3-diff-${key}`;
