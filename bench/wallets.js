@@ -103,14 +103,6 @@ function helperFunctions(baseMs) {
 // probe and from the repositories), with the values the application computes in JavaScript
 // computed in SQL instead (new balance, ids, JSON records).
 
-const WALLET_SELECT = `w.organization_id, w.workspace_id, w.id, w.customer_id, w.currency, w.is_primary, w.cash_balance, w.promotional_balance,
-  w.held_balance, w.credit_limit, w.max_balance, w.max_single_credit, w.low_balance_threshold, w.auto_topup_enabled,
-  w.auto_topup_amount, w.auto_topup_payment_method_id, w.version, w.created_at, w.updated_at,
-  COALESCE((SELECT json_agg(json_build_object('id', l.id, 'amount', l.amount::text, 'remaining', l.remaining::text, 'expires_at', l.expires_at, 'created_at', l.created_at))
-              FROM promotional_lots l
-             WHERE l.organization_id = w.organization_id AND l.workspace_id = w.workspace_id AND l.wallet_id = w.id AND l.remaining > 0),
-           '[]') AS lots`;
-
 const ENTRY_COLUMNS = `wallet_id uuid, id uuid, type text, source text, amount numeric, currency char(3),
                 cash_amount numeric, promotional_amount numeric, ending_cash_balance numeric, ending_promotional_balance numeric,
                 reason text, reference text, transfer_id uuid, hold_id uuid, expires_at timestamptz, exchange_rate jsonb, funding jsonb,
@@ -135,21 +127,28 @@ INSERT INTO idempotency_records (organization_id, workspace_id, principal_id, me
    fingerprint, response_status, response_headers, response_body, created_at)
  VALUES (:org, :ws, :principal, 'POST', ${route}, 'pgb-' || :k::text, '${'f'.repeat(64)}', 200, '{}', '${body}', now());`;
 
+/** The repository's lock(): wallet_lock() locks and then reads (fresh snapshot) in one call. */
 const lockAndRead = (n, prefix) => `
-SELECT 1 FROM wallets w WHERE w.organization_id = :org AND w.workspace_id = :ws AND w.id = ${wid(n)} FOR UPDATE OF w;
-SELECT ${WALLET_SELECT} FROM wallets w WHERE w.organization_id = :org AND w.workspace_id = :ws AND w.id = ${wid(n)} \\gset ${prefix}`;
+SELECT l.cash_balance, l.promotional_balance, l.held_balance, l.credit_limit, l.version
+  FROM wallet_lock(:org, :ws, ARRAY[${wid(n)}]) l \\gset ${prefix}`;
 
-/** The repository's save(): balances + ledger lines + lots in one data-modifying CTE. */
-const saveWallet = (n, prefix, delta, entry) => `
-WITH updated AS (
-  UPDATE wallets SET cash_balance = :${prefix}cash_balance::numeric + ${delta}, promotional_balance = :${prefix}promotional_balance::numeric,
+/** lockAll() for a transfer: both wallets in one call (locked in id order inside it), pivoted for \gset. */
+const lockAndReadPair = (s, t) => {
+  const column = (prefix, n, name) => `max(l.${name}::text) FILTER (WHERE l.id = ${wid(n)}) AS ${prefix}${name}`;
+  const columns = ['cash_balance', 'promotional_balance', 'held_balance', 'credit_limit', 'version'];
+  return `
+SELECT ${[...columns.map((c) => column('src_', s, c)), ...columns.map((c) => column('dst_', t, c))].join(', ')}
+  FROM wallet_lock(:org, :ws, ARRAY[${wid(s)}, ${wid(t)}]) l \\gset`;
+};
+
+/** The repository's walletWrites(): balances, ledger lines, new lots, drawn lots (CTEs of the one save statement). */
+const walletWrites = (n, prefix, delta, entry) => [
+  `UPDATE wallets SET cash_balance = :${prefix}cash_balance::numeric + ${delta}, promotional_balance = :${prefix}promotional_balance::numeric,
     held_balance = :${prefix}held_balance::numeric, credit_limit = :${prefix}credit_limit::numeric, max_balance = NULL,
     max_single_credit = NULL, low_balance_threshold = NULL, auto_topup_enabled = false, auto_topup_amount = NULL,
     auto_topup_payment_method_id = NULL, is_primary = true, version = :${prefix}version::int + 1, updated_at = now()
-   WHERE organization_id = :org AND workspace_id = :ws AND id = ${wid(n)}
-),
-entries AS (
-  INSERT INTO wallet_transactions (organization_id, workspace_id, wallet_id, id, type, source, amount, currency, cash_amount, promotional_amount,
+   WHERE organization_id = :org AND workspace_id = :ws AND id = ${wid(n)}`,
+  `INSERT INTO wallet_transactions (organization_id, workspace_id, wallet_id, id, type, source, amount, currency, cash_amount, promotional_amount,
     ending_cash_balance, ending_promotional_balance, reason, reference, transfer_id, hold_id, expires_at, exchange_rate, funding,
     created_by_type, created_by_id, created_at)
   SELECT :org, :ws, e.wallet_id, e.id, e.type, e.source, e.amount, e.currency, e.cash_amount, e.promotional_amount,
@@ -158,33 +157,46 @@ entries AS (
     FROM jsonb_to_recordset(jsonb_build_array(jsonb_build_object('wallet_id', ${wid(n)}, ${entry},
            'currency', 'USD', 'promotional_amount', '0.00', 'ending_cash_balance', (:${prefix}cash_balance::numeric + ${delta})::text,
            'ending_promotional_balance', :${prefix}promotional_balance::text, 'created_by_type', 'pgbench',
-           'created_by_id', :principal::text, 'created_at', now()))) AS e(${ENTRY_COLUMNS})
-),
-created_lots AS (
-  INSERT INTO promotional_lots (organization_id, workspace_id, wallet_id, id, amount, remaining, expires_at, created_at)
+           'created_by_id', :principal::text, 'created_at', now()))) AS e(${ENTRY_COLUMNS})`,
+  `INSERT INTO promotional_lots (organization_id, workspace_id, wallet_id, id, amount, remaining, expires_at, created_at)
   SELECT :org, :ws, ${wid(n)}, l.id, l.amount, l.remaining, l.expires_at, l.created_at
-    FROM jsonb_to_recordset('[]'::jsonb) AS l(id uuid, amount numeric, remaining numeric, expires_at timestamptz, created_at timestamptz)
-)
-UPDATE promotional_lots p SET remaining = d.remaining
+    FROM jsonb_to_recordset('[]'::jsonb) AS l(id uuid, amount numeric, remaining numeric, expires_at timestamptz, created_at timestamptz)`,
+  `UPDATE promotional_lots p SET remaining = d.remaining
   FROM jsonb_to_recordset('[]'::jsonb) AS d(id uuid, remaining numeric)
- WHERE p.organization_id = :org AND p.workspace_id = :ws AND p.wallet_id = ${wid(n)} AND p.id = d.id;`;
+ WHERE p.organization_id = :org AND p.workspace_id = :ws AND p.wallet_id = ${wid(n)} AND p.id = d.id`,
+];
 
 const audit = (action, resourceType, resourceId, data) => `
 INSERT INTO audit_events (organization_id, id, workspace_id, action, resource_type, resource_id, principal_type, principal_id, request_id, data, occurred_at)
- VALUES (:org, gen_random_uuid(), :ws, '${action}', '${resourceType}', ${resourceId}, 'api_key', :principal, 'req_' || gen_random_uuid()::text, ${data}, now());`;
+ VALUES (:org, gen_random_uuid(), :ws, '${action}', '${resourceType}', ${resourceId}, 'api_key', :principal, 'req_' || gen_random_uuid()::text, ${data}, now())`;
 
-/** HTTP debit: BEGIN, claim (1), SAVEPOINT, lock + read (2), save, audit, RELEASE, record, COMMIT = 10 round trips. */
+/** combineWrites(): every write a data-modifying CTE of one statement (one round trip). */
+const combined = (writes) => `
+WITH ${writes.map((write, i) => `w${i} AS (${write})`).join(',\n')}
+SELECT 1;`;
+
+/** HTTP debit: BEGIN, claim (1), lock + read (1), save with the audit row (1), record, COMMIT = 6 round trips. */
 function debitScript(bodyLength) {
   const route = routeOf(':n', 'debit');
   return `\\set n random(:nmin, :nmax)
 \\set k random(1, 9000000000000000000)
 START TRANSACTION;
 ${idempotencyClaim(route)}
-SAVEPOINT typeorm_1;
 ${lockAndRead(':n', 'w_')}
-${saveWallet(':n', 'w_', '-0.01', `'id', gen_random_uuid(), 'type', 'debit', 'source', 'CHARGE', 'amount', '-0.01', 'cash_amount', '-0.01', 'funding', '{"cash": "0.01", "lots": []}'::jsonb`)}
-${audit('wallet.debited', 'wallet', `${wid(':n')}::text`, `jsonb_build_object('amount', '-0.01', 'currency', 'USD', 'transaction_id', gen_random_uuid())`)}
-RELEASE SAVEPOINT typeorm_1;
+${combined([
+  ...walletWrites(
+    ':n',
+    'w_',
+    '-0.01',
+    `'id', gen_random_uuid(), 'type', 'debit', 'source', 'CHARGE', 'amount', '-0.01', 'cash_amount', '-0.01', 'funding', '{"cash": "0.01", "lots": []}'::jsonb`,
+  ),
+  audit(
+    'wallet.debited',
+    'wallet',
+    `${wid(':n')}::text`,
+    `jsonb_build_object('amount', '-0.01', 'currency', 'USD', 'transaction_id', gen_random_uuid())`,
+  ),
+])}
 ${idempotencyRecord(route, incompressible(bodyLength))}
 COMMIT;
 `;
@@ -195,7 +207,7 @@ const ONE_ROUND_TRIP_SCRIPT = `\\set n random(:nmin, :nmax)
 SELECT bench_debit(:org, :ws, ${wid(':n')}, 0.01);
 `;
 
-/** HTTP transfer: claim, both wallets locked and read in id order, two saves, transfer row, audit, record. */
+/** HTTP transfer: BEGIN, claim, both wallets locked and read (1), both saves + transfer row + audit (1), record, COMMIT = 6. */
 function transferScript(bodyLength) {
   const route = routeOf(':s', 'transfer');
   const transferId = `md5('t' || :k::text)::uuid`;
@@ -209,28 +221,21 @@ function transferScript(bodyLength) {
 \\set k random(1, 9000000000000000000)
 START TRANSACTION;
 ${idempotencyClaim(route)}
-SAVEPOINT typeorm_1;
-\\if :s < :t
-${lockAndRead(':s', 'src_')}
-${lockAndRead(':t', 'dst_')}
-\\else
-${lockAndRead(':t', 'dst_')}
-${lockAndRead(':s', 'src_')}
-\\endif
-${saveWallet(':s', 'src_', '-0.01', leg('debit'))}
-${saveWallet(':t', 'dst_', '0.01', leg('credit'))}
-WITH transfer AS (
-  INSERT INTO wallet_transfers (organization_id, workspace_id, id, source_wallet_id, target_wallet_id, amount, currency, target_amount,
+${lockAndReadPair(':s', ':t')}
+${combined([
+  ...walletWrites(':s', 'src_', '-0.01', leg('debit')),
+  ...walletWrites(':t', 'dst_', '0.01', leg('credit')),
+  `INSERT INTO wallet_transfers (organization_id, workspace_id, id, source_wallet_id, target_wallet_id, amount, currency, target_amount,
     target_currency, exchange_rate, debit_transaction_id, credit_transaction_id, reason, created_by_type, created_by_id, created_at)
   VALUES (:org, :ws, ${transferId}, ${wid(':s')}, ${wid(':t')}, 0.01, 'USD', 0.01, 'USD', NULL, md5('d' || :k::text)::uuid,
-    md5('c' || :k::text)::uuid, NULL, 'pgbench', :principal, now())
-  RETURNING id
-)
-INSERT INTO fx_clearing_entries (organization_id, workspace_id, transfer_id, currency, amount, created_at)
-SELECT :org, :ws, transfer.id, c.currency, c.amount, now()
-  FROM transfer, jsonb_to_recordset('[]'::jsonb) AS c(currency char(3), amount numeric);
-${audit('wallet.transferred', 'wallet_transfer', `${transferId}::text`, `jsonb_build_object('amount', '0.01', 'currency', 'USD', 'source_wallet_id', ${wid(':s')}, 'target_wallet_id', ${wid(':t')})`)}
-RELEASE SAVEPOINT typeorm_1;
+    md5('c' || :k::text)::uuid, NULL, 'pgbench', :principal, now())`,
+  audit(
+    'wallet.transferred',
+    'wallet_transfer',
+    `${transferId}::text`,
+    `jsonb_build_object('amount', '0.01', 'currency', 'USD', 'source_wallet_id', ${wid(':s')}, 'target_wallet_id', ${wid(':t')})`,
+  ),
+])}
 ${idempotencyRecord(route, incompressible(bodyLength))}
 COMMIT;
 `;
@@ -719,7 +724,7 @@ async function main() {
       },
       {
         figure: 'P1 round trips per debit: HTTP / same-SQL script / one-round-trip',
-        value: `${roundTrips.perRequest.debit} / 10 / 1`,
+        value: `${roundTrips.perRequest.debit} / 6 / 1`,
       },
       atLeast(
         'P2 HTTP hot wallet, 16 conn vs pgbench hot',
@@ -768,7 +773,7 @@ async function main() {
         figure: 'P3 CPU ms per transfer: HTTP (server / postgres / autocannon)',
         value: cpuSplit(runs, 'transfer', ['server', 'postgres', 'loadgen']),
       },
-      { figure: 'P3 round trips per transfer: HTTP / same-SQL script', value: `${roundTrips.perRequest.transfer} / 14` },
+      { figure: 'P3 round trips per transfer: HTTP / same-SQL script', value: `${roundTrips.perRequest.transfer} / 6` },
       ...['holdCreate', 'capture', 'release'].map((name) =>
         atLeast(
           `P4 HTTP hold ${name === 'holdCreate' ? 'create' : name} vs debit`,

@@ -664,10 +664,6 @@ describe('Wallet holds', () => {
       const hold = await place(wallet.id, { amount: '12.00' });
       clock.advance(HOUR);
 
-      // The expired lot no longer counts towards what the capture may spend.
-      const refused = expectWalletError(await capture(wallet.id, hold.id), 422, 'INSUFFICIENT_FUNDS');
-      expect(refused.details).toEqual({ requested: '12.00', spendable: '3.00', currency: 'EUR' });
-
       // The sweep takes the 1.00 that is not held and leaves the 9.00 the hold still covers.
       await t.app.get(JobQueue).runNow(EXPIRE_PROMOTIONAL_LOTS_JOB);
       expect(await balances(wallet.id)).toEqual({ cash: '3.00', promotional: '9.00', held: '12.00', available: '0.00' });
@@ -694,6 +690,40 @@ describe('Wallet holds', () => {
         '-1.00',
       ]);
       expect(await bookViolations(db, [wallet.id, bystander.id])).toEqual([]);
+    });
+
+    it('lets a capture spend what its hold reserved from a lot that expired since, soonest expiry first; not a lot that came later', async () => {
+      const wallet = await walletWith('3.00');
+      const early = await api.ok(wallet.id, 'credit', { amount: '10.00', source: 'PROMOTION', expires_at: at(HOUR) });
+      const hold = await place(wallet.id, { amount: '12.00' });
+      clock.advance(MINUTE);
+      // Credited after the hold was placed and expired before its capture: never reserved by it.
+      await api.ok(wallet.id, 'credit', { amount: '4.00', source: 'PROMOTION', expires_at: at(30 * MINUTE) });
+      clock.advance(HOUR);
+      expect(await balances(wallet.id)).toEqual({ cash: '3.00', promotional: '14.00', held: '12.00', available: '5.00' });
+
+      const captured = await capture(wallet.id, hold.id);
+      expect(captured.status).toBe(200);
+      const [line] = await lines(wallet.id);
+      expect(line).toEqual(
+        expect.objectContaining({
+          type: 'hold_capture',
+          amount: '-12.00',
+          cash_amount: '-2.00',
+          promotional_amount: '-10.00',
+          ending_cash_balance: '1.00',
+          ending_promotional_balance: '4.00',
+        }),
+      );
+      expect(line.funding).toEqual({
+        promotional_lots: [{ lot_id: expect.any(String), amount: '10.00', expires_at: early.expires_at }],
+        cash: '2.00',
+      });
+
+      // The lot credited after the hold is expired for everything: the sweep takes it whole.
+      await t.app.get(JobQueue).runNow(EXPIRE_PROMOTIONAL_LOTS_JOB);
+      expect(await balances(wallet.id)).toEqual({ cash: '1.00', promotional: '0.00', held: '0.00', available: '1.00' });
+      expect(await bookViolations(db, [wallet.id])).toEqual([]);
     });
   });
 

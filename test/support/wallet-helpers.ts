@@ -133,6 +133,8 @@ interface LineRow {
   ending_promotional_balance: string;
   funding: { lots: Array<{ lot_id: string; amount: string; expires_at: string | null }>; cash: string } | null;
   created_at: Date;
+  /** For a hold_capture: when its hold was placed (lots valid then stay spendable for it). */
+  reserved_at: Date | null;
 }
 
 interface LotRow {
@@ -141,6 +143,7 @@ interface LotRow {
   amount: string;
   remaining: string;
   expires_at: Date | null;
+  created_at: Date;
 }
 
 /**
@@ -173,12 +176,13 @@ export async function ledgerViolations(db: DataSource, walletIds?: string[]): Pr
   );
   const lines: LineRow[] = await db.query(
     `SELECT wallet_id, id, type, amount::text, cash_amount::text, promotional_amount::text, ending_cash_balance::text,
-            ending_promotional_balance::text, funding, created_at
-       FROM wallet_transactions WHERE $1::uuid[] IS NULL OR wallet_id = ANY ($1) ORDER BY wallet_id, id`,
+            ending_promotional_balance::text, funding, created_at,
+            (SELECT h.created_at FROM wallet_holds h WHERE h.id = t.hold_id AND t.type = 'hold_capture') AS reserved_at
+       FROM wallet_transactions t WHERE $1::uuid[] IS NULL OR wallet_id = ANY ($1) ORDER BY wallet_id, id`,
     [ids],
   );
   const lots: LotRow[] = await db.query(
-    `SELECT wallet_id, id, amount::text, remaining::text, expires_at FROM promotional_lots
+    `SELECT wallet_id, id, amount::text, remaining::text, expires_at, created_at FROM promotional_lots
       WHERE $1::uuid[] IS NULL OR wallet_id = ANY ($1)`,
     [ids],
   );
@@ -249,7 +253,9 @@ function fundingViolations(walletId: string, line: LineRow, lots: Map<string, Lo
     drawn.set(lot.id, (drawn.get(lot.id) ?? new Big(0)).plus(draw.amount));
     if (line.type === 'expiry') continue;
     const expiry = lot.expires_at ? lot.expires_at.getTime() : Infinity;
-    if (expiry <= line.created_at.getTime()) violations.push(`${walletId}: line ${line.id} spent lot ${lot.id} after its expiry`);
+    const reservedByHold = line.reserved_at !== null && lot.created_at <= line.reserved_at && expiry > line.reserved_at.getTime();
+    if (expiry <= line.created_at.getTime() && !reservedByHold)
+      violations.push(`${walletId}: line ${line.id} spent lot ${lot.id} after its expiry`);
     if (expiry < previous) violations.push(`${walletId}: line ${line.id} drew lots out of expiry order`);
     previous = expiry;
   }

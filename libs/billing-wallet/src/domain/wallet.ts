@@ -167,10 +167,13 @@ export class Wallet {
     return this.state.cash.plus(this.state.promotional).minus(this.state.held);
   }
 
-  /** What may still be spent at `now`: expired lots no longer count, the credit limit does. */
-  spendable(now: Date): Money {
+  /**
+   * What may still be spent at `now`: expired lots no longer count, the credit limit does. A
+   * capture passes its hold's placement time: what the hold reserved stays spendable for it.
+   */
+  spendable(now: Date, reservedAt?: Date): Money {
     const expired = this.state.lots
-      .filter((lot) => isExpired(lot, now))
+      .filter((lot) => !isSpendable(lot, now, reservedAt))
       .reduce((sum, lot) => sum.plus(lot.remaining), this.zero());
     return this.availableBalance.minus(expired).plus(this.state.limits.creditLimit);
   }
@@ -344,7 +347,8 @@ export class Wallet {
     this.positive(captured);
     hold.assertCapturable(captured, now);
     this.state.held = this.state.held.minus(hold.amount);
-    const funding = this.fund(captured, now);
+    // Lots that expired after the hold was placed still fund it: the hold reserved them.
+    const funding = this.fund(captured, now, hold.snapshot.createdAt);
     const entry = this.append({
       type: 'hold_capture',
       source: 'CHARGE',
@@ -407,12 +411,12 @@ export class Wallet {
     return entries;
   }
 
-  private fund(amount: Money, now: Date): { cash: Money; promotional: Money; trace: Funding } {
-    const spendable = this.spendable(now);
+  private fund(amount: Money, now: Date, reservedAt?: Date): { cash: Money; promotional: Money; trace: Funding } {
+    const spendable = this.spendable(now, reservedAt);
     if (amount.gt(spendable)) throw insufficientFunds(amount, spendable);
     let rest = amount;
     const lots: Funding['lots'] = [];
-    for (const lot of this.spendingOrder(now)) {
+    for (const lot of this.spendingOrder(now, reservedAt)) {
       if (rest.isZero()) break;
       const drawn = Money.min(lot.remaining, rest);
       this.drawLot(lot, drawn);
@@ -426,9 +430,9 @@ export class Wallet {
   }
 
   /** Soonest expiry first (never-expiring last), then oldest. */
-  private spendingOrder(now: Date): PromotionalLot[] {
+  private spendingOrder(now: Date, reservedAt?: Date): PromotionalLot[] {
     return this.state.lots
-      .filter((lot) => lot.remaining.isPositive() && !isExpired(lot, now))
+      .filter((lot) => lot.remaining.isPositive() && isSpendable(lot, now, reservedAt))
       .sort(
         (a, b) =>
           (a.expiresAt?.getTime() ?? Infinity) - (b.expiresAt?.getTime() ?? Infinity) ||
@@ -539,6 +543,12 @@ export class Wallet {
 
 function isExpired(lot: PromotionalLot, now: Date): boolean {
   return lot.expiresAt !== null && lot.expiresAt <= now;
+}
+
+/** Unexpired now, or (for a hold's capture) already there and unexpired when the hold was placed. */
+function isSpendable(lot: PromotionalLot, now: Date, reservedAt: Date | undefined): boolean {
+  if (!isExpired(lot, now)) return true;
+  return reservedAt !== undefined && lot.createdAt <= reservedAt && !isExpired(lot, reservedAt);
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

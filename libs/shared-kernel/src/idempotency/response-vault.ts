@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, KeyObject, randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /**
@@ -6,10 +6,11 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
  * secret shown once (a new API key), and no secret may rest in the database in plaintext.
  */
 export class ResponseVault {
-  private readonly key: Buffer;
+  /** A KeyObject made once: a raw Buffer key is converted into one on every cipher. */
+  private readonly key: KeyObject;
 
   constructor(appSecret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', appSecret, 'billing-api', 'idempotency-responses', 32));
+    this.key = createSecretKey(Buffer.from(hkdfSync('sha256', appSecret, 'billing-api', 'idempotency-responses', 32)));
   }
 
   seal(plaintext: string): string {
