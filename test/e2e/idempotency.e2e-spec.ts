@@ -421,6 +421,33 @@ describe('Idempotency of authenticated POSTs', () => {
       expect(await recordsForKey(key)).toBe(1);
     });
 
+    it('replays a completed request even while another request holds its key (a stored record is final)', async () => {
+      const key = idem();
+      const body = { name: 'Held replay', currency: 'EUR', external_id: 'held-replay' };
+      const completed = await postCustomer(body, key).expect(201);
+      const holder = new Client({ connectionString: t.database.url });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        // The claim's own lock on this key's scope, as another in-flight replay would hold it.
+        await holder.query(
+          `SELECT pg_advisory_xact_lock(hashtextextended(
+             concat_ws(E'\\n', organization_id, workspace_id, principal_id, method, route, idempotency_key), 0))
+             FROM idempotency_records WHERE idempotency_key = $1`,
+          [key],
+        );
+        const replay = await postCustomer(body, key).expect(201);
+        expect(replay.headers['idempotent-replayed']).toBe('true');
+        expect(replay.text).toBe(completed.text);
+        const otherBody = await postCustomer({ ...body, name: 'Another body' }, key);
+        expectError(otherBody, 422, 'idempotency_error', 'IDEMPOTENCY_KEY_REUSED');
+      } finally {
+        await holder.query('ROLLBACK');
+        await holder.end();
+      }
+      expect(await customersWithExternalId('held-replay')).toBe(1);
+    });
+
     /** A server of its own so that the 50 requests really travel in parallel. */
     async function parallel<T>(count: number, send: (agent: request.Agent, index: number) => Promise<T>): Promise<T[]> {
       const server = t.app.getHttpServer();

@@ -51,8 +51,8 @@ export class IdempotencyStore {
       response_headers: Record<string, string>;
       response_body: string;
     }>(this.txHost.tx, 'SELECT * FROM idempotency_claim($1, $2, $3, $4, $5, $6)', parameters(scope));
-    if (!row.locked) return { outcome: 'in_use' };
-    if (row.fingerprint === null) return { outcome: 'new' };
+    // A stored record is final: it replays even while another request (another replay) holds the key.
+    if (row.fingerprint === null) return row.locked ? { outcome: 'new' } : { outcome: 'in_use' };
     return {
       outcome: 'completed',
       fingerprint: row.fingerprint,
