@@ -2,11 +2,14 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 
 export class CreateTopUpDto {
-  @ApiPropertyOptional({ enum: ['hosted_checkout', 'off_session'], default: 'hosted_checkout' })
+  @ApiPropertyOptional({ enum: ['hosted_checkout', 'off_session'], default: 'hosted_checkout', example: 'off_session' })
   @IsOptional()
   @IsIn(['hosted_checkout', 'off_session'])
   mode?: string;
-  @ApiPropertyOptional({ example: 'pm_…', description: 'Required for off_session: a payment method of the wallet’s customer.' })
+  @ApiPropertyOptional({
+    example: 'pm_5f1c9e2a7b3d4c6e8f0a1b2c_card_visa',
+    description: 'Required for off_session: a payment method of the wallet’s customer.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(255)
@@ -18,23 +21,37 @@ export class CreateTopUpDto {
 }
 
 export class TopUpDto {
-  @ApiProperty() id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0e' }) id!: string;
   @ApiProperty({ example: 'wallet_top_up' }) object!: string;
-  @ApiProperty() wallet_id!: string;
-  @ApiProperty({ enum: ['hosted_checkout', 'off_session'] }) mode!: string;
-  @ApiProperty({ description: 'Started by the low-balance rule.' }) automatic!: boolean;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07' }) wallet_id!: string;
+  @ApiProperty({ enum: ['hosted_checkout', 'off_session'], example: 'hosted_checkout' }) mode!: string;
+  @ApiProperty({ example: false, description: 'Started by the low-balance rule.' }) automatic!: boolean;
   @ApiProperty({ example: '50.00' }) amount!: string;
   @ApiProperty({ example: 'EUR' }) currency!: string;
-  @ApiProperty({ enum: ['pending', 'succeeded', 'failed'] }) status!: string;
-  @ApiProperty({ type: String, nullable: true }) payment_method_id!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Where the customer pays (hosted_checkout).' }) checkout_url!:
-    string | null;
-  @ApiProperty({ type: String, nullable: true }) failure_code!: string | null;
-  @ApiProperty({ type: String, nullable: true }) failure_message!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The credit, once the provider reported success.' }) transaction_id!:
-    string | null;
-  @ApiProperty() created_at!: string;
-  @ApiProperty({ type: String, nullable: true }) completed_at!: string | null;
+  @ApiProperty({ enum: ['pending', 'succeeded', 'failed'], example: 'succeeded' }) status!: string;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'The card charged (off_session).' })
+  payment_method_id!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example:
+      'https://checkout.sandbox.invalid/pay/cs_sandbox_9b2e4f6a8c0d1e3f5a7b9c2d?top_up=0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0e',
+    description: 'Where the customer pays (hosted_checkout).',
+  })
+  checkout_url!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Set when failed, e.g. card_declined.' })
+  failure_code!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Set when failed, e.g. "Your card was declined."' })
+  failure_message!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0f',
+    description: 'The credit, once the provider reported success.',
+  })
+  transaction_id!: string | null;
+  @ApiProperty({ example: '2026-11-22T15:20:00.000Z' }) created_at!: string;
+  @ApiProperty({ type: String, nullable: true, example: '2026-11-22T15:22:41.000Z' }) completed_at!: string | null;
 }
 
 export class AttachPaymentMethodDto {
@@ -48,11 +65,11 @@ export class AttachPaymentMethodDto {
 }
 
 export class PaymentMethodDto {
-  @ApiProperty() id!: string;
+  @ApiProperty({ example: 'pm_5f1c9e2a7b3d4c6e8f0a1b2c_card_visa' }) id!: string;
   @ApiProperty({ example: 'payment_method' }) object!: string;
-  @ApiProperty() customer_id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04' }) customer_id!: string;
   @ApiProperty({ example: 'sandbox' }) provider!: string;
   @ApiProperty({ example: 'visa' }) brand!: string;
   @ApiProperty({ example: '4242' }) last4!: string;
-  @ApiProperty() created_at!: string;
+  @ApiProperty({ example: '2026-11-22T10:20:00.000Z' }) created_at!: string;
 }

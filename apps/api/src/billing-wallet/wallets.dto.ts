@@ -7,28 +7,28 @@ import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 const AMOUNT = { example: '25.00', description: 'Decimal string in major units, at most the currency’s minor-unit precision.' };
 
 class WalletSettingsDto {
-  @ApiPropertyOptional({ ...AMOUNT, nullable: true, description: 'How far below zero spending may go.' })
+  @ApiPropertyOptional({ ...AMOUNT, example: '50.00', nullable: true, description: 'How far below zero spending may go.' })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsString()
   credit_limit?: string | null;
-  @ApiPropertyOptional({ ...AMOUNT, nullable: true })
+  @ApiPropertyOptional({ ...AMOUNT, example: '10000.00', nullable: true })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsString()
   max_balance?: string | null;
-  @ApiPropertyOptional({ ...AMOUNT, nullable: true })
+  @ApiPropertyOptional({ ...AMOUNT, example: '2500.00', nullable: true })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsString()
   max_single_credit?: string | null;
-  @ApiPropertyOptional({ ...AMOUNT, nullable: true })
+  @ApiPropertyOptional({ ...AMOUNT, example: '20.00', nullable: true })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsString()
   low_balance_threshold?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() auto_topup_enabled?: boolean;
-  @ApiPropertyOptional({ ...AMOUNT, nullable: true })
+  @ApiPropertyOptional({ example: true }) @IsOptional() @IsBoolean() auto_topup_enabled?: boolean;
+  @ApiPropertyOptional({ ...AMOUNT, example: '50.00', nullable: true })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsString()
@@ -36,7 +36,7 @@ class WalletSettingsDto {
 }
 
 export class CreateWalletDto extends WalletSettingsDto {
-  @ApiProperty() @IsUUID() customer_id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04' }) @IsUUID() customer_id!: string;
   @ApiProperty({ example: 'EUR' }) @IsString() currency!: string;
 }
 
@@ -45,7 +45,7 @@ export class UpdateWalletDto extends WalletSettingsDto {
   @IsOptional()
   @IsString()
   currency?: string;
-  @ApiPropertyOptional({ example: 'pm_card_visa', nullable: true })
+  @ApiPropertyOptional({ example: 'pm_5f1c9e2a7b3d4c6e8f0a1b2c_card_visa', nullable: true })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsString()
@@ -55,7 +55,7 @@ export class UpdateWalletDto extends WalletSettingsDto {
 
 export class MoneyOperationDto {
   @ApiProperty(AMOUNT) @IsString() amount!: string;
-  @ApiPropertyOptional({ enum: SOURCES }) @IsOptional() @IsIn(SOURCES) source?: string;
+  @ApiPropertyOptional({ enum: SOURCES, example: 'INVOICE' }) @IsOptional() @IsIn(SOURCES) source?: string;
   @ApiPropertyOptional({ example: 'EUR', description: 'Echo-guard: must equal the wallet’s currency when sent.' })
   @IsOptional()
   @IsString()
@@ -72,6 +72,7 @@ export class MoneyOperationDto {
 }
 
 export class CreditDto extends MoneyOperationDto {
+  @ApiPropertyOptional({ enum: SOURCES, example: 'PROMOTION' }) declare source?: string;
   @ApiPropertyOptional({
     example: '2027-01-01T00:00:00Z',
     nullable: true,
@@ -86,6 +87,7 @@ export class CreditDto extends MoneyOperationDto {
 
 export class AdjustDto extends MoneyOperationDto {
   @ApiProperty({ example: '-5.00', description: 'Signed decimal string.' }) @IsString() declare amount: string;
+  @ApiPropertyOptional({ enum: SOURCES, example: 'MANUAL' }) declare source?: string;
 }
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
@@ -96,37 +98,46 @@ const toList = ({ value }: { value: unknown }) =>
     .filter(Boolean);
 
 export class ListWalletsQueryDto extends ListQueryDto {
-  @ApiPropertyOptional() @IsOptional() @IsUUID() customer_id?: string;
+  @ApiPropertyOptional({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04' }) @IsOptional() @IsUUID() customer_id?: string;
   @ApiPropertyOptional({ description: 'Repeatable or comma-separated; OR within.', example: 'EUR,USD' })
   @IsOptional()
   @Transform(toList)
   @IsString({ each: true })
   currency?: string[];
-  @ApiPropertyOptional() @IsOptional() @Transform(toBoolean) @IsBoolean() is_primary?: boolean;
-  @ApiPropertyOptional() @IsOptional() @Transform(toBoolean) @IsBoolean() auto_topup_enabled?: boolean;
-  @ApiPropertyOptional({ description: 'created_at ≥ this' }) @IsOptional() @Type(() => Date) @IsDate() created_after?: Date;
-  @ApiPropertyOptional({ description: 'created_at < this' }) @IsOptional() @Type(() => Date) @IsDate() created_before?: Date;
+  @ApiPropertyOptional({ example: true }) @IsOptional() @Transform(toBoolean) @IsBoolean() is_primary?: boolean;
+  @ApiPropertyOptional({ example: true }) @IsOptional() @Transform(toBoolean) @IsBoolean() auto_topup_enabled?: boolean;
+  @ApiPropertyOptional({ example: '2026-11-01T00:00:00Z', description: 'created_at ≥ this' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate()
+  created_after?: Date;
+  @ApiPropertyOptional({ example: '2026-12-01T00:00:00Z', description: 'created_at < this' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate()
+  created_before?: Date;
 }
 
 export class WalletDto {
-  @ApiProperty() id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07' }) id!: string;
   @ApiProperty({ example: 'wallet' }) object!: string;
-  @ApiProperty() customer_id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04' }) customer_id!: string;
   @ApiProperty({ example: 'EUR' }) currency!: string;
-  @ApiProperty() is_primary!: boolean;
+  @ApiProperty({ example: true }) is_primary!: boolean;
   @ApiProperty({ example: '100.00' }) cash_balance!: string;
   @ApiProperty({ example: '5.00' }) promotional_balance!: string;
   @ApiProperty({ example: '10.00' }) held_balance!: string;
   @ApiProperty({ example: '95.00', description: 'cash + promotional − held' }) available_balance!: string;
   @ApiProperty({ example: '0.00' }) credit_limit!: string;
-  @ApiProperty({ type: String, nullable: true }) max_balance!: string | null;
-  @ApiProperty({ type: String, nullable: true }) max_single_credit!: string | null;
-  @ApiProperty({ type: String, nullable: true }) low_balance_threshold!: string | null;
-  @ApiProperty() auto_topup_enabled!: boolean;
-  @ApiProperty({ type: String, nullable: true }) auto_topup_amount!: string | null;
-  @ApiProperty({ type: String, nullable: true }) auto_topup_payment_method_id!: string | null;
-  @ApiProperty() created_at!: string;
-  @ApiProperty() updated_at!: string;
+  @ApiProperty({ type: String, nullable: true, example: '10000.00' }) max_balance!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '2500.00' }) max_single_credit!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '20.00' }) low_balance_threshold!: string | null;
+  @ApiProperty({ example: true }) auto_topup_enabled!: boolean;
+  @ApiProperty({ type: String, nullable: true, example: '50.00' }) auto_topup_amount!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'pm_5f1c9e2a7b3d4c6e8f0a1b2c_card_visa' }) auto_topup_payment_method_id!:
+    string | null;
+  @ApiProperty({ example: '2026-11-22T10:15:30.000Z' }) created_at!: string;
+  @ApiProperty({ example: '2026-11-22T12:30:00.000Z' }) updated_at!: string;
 }
 
 export class WalletListDto {
@@ -135,31 +146,45 @@ export class WalletListDto {
 }
 
 export class WalletTransactionDto {
-  @ApiProperty() id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d09' }) id!: string;
   @ApiProperty({ example: 'wallet_transaction' }) object!: string;
-  @ApiProperty() wallet_id!: string;
-  @ApiProperty({ enum: ['credit', 'debit', 'adjustment', 'hold_capture', 'expiry'] }) type!: string;
-  @ApiProperty({ enum: SOURCES, nullable: true }) source!: string | null;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07' }) wallet_id!: string;
+  @ApiProperty({ enum: ['credit', 'debit', 'adjustment', 'hold_capture', 'expiry'], example: 'debit' }) type!: string;
+  @ApiProperty({ enum: SOURCES, nullable: true, example: 'TRANSFER' }) source!: string | null;
   @ApiProperty({ example: '-12.00', description: 'Signed: credits positive, debits negative.' }) amount!: string;
   @ApiProperty({ example: 'EUR' }) currency!: string;
   @ApiProperty({ example: '-2.00' }) cash_amount!: string;
   @ApiProperty({ example: '-10.00' }) promotional_amount!: string;
   @ApiProperty({ example: '18.00' }) ending_cash_balance!: string;
   @ApiProperty({ example: '0.00' }) ending_promotional_balance!: string;
-  @ApiProperty({ type: String, nullable: true }) reason!: string | null;
-  @ApiProperty({ type: String, nullable: true }) reference!: string | null;
-  @ApiProperty({ type: String, nullable: true }) transfer_id!: string | null;
-  @ApiProperty({ type: String, nullable: true }) hold_id!: string | null;
-  @ApiProperty({ type: String, nullable: true }) expires_at!: string | null;
-  @ApiProperty({ nullable: true }) exchange_rate!: Record<string, string> | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Move credit to the EU entity' }) reason!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null }) reference!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d' }) transfer_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Set on hold_capture lines.' }) hold_id!:
+    string | null;
+  @ApiProperty({ type: String, nullable: true, example: null }) expires_at!: string | null;
+  @ApiProperty({
+    nullable: true,
+    description: 'The rate snapshot of a cross-currency transfer.',
+    example: { rate: '1.0825', from_currency: 'EUR', to_currency: 'USD', as_of: '2026-11-22T12:00:00.000Z' },
+  })
+  exchange_rate!: Record<string, string> | null;
   @ApiProperty({
     nullable: true,
     description: 'Which promotional lots and how much cash paid for a debit.',
-    example: { promotional_lots: [{ lot_id: '…', amount: '10.00', expires_at: null }], cash: '2.00' },
+    example: {
+      promotional_lots: [
+        { lot_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0b', amount: '10.00', expires_at: '2027-01-01T00:00:00.000Z' },
+      ],
+      cash: '2.00',
+    },
   })
   funding!: Record<string, unknown> | null;
-  @ApiProperty({ example: { type: 'api_key', id: '…' } }) created_by!: { type: string; id: string | null };
-  @ApiProperty() created_at!: string;
+  @ApiProperty({ example: { type: 'api_key', id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d' } }) created_by!: {
+    type: string;
+    id: string | null;
+  };
+  @ApiProperty({ example: '2026-11-22T12:30:00.000Z' }) created_at!: string;
 }
 
 export class WalletTransactionListDto {
@@ -170,7 +195,8 @@ export class WalletTransactionListDto {
 export class PendingApprovalDto {
   @ApiProperty({ example: 'approval_request' }) object!: string;
   @ApiProperty({ example: 'pending_approval' }) status!: string;
-  @ApiProperty({ example: { id: '…', status: 'pending', checkpoint: 'wallet.adjust' } }) approval!: {
+  @ApiProperty({ example: { id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05', status: 'pending', checkpoint: 'wallet.adjust' } })
+  approval!: {
     id: string;
     status: string;
     checkpoint: string;
@@ -199,7 +225,7 @@ export class CreateHoldDto {
   @MaxLength(255)
   reference_id?: string;
   @ApiPropertyOptional({ example: 'invoice' }) @IsOptional() @IsString() @MaxLength(100) reference_type?: string;
-  @ApiPropertyOptional({ description: 'The captured amount is subject to VAT reverse charge (tax zero).' })
+  @ApiPropertyOptional({ example: false, description: 'The captured amount is subject to VAT reverse charge (tax zero).' })
   @IsOptional()
   @IsBoolean()
   reverse_charge?: boolean;
@@ -226,40 +252,49 @@ export class CaptureHoldDto {
 }
 
 export class HoldDto {
-  @ApiProperty() id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0c' }) id!: string;
   @ApiProperty({ example: 'wallet_hold' }) object!: string;
-  @ApiProperty() wallet_id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07' }) wallet_id!: string;
   @ApiProperty({ example: '40.00' }) amount!: string;
   @ApiProperty({ example: 'EUR' }) currency!: string;
-  @ApiProperty({ enum: ['pending', 'captured', 'released'] }) status!: string;
-  @ApiProperty({ type: String, nullable: true }) expires_at!: string | null;
-  @ApiProperty({ type: String, nullable: true }) reason!: string | null;
-  @ApiProperty({ type: String, nullable: true }) reference_id!: string | null;
-  @ApiProperty({ type: String, nullable: true }) reference_type!: string | null;
-  @ApiProperty() reverse_charge!: boolean;
+  @ApiProperty({ enum: ['pending', 'captured', 'released'], example: 'captured' }) status!: string;
+  @ApiProperty({ type: String, nullable: true, example: '2026-11-23T12:00:00.000Z' }) expires_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Usage reservation' }) reason!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'inv_42' }) reference_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'invoice' }) reference_type!: string | null;
+  @ApiProperty({ example: false }) reverse_charge!: boolean;
   @ApiProperty({ type: String, nullable: true, example: '0.19' }) tax_rate!: string | null;
-  @ApiProperty({ type: String, nullable: true }) tax_rule_id!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Internal only; null through the API.' }) exchange_rate_base_leg_id!:
-    string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Internal only.' }) exchange_rate_id!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Internal only.' }) fx_policy_applied!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Internal only.' }) metric_key!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Internal only.' }) subscription_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'txr_de_standard' }) tax_rule_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only; null through the API.' })
+  exchange_rate_base_leg_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only.' }) exchange_rate_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only.' }) fx_policy_applied!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only.' }) metric_key!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only.' }) subscription_id!: string | null;
   @ApiProperty({
     type: 'array',
     items: { type: 'object' },
     nullable: true,
+    example: null,
     description: 'Promotions applied up-front (internal only).',
   })
   applied_promotions!: unknown[] | null;
-  @ApiProperty({ enum: ['manual', 'expired', 'capture_remainder'], nullable: true }) release_reason!: string | null;
-  @ApiProperty({ type: String, nullable: true }) captured_amount!: string | null;
+  @ApiProperty({
+    enum: ['manual', 'expired', 'capture_remainder'],
+    nullable: true,
+    example: null,
+    description: 'Set once released; capture_remainder after a partial capture.',
+  })
+  release_reason!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '40.00' }) captured_amount!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '33.61' }) captured_net_amount!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '6.39' }) captured_tax_amount!: string | null;
-  @ApiProperty({ type: String, nullable: true }) capture_transaction_id!: string | null;
-  @ApiProperty({ type: String, nullable: true }) captured_at!: string | null;
-  @ApiProperty({ type: String, nullable: true }) released_at!: string | null;
-  @ApiProperty() created_at!: string;
+  @ApiProperty({ type: String, nullable: true, example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a' }) capture_transaction_id!:
+    string | null;
+  @ApiProperty({ type: String, nullable: true, example: '2026-11-22T16:45:00.000Z' }) captured_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Set once released (also for a partial capture).' })
+  released_at!: string | null;
+  @ApiProperty({ example: '2026-11-22T12:30:00.000Z' }) created_at!: string;
 }
 
 export class HoldListDto {
@@ -274,7 +309,10 @@ export class TransferAmountDto {
 
 export class TransferDto {
   @ApiProperty({ type: TransferAmountDto }) @ValidateNested() @Type(() => TransferAmountDto) amount!: TransferAmountDto;
-  @ApiProperty({ description: 'A wallet of the same workspace; another currency converts at the organization’s FX rate.' })
+  @ApiProperty({
+    example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d08',
+    description: 'A wallet of the same workspace; another currency converts at the organization’s FX rate.',
+  })
   @IsUUID()
   target_wallet_id!: string;
   @ApiPropertyOptional({ example: 'Move credit to the EU entity' }) @IsOptional() @IsString() @MaxLength(500) reason?: string;
@@ -294,9 +332,9 @@ class ExchangeRateDto {
 
 export class TransferResponseDto {
   @ApiProperty({ example: 'wallet_transfer' }) object!: string;
-  @ApiProperty() transfer_id!: string;
-  @ApiProperty() source_wallet_id!: string;
-  @ApiProperty() target_wallet_id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d' }) transfer_id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07' }) source_wallet_id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d08' }) target_wallet_id!: string;
   @ApiProperty({ type: MoneyValueDto }) amount!: MoneyValueDto;
   @ApiProperty({ type: MoneyValueDto }) target_amount!: MoneyValueDto;
   @ApiProperty({ type: ExchangeRateDto, nullable: true }) exchange_rate!: ExchangeRateDto | null;
@@ -315,7 +353,7 @@ export class FxRateDto {
   @ApiProperty({ example: 'EUR' }) from_currency!: string;
   @ApiProperty({ example: 'USD' }) to_currency!: string;
   @ApiProperty({ example: '1.0825' }) rate!: string;
-  @ApiProperty() updated_at!: string;
+  @ApiProperty({ example: '2026-11-22T12:00:00.000Z' }) updated_at!: string;
 }
 
 export class FxRateListDto {

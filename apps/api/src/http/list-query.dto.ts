@@ -11,7 +11,11 @@ export class ListQueryDto {
   @Allow()
   limit?: unknown;
 
-  @ApiPropertyOptional({ description: 'The `pagination.cursor` of the previous page.' })
+  @ApiPropertyOptional({
+    example:
+      'v1.WyIyMDI2LTExLTIyVDEwOjE1OjMwLjAwMFoiLCIwMTkzYTVjMi03ZjRlLTdiMWEtOWMxZC0yZjBlNGI1YTZkMDciXQ.CmjKE3kUxvP9yqkn7KhqPg',
+    description: 'The `pagination.cursor` of the previous page.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
@@ -23,7 +27,13 @@ export class ListQueryDto {
 }
 
 export class PaginationDto {
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Null exactly when has_more is false.' }) cursor!:
-    string | null;
-  @ApiPropertyOptional({ example: false }) has_more!: boolean;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example:
+      'v1.WyIyMDI2LTExLTIyVDEwOjE1OjMwLjAwMFoiLCIwMTkzYTVjMi03ZjRlLTdiMWEtOWMxZC0yZjBlNGI1YTZkMDciXQ.CmjKE3kUxvP9yqkn7KhqPg',
+    description: 'Null exactly when has_more is false.',
+  })
+  cursor!: string | null;
+  @ApiPropertyOptional({ example: true }) has_more!: boolean;
 }

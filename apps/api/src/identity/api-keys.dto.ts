@@ -33,7 +33,11 @@ export class CreateApiKeyDto {
   @IsDate()
   expires_at?: Date;
 
-  @ApiPropertyOptional({ enum: ['sk_live', 'sk_test'], description: 'Defaults from the workspace mode (sandbox: sk_test).' })
+  @ApiPropertyOptional({
+    enum: ['sk_live', 'sk_test'],
+    example: 'sk_live',
+    description: 'Defaults from the workspace mode (sandbox: sk_test).',
+  })
   @IsOptional()
   @IsIn(['sk_live', 'sk_test'])
   key_type?: 'sk_live' | 'sk_test';
@@ -44,15 +48,16 @@ export class ApiKeyDto {
   @ApiProperty({ example: 'api_key' }) object!: 'api_key';
   @ApiProperty({ example: 'Billing worker' }) name!: string;
   @ApiProperty({ example: 'sk_live_4eC3' }) prefix!: string;
-  @ApiProperty({ enum: ['sk_live', 'sk_test'] }) key_type!: string;
+  @ApiProperty({ enum: ['sk_live', 'sk_test'], example: 'sk_live' }) key_type!: string;
   @ApiProperty({ example: ['wallets:read'] }) scopes!: string[];
   @ApiProperty({ example: ['203.0.113.0/24'] }) allowed_ips!: string[];
-  @ApiProperty({ type: String, nullable: true }) expires_at!: string | null;
-  @ApiProperty({ type: String, nullable: true }) last_used_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '2027-01-01T00:00:00.000Z' }) expires_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '2026-11-22T14:03:11.000Z' }) last_used_at!: string | null;
   @ApiProperty({ example: '2026-11-22T12:00:00.000Z' }) created_at!: string;
-  @ApiProperty({ type: String, nullable: true }) revoked_at!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'When a rotated key stops working.' }) revokes_at!: string | null;
-  @ApiProperty({ enum: ['active', 'expired', 'revoked'] }) status!: string;
+  @ApiProperty({ type: String, nullable: true, example: null }) revoked_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'When a rotated key stops working.' }) revokes_at!:
+    string | null;
+  @ApiProperty({ enum: ['active', 'expired', 'revoked'], example: 'active' }) status!: string;
 }
 
 export class ApiKeyWithSecretDto extends ApiKeyDto {
@@ -60,7 +65,7 @@ export class ApiKeyWithSecretDto extends ApiKeyDto {
 }
 
 class RotatedFromDto {
-  @ApiProperty() id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7c' }) id!: string;
   @ApiProperty({ example: '2026-11-23T12:00:00.000Z' }) revokes_at!: string;
 }
 

@@ -13,26 +13,61 @@ export class ApprovalDecisionDto {
 }
 
 class PrincipalRefDto {
-  @ApiProperty({ enum: ['api_key', 'user'] }) type!: string;
-  @ApiProperty() id!: string;
+  @ApiProperty({ enum: ['api_key', 'user'], example: 'user' }) type!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02' }) id!: string;
 }
 
+/** A held wallet adjustment, as the requester sent it. */
+const HELD_ADJUSTMENT = {
+  wallet_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07',
+  amount: '-25.00',
+  source: 'MANUAL',
+  currency: 'EUR',
+  reason: 'Goodwill correction for ticket 1881',
+  reference: 'case_1881',
+};
+
 export class ApprovalDto {
-  @ApiProperty() id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05' }) id!: string;
   @ApiProperty({ example: 'approval' }) object!: 'approval';
   @ApiProperty({ example: 'wallet.adjust' }) checkpoint!: string;
-  @ApiProperty({ enum: ['pending', 'approved', 'rejected', 'failed'] }) status!: string;
-  @ApiProperty({ description: 'The held request.', example: { wallet_id: '…', amount: '-25.00' } }) request!: Record<
-    string,
-    unknown
-  >;
+  @ApiProperty({ enum: ['pending', 'approved', 'rejected', 'failed'], example: 'approved' }) status!: string;
+  @ApiProperty({ description: 'The held request.', example: HELD_ADJUSTMENT }) request!: Record<string, unknown>;
   @ApiProperty({ type: PrincipalRefDto }) requested_by!: PrincipalRefDto;
   @ApiProperty({ type: PrincipalRefDto, nullable: true }) decided_by!: PrincipalRefDto | null;
-  @ApiProperty({ type: String, nullable: true }) decided_at!: string | null;
-  @ApiProperty({ type: String, nullable: true }) decision_reason!: string | null;
-  @ApiProperty({ nullable: true, description: 'What applying the held request produced (or why it failed).' })
+  @ApiProperty({ type: String, nullable: true, example: '2026-11-22T13:05:00.000Z' }) decided_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Confirmed with finance.' }) decision_reason!: string | null;
+  @ApiProperty({
+    nullable: true,
+    description: 'What applying the held request produced (or why it failed).',
+    example: {
+      outcome: 'succeeded',
+      response: {
+        id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11',
+        object: 'wallet_transaction',
+        wallet_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07',
+        type: 'adjustment',
+        source: 'MANUAL',
+        amount: '-25.00',
+        currency: 'EUR',
+        cash_amount: '-25.00',
+        promotional_amount: '0.00',
+        ending_cash_balance: '75.00',
+        ending_promotional_balance: '5.00',
+        reason: HELD_ADJUSTMENT.reason,
+        reference: HELD_ADJUSTMENT.reference,
+        transfer_id: null,
+        hold_id: null,
+        expires_at: null,
+        exchange_rate: null,
+        funding: null,
+        created_by: { type: 'user', id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02' },
+        created_at: '2026-11-22T13:05:00.000Z',
+      },
+    },
+  })
   result!: Record<string, unknown> | null;
-  @ApiProperty() created_at!: string;
+  @ApiProperty({ example: '2026-11-22T12:40:00.000Z' }) created_at!: string;
 }
 
 function toDto(approval: ApprovalView): ApprovalDto {

@@ -11,8 +11,15 @@ import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 
 export class ListAuditEventsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: 'api_key' }) @IsOptional() @IsString() @MaxLength(100) resource_type?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) resource_id?: string;
-  @ApiPropertyOptional({ description: 'API key or user id.' }) @IsOptional() @IsUUID() principal_id?: string;
+  @ApiPropertyOptional({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  resource_id?: string;
+  @ApiPropertyOptional({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02', description: 'API key or user id.' })
+  @IsOptional()
+  @IsUUID()
+  principal_id?: string;
   @ApiPropertyOptional({ example: '2026-11-01T00:00:00Z', description: 'occurred_at ≥ this' })
   @IsOptional()
   @Type(() => Date)
@@ -26,16 +33,23 @@ export class ListAuditEventsQueryDto extends ListQueryDto {
 }
 
 class AuditEventDto {
-  @ApiProperty() id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d06' }) id!: string;
   @ApiProperty({ example: 'audit_event' }) object!: 'audit_event';
-  @ApiProperty({ example: 'api_key.revoked' }) action!: string;
+  @ApiProperty({ example: 'api_key.created' }) action!: string;
   @ApiProperty({ example: 'api_key' }) resource_type!: string;
-  @ApiProperty() resource_id!: string;
-  @ApiProperty({ example: { type: 'user', id: '…' } }) principal!: { type: string; id: string | null };
-  @ApiProperty({ type: String, nullable: true }) workspace_id!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'req_…' }) request_id!: string | null;
-  @ApiProperty() data!: Record<string, unknown>;
-  @ApiProperty() occurred_at!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d' }) resource_id!: string;
+  @ApiProperty({ example: { type: 'user', id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02' } }) principal!: {
+    type: string;
+    id: string | null;
+  };
+  @ApiProperty({ type: String, nullable: true, example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01' }) workspace_id!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'req_0b6f3f0e-9d1a-4a43-9f40-1f2d3c4b5a69' }) request_id!: string | null;
+  @ApiProperty({
+    description: 'What the action recorded; its keys depend on the action.',
+    example: { name: 'Billing worker', key_type: 'sk_live', scopes: ['wallets:read'] },
+  })
+  data!: Record<string, unknown>;
+  @ApiProperty({ example: '2026-11-22T12:00:00.000Z' }) occurred_at!: string;
 }
 
 export class AuditEventListDto {

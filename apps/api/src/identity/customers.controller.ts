@@ -23,20 +23,20 @@ export class CreateCustomerDto {
 }
 
 export class ListCustomersQueryDto extends ListQueryDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) external_id?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(254) email?: string;
+  @ApiPropertyOptional({ example: 'crm-4711' }) @IsOptional() @IsString() @MaxLength(255) external_id?: string;
+  @ApiPropertyOptional({ example: 'billing@acme.example' }) @IsOptional() @IsString() @MaxLength(254) email?: string;
 }
 
 export class CustomerDto {
-  @ApiProperty() id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04' }) id!: string;
   @ApiProperty({ example: 'customer' }) object!: 'customer';
-  @ApiProperty() workspace_id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01' }) workspace_id!: string;
   @ApiProperty({ example: 'Acme GmbH' }) name!: string;
   @ApiProperty({ type: String, nullable: true, example: 'billing@acme.example' }) email!: string | null;
   @ApiProperty({ example: 'EUR' }) currency!: string;
   @ApiProperty({ type: String, nullable: true, example: 'crm-4711' }) external_id!: string | null;
   @ApiProperty({ example: { segment: 'enterprise' } }) metadata!: Record<string, string>;
-  @ApiProperty() created_at!: string;
+  @ApiProperty({ example: '2026-11-22T10:15:30.000Z' }) created_at!: string;
 }
 
 export class CustomerListDto {

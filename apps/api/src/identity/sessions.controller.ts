@@ -23,16 +23,16 @@ export class CreateSessionDto {
 
 export class SessionDto {
   @ApiProperty({ example: 'session' }) object!: 'session';
-  @ApiProperty() id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d03' }) id!: string;
   @ApiProperty({ example: 'sess_…', description: 'Shown once; send as `Authorization: Bearer <token>`.' }) token!: string;
-  @ApiProperty() user_id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02' }) user_id!: string;
   @ApiProperty({ example: '2026-11-23T00:00:00.000Z' }) expires_at!: string;
 }
 
 class PermissionDto {
   @ApiProperty({ example: 'wallets:write' }) scope!: string;
   @ApiProperty({ example: 'wallets' }) resource!: string;
-  @ApiProperty({ enum: ['read', 'write'] }) access!: string;
+  @ApiProperty({ enum: ['read', 'write'], example: 'write' }) access!: string;
   @ApiProperty({ example: 'Create, change and act on wallets, their ledger, holds and top-ups.' }) description!: string;
 }
 

@@ -14,6 +14,7 @@ export class CreateUserDto {
   @ApiProperty({ example: 'a long passphrase', description: '12 to 256 characters.' }) @IsString() password!: string;
   @ApiProperty({
     enum: ROLES,
+    example: 'admin',
     description: 'owner/admin: every scope; developer: reads and non-administrative writes; viewer: reads.',
   })
   @IsString()
@@ -21,11 +22,11 @@ export class CreateUserDto {
 }
 
 export class UserDto {
-  @ApiProperty() id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02' }) id!: string;
   @ApiProperty({ example: 'user' }) object!: 'user';
   @ApiProperty({ example: 'finance@acme.example' }) email!: string;
-  @ApiProperty({ enum: ROLES }) role!: string;
-  @ApiProperty() created_at!: string;
+  @ApiProperty({ enum: ROLES, example: 'admin' }) role!: string;
+  @ApiProperty({ example: '2026-11-22T09:30:00.000Z' }) created_at!: string;
 }
 
 export class UserListDto {

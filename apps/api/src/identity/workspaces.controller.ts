@@ -28,7 +28,7 @@ export class CreateWorkspaceDto {
   @ApiProperty({ example: 'eu-sandbox', description: 'Lowercase letters, digits, inner hyphens; unique in the organization.' })
   @IsString()
   slug!: string;
-  @ApiProperty({ enum: ['live', 'sandbox'] }) @IsIn(['live', 'sandbox']) mode!: 'live' | 'sandbox';
+  @ApiProperty({ enum: ['live', 'sandbox'], example: 'sandbox' }) @IsIn(['live', 'sandbox']) mode!: 'live' | 'sandbox';
 }
 
 export class UpdateWorkspaceDto {
@@ -41,15 +41,15 @@ export class UpdateWorkspaceDto {
 }
 
 export class WorkspaceDto {
-  @ApiProperty() id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01' }) id!: string;
   @ApiProperty({ example: 'workspace' }) object!: 'workspace';
   @ApiProperty({ example: 'Live' }) name!: string;
   @ApiProperty({ example: 'live' }) slug!: string;
-  @ApiProperty({ enum: ['live', 'sandbox'] }) mode!: string;
-  @ApiProperty({ description: "The organization's default workspace of its mode." }) is_default!: boolean;
+  @ApiProperty({ enum: ['live', 'sandbox'], example: 'live' }) mode!: string;
+  @ApiProperty({ example: true, description: "The organization's default workspace of its mode." }) is_default!: boolean;
   @ApiProperty({ type: WorkspaceSettingsDto }) settings!: { approval_required_for: string[] };
-  @ApiProperty() created_at!: string;
-  @ApiProperty() updated_at!: string;
+  @ApiProperty({ example: '2026-11-20T08:00:00.000Z' }) created_at!: string;
+  @ApiProperty({ example: '2026-11-22T09:12:04.000Z' }) updated_at!: string;
 }
 
 export class WorkspaceListDto {
