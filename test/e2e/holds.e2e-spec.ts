@@ -289,6 +289,10 @@ describe('Wallet holds', () => {
         [{ amount: '1.00', subscription_id: randomUUID() }, 'subscription_id', 'UNKNOWN_PARAMETER'],
         [{ amount: '1.00', applied_promotions: [] }, 'applied_promotions', 'UNKNOWN_PARAMETER'],
         [{ amount: '1.00', status: 'captured' }, 'status', 'UNKNOWN_PARAMETER'],
+        // Timestamps are RFC 3339 strings: no epoch milliseconds, no date without time and offset.
+        [{ amount: '1.00', expires_at: Date.parse('2099-01-01T00:00:00Z') }, 'expires_at', 'INVALID_VALUE'],
+        [{ amount: '1.00', expires_at: '2099-01-01' }, 'expires_at', 'INVALID_VALUE'],
+        [{ amount: '1.00', expires_at: '2099-01-01T00:00:00' }, 'expires_at', 'INVALID_VALUE'],
       ];
       for (const [body, param, code] of cases) expectWalletFieldError(await api.post(holds(wallet.id), body), param, code);
       for (const body of [
@@ -538,6 +542,25 @@ describe('Wallet holds', () => {
       );
       expect(await stored(wallet.id)).toEqual(before);
       expect((await capture(wallet.id, hold.id, { amount: '50.00' })).status).toBe(200);
+    });
+
+    it('refuses a release with a body (it takes none): 400 UNKNOWN_PARAMETER or INVALID_TYPE, the hold stays pending', async () => {
+      const wallet = await walletWith('100.00');
+      const hold = await place(wallet.id, { amount: '10.00' });
+      const before = await stored(wallet.id);
+      expectWalletFieldError(
+        await api.post(holds(wallet.id, hold.id, 'release'), { held_balance: '0.00' }),
+        'held_balance',
+        'UNKNOWN_PARAMETER',
+      );
+      expectWalletFieldError(
+        await api.post(holds(wallet.id, hold.id, 'release'), { reason: 'manual' }),
+        'reason',
+        'UNKNOWN_PARAMETER',
+      );
+      expectWalletFieldError(await api.post(holds(wallet.id, hold.id, 'release'), [1]), 'body', 'INVALID_TYPE');
+      expect(await stored(wallet.id)).toEqual(before);
+      expect((await api.post(holds(wallet.id, hold.id, 'release'), {})).body.status).toBe('released');
     });
 
     it('refuses to capture or release a hold that is no longer pending: 409 HOLD_NOT_PENDING, nothing changes', async () => {

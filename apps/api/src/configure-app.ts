@@ -6,7 +6,7 @@ import { FastifyInstance } from 'fastify';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
-import { RejectUnknownQueryInterceptor } from './http/reject-unknown-query.interceptor';
+import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
 import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi';
@@ -63,7 +63,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
-  app.useGlobalInterceptors(new RejectUnknownQueryInterceptor());
+  app.useGlobalInterceptors(new RejectUndeclaredInputInterceptor());
 
   installRateLimit(
     app.getHttpAdapter().getInstance() as unknown as FastifyInstance,

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SOURCES } from '@app/billing-wallet';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsDate, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
+import { IsTimestamp } from '../http/timestamp';
 
 const AMOUNT = { example: '25.00', description: 'Decimal string in major units, at most the currency’s minor-unit precision.' };
 
@@ -80,8 +81,7 @@ export class CreditDto extends MoneyOperationDto {
   })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
-  @Type(() => Date)
-  @IsDate()
+  @IsTimestamp()
   expires_at?: Date | null;
 }
 
@@ -108,13 +108,11 @@ export class ListWalletsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: true }) @IsOptional() @Transform(toBoolean) @IsBoolean() auto_topup_enabled?: boolean;
   @ApiPropertyOptional({ example: '2026-11-01T00:00:00Z', description: 'created_at ≥ this' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsTimestamp()
   created_after?: Date;
   @ApiPropertyOptional({ example: '2026-12-01T00:00:00Z', description: 'created_at < this' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsTimestamp()
   created_before?: Date;
 }
 
@@ -215,8 +213,7 @@ export class CreateHoldDto {
   @ApiPropertyOptional({ example: '2026-11-23T12:00:00Z', nullable: true, description: 'Released automatically then.' })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
-  @Type(() => Date)
-  @IsDate()
+  @IsTimestamp()
   expires_at?: Date | null;
   @ApiPropertyOptional({ example: 'Usage reservation' }) @IsOptional() @IsString() @MaxLength(500) reason?: string;
   @ApiPropertyOptional({ example: 'inv_42', description: 'Paired with reference_type.' })

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ALL_SCOPES, ApiKeyView } from '@app/identity';
-import { Type } from 'class-transformer';
-import { IsArray, IsDate, IsIn, IsOptional, IsString } from 'class-validator';
+import { IsArray, IsIn, IsOptional, IsString } from 'class-validator';
 import { iso } from '../http/iso-date';
 import { PaginationDto } from '../http/list-query.dto';
+import { IsTimestamp } from '../http/timestamp';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'Billing worker', description: 'Trimmed; 1–200 characters.' })
@@ -29,8 +29,7 @@ export class CreateApiKeyDto {
 
   @ApiPropertyOptional({ example: '2027-01-01T00:00:00Z', description: 'Omitted means non-expiring.' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsTimestamp()
   expires_at?: Date;
 
   @ApiPropertyOptional({

@@ -3,11 +3,11 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ListAuditEventsQuery } from '@app/identity';
 import type { Actor } from '@app/shared-kernel';
-import { Type } from 'class-transformer';
-import { IsDate, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { RequireScope } from '../http/auth/route-access';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
+import { IsTimestamp } from '../http/timestamp';
 
 export class ListAuditEventsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: 'api_key' }) @IsOptional() @IsString() @MaxLength(100) resource_type?: string;
@@ -22,13 +22,11 @@ export class ListAuditEventsQueryDto extends ListQueryDto {
   principal_id?: string;
   @ApiPropertyOptional({ example: '2026-11-01T00:00:00Z', description: 'occurred_at ≥ this' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsTimestamp()
   occurred_after?: Date;
   @ApiPropertyOptional({ example: '2026-12-01T00:00:00Z', description: 'occurred_at < this' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsTimestamp()
   occurred_before?: Date;
 }
 
