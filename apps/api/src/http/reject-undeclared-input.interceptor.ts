@@ -8,15 +8,16 @@ import { validationFailed } from './validation';
 
 interface DeclaredInput {
   query: boolean;
-  /** A `@Body()` DTO, or the raw request (signed webhooks read the bytes themselves). */
-  body: boolean;
+  /** A `@Body()` DTO, the raw request (signed webhooks read the bytes themselves), or nothing. */
+  body: 'dto' | 'raw' | 'none';
 }
 
 /**
  * Query parameters and body fields are declared by DTOs bound with `@Query()` and `@Body()`,
  * which the validation pipe whitelists. A route that declares none must still refuse what it
  * was sent (contract §1): unknown query parameters, and any body but an empty object — else
- * `{"held_balance": …}` sent to a body-less action would pass unnoticed.
+ * `{"held_balance": …}` sent to a body-less action would pass unnoticed. A body is a JSON
+ * object everywhere: the pipe does not validate `null` (a capture sent `null` took the whole hold).
  */
 @Injectable()
 export class RejectUndeclaredInputInterceptor implements NestInterceptor {
@@ -32,7 +33,8 @@ export class RejectUndeclaredInputInterceptor implements NestInterceptor {
         errors.push({ param, code: 'UNKNOWN_PARAMETER', message: `Unknown parameter: ${param}.` });
       }
     }
-    if (!declared.body) errors.push(...undeclaredBody(request.body));
+    if (declared.body === 'none') errors.push(...undeclaredBody(request.body));
+    if (declared.body === 'dto' && !isBodyObject(request.body)) errors.push(NOT_AN_OBJECT);
     if (errors.length > 0) throw validationFailed(errors);
     return next.handle();
   }
@@ -45,7 +47,11 @@ export class RejectUndeclaredInputInterceptor implements NestInterceptor {
       const types = Object.keys(args).map((key) => Number(key.split(':')[0]));
       declared = {
         query: types.includes(RouteParamtypes.QUERY),
-        body: types.some((type) => [RouteParamtypes.BODY, RouteParamtypes.REQUEST, RouteParamtypes.RAW_BODY].includes(type)),
+        body: types.some((type) => type === RouteParamtypes.REQUEST || type === RouteParamtypes.RAW_BODY)
+          ? 'raw'
+          : types.includes(RouteParamtypes.BODY)
+            ? 'dto'
+            : 'none',
       };
       this.declared.set(handler, declared);
     }
@@ -53,10 +59,13 @@ export class RejectUndeclaredInputInterceptor implements NestInterceptor {
   }
 }
 
+const NOT_AN_OBJECT: FieldError = { param: 'body', code: 'INVALID_TYPE', message: 'The request body must be a JSON object.' };
+
+function isBodyObject(body: unknown): boolean {
+  return body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body));
+}
+
 function undeclaredBody(body: unknown): FieldError[] {
-  if (body === undefined) return [];
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return [{ param: 'body', code: 'INVALID_TYPE', message: 'This route takes no body, or an empty JSON object.' }];
-  }
-  return Object.keys(body).map((param) => ({ param, code: 'UNKNOWN_PARAMETER', message: `Unknown parameter: ${param}.` }));
+  if (!isBodyObject(body)) return [NOT_AN_OBJECT];
+  return Object.keys(body ?? {}).map((param) => ({ param, code: 'UNKNOWN_PARAMETER', message: `Unknown parameter: ${param}.` }));
 }

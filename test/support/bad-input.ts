@@ -1,0 +1,214 @@
+import fc from 'fast-check';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { idem } from './tenants';
+import { TestApp } from './test-app';
+
+/**
+ * R8 machinery: valid requests spoiled by exactly one defect the contract refuses (an unknown
+ * or mass-assigned field, a field of the wrong JSON type, a malformed decimal, an id that is not
+ * the caller's, a body that is not a JSON object). Every answer must be a 4xx in the contract's
+ * error shape; the suites then check that their tables hash as before.
+ */
+
+/** positive: > 0 at the currency's precision; signed: ≠ 0; limit: ≥ 0; rate: > 0, up to 12 decimals. */
+export type AmountKind = 'positive' | 'signed' | 'limit' | 'rate';
+
+export type Ids = Record<string, string>;
+
+export interface BadInputRoute {
+  name: string;
+  method: 'post' | 'patch' | 'put';
+  path: (ids: Ids) => string;
+  /** A body the route accepts; every generated request spoils it in exactly one place. */
+  body: (ids: Ids) => Record<string, unknown>;
+  /** Fields holding a decimal (dotted for nested ones), with what they accept. */
+  amounts?: Array<{ field: string; kind: AmountKind }>;
+  /** Whether the route names a resource by id (path or body). */
+  takesIds: boolean;
+  /** Values of the wrong type per field; by default every body field must be a string. */
+  wrongTypes?: Record<string, fc.Arbitrary<unknown>>;
+  /** Public routes take no Authorization and no Idempotency-Key. */
+  public?: boolean;
+}
+
+export type Defect =
+  | { kind: 'unknown_field'; name: string; value: unknown }
+  | { kind: 'wrong_type'; field: string; value: unknown }
+  | { kind: 'bad_amount'; field: string; value: string }
+  | { kind: 'foreign_id'; id: string }
+  | { kind: 'not_json'; text: string };
+
+const jsonValue = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.string({ maxLength: 20 }),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
+);
+/** Not a string, so never valid where a string (amount, id, currency, name, date) is expected. */
+export const nonString = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }),
+);
+/** Not an array, so never valid where a list (scopes, IP ranges) is expected. */
+export const nonArray = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  fc.string({ maxLength: 12 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
+);
+/** Not a decimal string at all: exponents, signs, blanks, separators, other digits, words, too many digits. */
+const malformedDecimal = fc.oneof(
+  fc.constantFrom('', ' ', '1e3', '+1.00', '1.', '.5', '1,00', '0x10', 'NaN', 'Infinity', '--1', '1..0', '1 000.00', '1.00 EUR'),
+  fc.constantFrom('99999999999999999999.00', '１.００', '١٠', ' 1.00', '1.00\n'),
+  fc.stringMatching(/^[a-z]{1,8}$/),
+);
+const BAD_DECIMALS: Record<AmountKind, fc.Arbitrary<string>> = {
+  positive: fc.oneof(malformedDecimal, fc.constantFrom('0', '0.00', '-0', '-1.00', '1.001', '0.000001')),
+  signed: fc.oneof(malformedDecimal, fc.constantFrom('0', '0.00', '-0', '1.001', '-0.001')),
+  limit: fc.oneof(malformedDecimal, fc.constantFrom('1.001', '0.0001')),
+  rate: fc.oneof(malformedDecimal, fc.constantFrom('0', '0.0', '-1', '1.0000000000001')),
+};
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function defectsFor(route: BadInputRoute, ids: Ids): fc.Arbitrary<Defect> {
+  const wrongTypes =
+    route.wrongTypes ??
+    Object.fromEntries(Object.keys(route.body(ids)).map((field) => [field, nonString as fc.Arbitrary<unknown>]));
+  const options: Array<fc.Arbitrary<Defect>> = [
+    fc.record({
+      kind: fc.constant('unknown_field' as const),
+      // Mass-assigned fields of the resources, or names no route knows.
+      name: fc.oneof(
+        fc.constantFrom(
+          'id',
+          'wallet_id',
+          'cash_balance',
+          'held_balance',
+          'version',
+          'workspace_id',
+          'organization_id',
+          'status',
+        ),
+        fc.stringMatching(/^[a-z_]{1,12}$/).map((name) => `x_${name}`),
+      ),
+      value: jsonValue,
+    }),
+    fc.record({
+      kind: fc.constant('not_json' as const),
+      text: fc
+        .oneof(
+          fc.constantFrom('{', '{"amount":', '[1,2', "{'amount': '1'}", 'amount=1'),
+          fc.string({ minLength: 1, maxLength: 12 }),
+        )
+        .filter((text) => !parsesAsJson(text)),
+    }),
+    // JSON, but not an object.
+    fc.record({ kind: fc.constant('not_json' as const), text: fc.constantFrom('[]', '[{}]', '5', '"amount"', 'true', 'null') }),
+  ];
+  if (route.takesIds) {
+    options.push(
+      fc.record({ kind: fc.constant('foreign_id' as const), id: fc.oneof(fc.uuid(), fc.stringMatching(/^[a-z0-9-]{1,40}$/)) }),
+    );
+  }
+  for (const [field, value] of Object.entries(wrongTypes)) {
+    options.push(fc.record({ kind: fc.constant('wrong_type' as const), field: fc.constant(field), value }));
+  }
+  for (const { field, kind } of route.amounts ?? []) {
+    options.push(fc.record({ kind: fc.constant('bad_amount' as const), field: fc.constant(field), value: BAD_DECIMALS[kind] }));
+  }
+  return fc.oneof(...options);
+}
+
+function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string; body?: unknown; text?: string } {
+  const body: Record<string, any> = structuredClone(route.body(ids));
+  switch (defect.kind) {
+    case 'unknown_field':
+      return { path: route.path(ids), body: { ...body, [defect.name]: defect.value } };
+    case 'wrong_type':
+      return { path: route.path(ids), body: { ...body, [defect.field]: defect.value } };
+    case 'bad_amount': {
+      const [outer, inner] = defect.field.split('.');
+      if (inner) body[outer] = { ...body[outer], [inner]: defect.value };
+      else body[outer] = defect.value;
+      return { path: route.path(ids), body };
+    }
+    case 'foreign_id': {
+      // Another tenant's or a made-up id, wherever the route takes one.
+      const foreign = Object.fromEntries(Object.keys(ids).map((name) => [name, defect.id]));
+      return { path: route.path(foreign), body: route.body(foreign) };
+    }
+    case 'not_json':
+      return { path: route.path(ids), text: defect.text };
+  }
+}
+
+/**
+ * Sends `runs` spoiled requests per route; returns every answer that is not a well-formed 4xx.
+ * `foreignId` (another tenant's resource) is tried as often as one defect in ten.
+ */
+export async function sendBadInput(
+  t: TestApp,
+  options: { auth: string; routes: BadInputRoute[]; ids: Ids; foreignId: string; seed: number; runs: number },
+): Promise<string[]> {
+  const unexpected: string[] = [];
+  for (const [index, route] of options.routes.entries()) {
+    const foreign = fc.constant<Defect>({ kind: 'foreign_id', id: options.foreignId });
+    const arbitrary = route.takesIds
+      ? fc.oneof({ weight: 1, arbitrary: foreign }, { weight: 9, arbitrary: defectsFor(route, options.ids) })
+      : defectsFor(route, options.ids);
+    for (const defect of fc.sample(arbitrary, { seed: options.seed + index, numRuns: options.runs })) {
+      const { path, body, text } = spoiled(route, options.ids, defect);
+      let pending = t.http[route.method](path);
+      if (!route.public) pending = pending.set('Authorization', options.auth).set('Idempotency-Key', idem());
+      pending = text === undefined ? pending.send(body as object) : pending.set('Content-Type', 'application/json').send(text);
+      const response: request.Response = await pending.then((r) => r);
+      const error = response.body?.error;
+      const wellFormed =
+        response.status >= 400 &&
+        response.status < 500 &&
+        error?.status === response.status &&
+        typeof error?.code === 'string' &&
+        typeof error?.type === 'string' &&
+        typeof error?.message === 'string' &&
+        error?.request_id === response.headers['request-id'];
+      if (!wellFormed)
+        unexpected.push(`${route.name} ${JSON.stringify(defect)} → ${response.status} ${response.text.slice(0, 200)}`);
+    }
+  }
+  return unexpected;
+}
+
+/** One digest per table (rows as JSON, minus the listed columns): equal digests, unchanged tables. */
+export async function tableDigests(db: DataSource, tables: Record<string, string[]>): Promise<Record<string, string>> {
+  const digests: Record<string, string> = {};
+  for (const [table, ignored] of Object.entries(tables)) {
+    const [{ digest }] = await db.query(
+      `SELECT md5(coalesce(string_agg((to_jsonb(x) - $1::text[])::text, '|' ORDER BY (to_jsonb(x) - $1::text[])::text), '')) AS digest
+         FROM ${table} x`,
+      [ignored],
+    );
+    digests[table] = digest;
+  }
+  return digests;
+}
+
+export function badInputSeed(): number {
+  return process.env.SEED ? Number(process.env.SEED) : Math.floor(Math.random() * 2 ** 31);
+}
+
+export const BAD_INPUT_RUNS = Number(process.env.BAD_INPUT_RUNS ?? 300);
