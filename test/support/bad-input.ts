@@ -161,7 +161,7 @@ function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string
  * Sends `runs` spoiled requests per route; returns every answer that is not a well-formed 4xx.
  * `foreignId` (another tenant's resource) is tried as often as one defect in ten.
  */
-export async function sendBadInput(
+async function sendBadInput(
   t: TestApp,
   options: { auth: string; routes: BadInputRoute[]; ids: Ids; foreignId: string; seed: number; runs: number },
 ): Promise<string[]> {
@@ -193,8 +193,20 @@ export async function sendBadInput(
   return unexpected;
 }
 
+/** Sends the spoiled requests; every answer must be a well-formed 4xx and every listed table unchanged. */
+export async function expectEveryDefectRefused(
+  t: TestApp,
+  options: Parameters<typeof sendBadInput>[1] & { tables: Record<string, string[]> },
+): Promise<void> {
+  const db = t.app.get(DataSource);
+  const before = await tableDigests(db, options.tables);
+  const unexpected = await sendBadInput(t, options);
+  expect(unexpected.slice(0, 20)).toEqual([]);
+  expect(await tableDigests(db, options.tables)).toEqual(before);
+}
+
 /** One digest per table (rows as JSON, minus the listed columns): equal digests, unchanged tables. */
-export async function tableDigests(db: DataSource, tables: Record<string, string[]>): Promise<Record<string, string>> {
+async function tableDigests(db: DataSource, tables: Record<string, string[]>): Promise<Record<string, string>> {
   const digests: Record<string, string> = {};
   for (const [table, ignored] of Object.entries(tables)) {
     const [{ digest }] = await db.query(
