@@ -224,3 +224,107 @@ export function badInputSeed(): number {
 }
 
 export const BAD_INPUT_RUNS = Number(process.env.BAD_INPUT_RUNS ?? 300);
+
+export interface BadQueryRoute {
+  name: string;
+  path: (ids: Ids) => string;
+  /** Known parameters and values each one refuses (400). */
+  refused: Record<string, fc.Arbitrary<string>>;
+  /** Known parameters whose bad values are tolerated by design (e.g. `limit` is clamped): only no 5xx. */
+  tolerated?: Record<string, fc.Arbitrary<string>>;
+}
+
+type QueryDefect =
+  | { kind: 'unknown_param'; name: string; value: string }
+  | { kind: 'refused_value'; name: string; value: string }
+  | { kind: 'tolerated_value'; name: string; value: string }
+  | { kind: 'repeated'; name: string; values: [string, string] }
+  | { kind: 'foreign_id'; id: string };
+
+/** Values no timestamp parameter accepts. */
+export const badTimestamp = fc.constantFrom(
+  'yesterday',
+  '2026-13-45',
+  '2026-11-22',
+  '1700000000000',
+  '2026-11-22 10:00:00',
+  'T',
+  '',
+);
+/** Values no id parameter accepts. */
+export const badUuid = fc.oneof(fc.constantFrom('', 'null', '0', '0193a5c2-7f4e-7b1a-9c1d'), fc.stringMatching(/^[a-z]{1,12}$/));
+export const badBoolean = fc.constantFrom('yes', '1', '0', 'TRUE', 'on', '');
+export const badCursor = fc.oneof(
+  fc.constantFrom('v1.', 'v1.e30.AAAA', 'v2.WyJ4Il0.CmjKE3kUxvP9yqkn7KhqPg', '....'),
+  fc.stringMatching(/^[A-Za-z0-9_.-]{1,60}$/),
+);
+export const anyLimit = fc.constantFrom('0', '-1', '1.5', 'abc', '', '1e2', '99999999999999999999', '201', ' 5');
+
+/**
+ * GETs with one defect in the query string or path: unknown parameters, refused values, repeated
+ * parameters and foreign ids must be answered 4xx in the contract's shape; tolerated values
+ * anything but a 5xx.
+ */
+export async function expectEveryBadQueryAnswered(
+  t: TestApp,
+  options: { auth: string; routes: BadQueryRoute[]; ids: Ids; foreignId: string; seed: number; runs: number },
+): Promise<void> {
+  const unexpected: string[] = [];
+  for (const [index, route] of options.routes.entries()) {
+    const entries = (record: Record<string, fc.Arbitrary<string>> | undefined) => Object.entries(record ?? {});
+    const names = [...entries(route.refused), ...entries(route.tolerated)].map(([name]) => name);
+    const defects: Array<fc.Arbitrary<QueryDefect>> = [
+      fc.record({
+        kind: fc.constant('unknown_param' as const),
+        name: fc.oneof(
+          fc.constantFrom('workspace_id', 'organization_id', 'offset', 'page', 'sort'),
+          fc.stringMatching(/^[a-z_]{1,12}$/).map((name) => `x_${name}`),
+        ),
+        value: fc.string({ maxLength: 10 }),
+      }),
+      ...entries(route.refused).map(([name, value]) =>
+        fc.record({ kind: fc.constant('refused_value' as const), name: fc.constant(name), value }),
+      ),
+      ...entries(route.tolerated).map(([name, value]) =>
+        fc.record({ kind: fc.constant('tolerated_value' as const), name: fc.constant(name), value }),
+      ),
+    ];
+    if (names.length > 0) {
+      defects.push(
+        fc.record({
+          kind: fc.constant('repeated' as const),
+          name: fc.constantFrom(...names),
+          values: fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })),
+        }),
+      );
+    }
+    if (Object.keys(options.ids).some((name) => route.path(options.ids).includes(options.ids[name]))) {
+      defects.push(
+        fc.record({ kind: fc.constant('foreign_id' as const), id: fc.oneof(fc.constant(options.foreignId), fc.uuid()) }),
+      );
+    }
+    for (const defect of fc.sample(fc.oneof(...defects), { seed: options.seed + index, numRuns: options.runs })) {
+      let path = route.path(options.ids);
+      const query = new URLSearchParams();
+      if (defect.kind === 'foreign_id')
+        path = route.path(Object.fromEntries(Object.keys(options.ids).map((name) => [name, defect.id])));
+      else if (defect.kind === 'repeated') defect.values.forEach((value) => query.append(defect.name, value));
+      else query.append(defect.name, defect.value);
+      const search = query.toString();
+      const response: request.Response = await t.http
+        .get(search ? `${path}?${search}` : path)
+        .set('Authorization', options.auth)
+        .then((r) => r);
+      const error = response.body?.error;
+      const refusedWell =
+        response.status >= 400 &&
+        response.status < 500 &&
+        error?.status === response.status &&
+        typeof error?.code === 'string' &&
+        error?.request_id === response.headers['request-id'];
+      const ok = defect.kind === 'tolerated_value' || defect.kind === 'repeated' ? response.status < 500 : refusedWell;
+      if (!ok) unexpected.push(`${route.name} ${JSON.stringify(defect)} → ${response.status} ${response.text.slice(0, 200)}`);
+    }
+  }
+  expect(unexpected.slice(0, 20)).toEqual([]);
+}
