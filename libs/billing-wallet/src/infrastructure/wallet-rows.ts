@@ -136,7 +136,7 @@ export function toEntry(row: TransactionRow): LedgerEntry {
   };
 }
 
-export function entryRecord(wallet: Wallet, entry: LedgerEntry): Record<string, unknown> {
+function entryRecord(wallet: Wallet, entry: LedgerEntry): Record<string, unknown> {
   return {
     wallet_id: wallet.id,
     id: entry.id,
