@@ -46,7 +46,7 @@ describe('API keys: create, list, rotate, revoke', () => {
     t = await createTestApp({ clock });
     org = await createTenant(t, { withOwner: true });
     other = await createTenant(t);
-    secrets.push(org.rootKey, other.rootKey);
+    secrets.push(org.rootKey, other.rootKey, org.sandbox_api_key.secret, other.sandbox_api_key.secret);
   });
   afterAll(() => t.close());
 
@@ -390,8 +390,9 @@ describe('API keys: create, list, rotate, revoke', () => {
       const ids = new Set(all.map((row) => row.id));
       expect(ids.has(org.api_key.id)).toBe(true);
       expect(ids.has(other.api_key.id)).toBe(false);
+      expect(ids.has(other.sandbox_api_key.id)).toBe(false);
       const theirs = await listAll(other.auth);
-      expect(theirs.map((row) => row.id)).toEqual([other.api_key.id]);
+      expect(theirs.map((row) => row.id).sort()).toEqual([other.api_key.id, other.sandbox_api_key.id].sort());
 
       const walked: string[] = [];
       let cursor: string | null = null;
@@ -659,8 +660,9 @@ describe('API keys: create, list, rotate, revoke', () => {
       for (const id of [randomUUID(), other.api_key.id, 'not-a-uuid']) {
         expectError(await post(`/v1/api_keys/${id}/rotate`, org.auth), 404, 'API_KEY_NOT_FOUND');
       }
-      expect((await listAll(other.auth)).map((row) => row.id)).toEqual([other.api_key.id]);
-      expect((await listAll(other.auth))[0]).toEqual(expect.objectContaining({ status: 'active', revokes_at: null }));
+      const theirs = await listAll(other.auth);
+      expect(theirs.map((row) => row.id).sort()).toEqual([other.api_key.id, other.sandbox_api_key.id].sort());
+      expect(theirs.every((row) => row.status === 'active' && row.revokes_at === null)).toBe(true);
     });
 
     it('requires api_keys:write', async () => {
