@@ -46,7 +46,7 @@ describe('API keys: create, list, rotate, revoke', () => {
     t = await createTestApp({ clock });
     org = await createTenant(t, { withOwner: true });
     other = await createTenant(t);
-    secrets.push(org.rootKey, other.rootKey);
+    secrets.push(org.rootKey, other.rootKey, org.sandbox_api_key.secret, other.sandbox_api_key.secret);
   });
   afterAll(() => t.close());
 
@@ -300,24 +300,43 @@ describe('API keys: create, list, rotate, revoke', () => {
         expectError(await usable(sandbox.secret, { 'X-Workspace-Id': 'live' }), 403, 'WORKSPACE_MODE_MISMATCH');
       });
 
-      it('lets a session mint either type explicitly', async () => {
+      it('lets a live session mint either type explicitly', async () => {
         const session = await ownerSession();
         const test = await mint(session, { name: 'explicit test', scopes: ['costs:read'], key_type: 'sk_test' });
         expect(test.body.key_type).toBe('sk_test');
         expect(test.secret).toMatch(/^sk_test_/);
-        const live = await mint(
-          session,
-          { name: 'explicit live', scopes: ['costs:read'], key_type: 'sk_live' },
-          { 'X-Workspace-Id': 'sandbox' },
-        );
+        const live = await mint(session, { name: 'explicit live', scopes: ['costs:read'], key_type: 'sk_live' });
         expect(live.body.key_type).toBe('sk_live');
       });
 
-      it('refuses an API key minting the other type with 403 KEY_TYPE_NOT_GRANTABLE', async () => {
+      it('lets a live key mint sk_test keys, never wider than its own scopes', async () => {
+        const test = await mint(org.auth, { name: 'test from live', scopes: ['costs:read'], key_type: 'sk_test' });
+        expect(test.body.key_type).toBe('sk_test');
+        expect(test.secret).toMatch(/^sk_test_/);
+        // A key for test data only: the sandbox by default, never live.
+        await usable(test.secret).expect(200);
+        expectError(await usable(test.secret, { 'X-Workspace-Id': 'live' }), 403, 'WORKSPACE_MODE_MISMATCH');
+
+        const minter = await mint(org.auth, { name: 'narrow live minter', scopes: ['api_keys:write', 'customers:read'] });
         const before = (await listAll()).length;
-        const refused = await post('/v1/api_keys', org.auth, { name: 'x', scopes: ['costs:read'], key_type: 'sk_test' });
-        expect(expectError(refused, 403, 'KEY_TYPE_NOT_GRANTABLE').param).toBe('key_type');
-        // The root sk_live key cannot reach the sandbox at all.
+        const wider = await post('/v1/api_keys', bearer(minter.secret), {
+          name: 'wider test',
+          scopes: ['customers:read', 'wallets:write'],
+          key_type: 'sk_test',
+        });
+        expect(expectError(wider, 403, 'SCOPE_NOT_GRANTABLE').details).toEqual({ not_grantable: ['wallets:write'] });
+        expect((await listAll()).length).toBe(before);
+        const narrower = await mint(bearer(minter.secret), {
+          name: 'narrower test',
+          scopes: ['customers:read'],
+          key_type: 'sk_test',
+        });
+        expect(narrower.body).toEqual(expect.objectContaining({ key_type: 'sk_test', scopes: ['customers:read'] }));
+      });
+
+      it('refuses a sandbox principal a sk_live key with 403 KEY_TYPE_NOT_GRANTABLE', async () => {
+        const before = (await listAll()).length;
+        // The root sk_live key cannot address the sandbox at all.
         const sandbox = await post(
           '/v1/api_keys',
           org.auth,
@@ -326,27 +345,29 @@ describe('API keys: create, list, rotate, revoke', () => {
         );
         expectError(sandbox, 403, 'WORKSPACE_MODE_MISMATCH');
 
+        // The sandbox root key, a sk_test key minted from live, and a session on the sandbox workspace.
         const session = await ownerSession();
-        const testMinter = await mint(session, {
+        const testMinter = await mint(org.auth, {
           name: 'test minter',
           scopes: ['api_keys:write', 'costs:read'],
           key_type: 'sk_test',
         });
-        const upgrade = await post('/v1/api_keys', bearer(testMinter.secret), {
-          name: 'x',
-          scopes: ['costs:read'],
-          key_type: 'sk_live',
-        });
-        expectError(upgrade, 403, 'KEY_TYPE_NOT_GRANTABLE');
-        const before2 = (await listAll()).length;
-        expect(before2).toBe(before + 1);
+        const sandboxPrincipals: Array<[string, Record<string, string>]> = [
+          [org.sandboxAuth, {}],
+          [bearer(testMinter.secret), {}],
+          [session, { 'X-Workspace-Id': 'sandbox' }],
+        ];
+        for (const [auth, headers] of sandboxPrincipals) {
+          const upgrade = await post('/v1/api_keys', auth, { name: 'x', scopes: ['costs:read'], key_type: 'sk_live' }, headers);
+          const error = expectError(upgrade, 403, 'KEY_TYPE_NOT_GRANTABLE');
+          expect(error.param).toBe('key_type');
+          expect(error.details).toEqual({ key_type: 'sk_live' });
+        }
+        expect((await listAll()).length).toBe(before + 1);
+
         const same = await mint(bearer(testMinter.secret), { name: 'same type', scopes: ['costs:read'] });
         expect(same.body.key_type).toBe('sk_test');
-        const explicit = await mint(bearer(testMinter.secret), {
-          name: 'same type',
-          scopes: ['costs:read'],
-          key_type: 'sk_test',
-        });
+        const explicit = await mint(org.sandboxAuth, { name: 'same type', scopes: ['costs:read'], key_type: 'sk_test' });
         expect(explicit.body.key_type).toBe('sk_test');
       });
     });
@@ -390,8 +411,9 @@ describe('API keys: create, list, rotate, revoke', () => {
       const ids = new Set(all.map((row) => row.id));
       expect(ids.has(org.api_key.id)).toBe(true);
       expect(ids.has(other.api_key.id)).toBe(false);
+      expect(ids.has(other.sandbox_api_key.id)).toBe(false);
       const theirs = await listAll(other.auth);
-      expect(theirs.map((row) => row.id)).toEqual([other.api_key.id]);
+      expect(theirs.map((row) => row.id).sort()).toEqual([other.api_key.id, other.sandbox_api_key.id].sort());
 
       const walked: string[] = [];
       let cursor: string | null = null;
@@ -599,20 +621,28 @@ describe('API keys: create, list, rotate, revoke', () => {
       expect(response.body.secret).toMatch(/^sk_test_/);
     });
 
-    it('refuses an API key rotating a key of the other type with 403 KEY_TYPE_NOT_GRANTABLE', async () => {
+    it('lets a live key rotate a sk_test key, which stays sk_test', async () => {
+      const testKey = await mint(org.auth, { name: 'test target', scopes: ['costs:read'], key_type: 'sk_test' });
+      const rotated = await post(`/v1/api_keys/${testKey.id}/rotate`, org.auth).expect(201);
+      secrets.push(rotated.body.secret);
+      expect(rotated.body.key_type).toBe('sk_test');
+      expect(rotated.body.secret).toMatch(/^sk_test_/);
+      await usable(rotated.body.secret).expect(200);
+    });
+
+    it('refuses a sandbox principal rotating a sk_live key with 403 KEY_TYPE_NOT_GRANTABLE', async () => {
       const session = await ownerSession();
-      const testAdmin = await mint(session, {
-        name: 'sandbox admin',
-        scopes: ['api_keys:write', 'api_keys:read', 'costs:read'],
-        key_type: 'sk_test',
-      });
       const liveKey = await mint(org.auth, { name: 'live target', scopes: ['costs:read'] });
-      const refused = await post(`/v1/api_keys/${liveKey.id}/rotate`, bearer(testAdmin.secret));
-      expectError(refused, 403, 'KEY_TYPE_NOT_GRANTABLE');
+      for (const [auth, headers] of [
+        [org.sandboxAuth, {}],
+        [session, { 'X-Workspace-Id': 'sandbox' }],
+      ] as Array<[string, Record<string, string>]>) {
+        const refused = await post(`/v1/api_keys/${liveKey.id}/rotate`, auth, undefined, headers);
+        expect(expectError(refused, 403, 'KEY_TYPE_NOT_GRANTABLE').param).toBe('id');
+      }
       expect(await listed(liveKey.id)).toEqual(expect.objectContaining({ revokes_at: null, status: 'active' }));
-      const testKey = await mint(session, { name: 'test target', scopes: ['costs:read'], key_type: 'sk_test' });
-      expectError(await post(`/v1/api_keys/${testKey.id}/rotate`, org.auth), 403, 'KEY_TYPE_NOT_GRANTABLE');
-      const rotated = await post(`/v1/api_keys/${testKey.id}/rotate`, bearer(testAdmin.secret)).expect(201);
+      const testKey = await mint(org.sandboxAuth, { name: 'sandbox target', scopes: ['costs:read'] });
+      const rotated = await post(`/v1/api_keys/${testKey.id}/rotate`, org.sandboxAuth).expect(201);
       secrets.push(rotated.body.secret);
       expect(rotated.body.key_type).toBe('sk_test');
     });
@@ -659,8 +689,9 @@ describe('API keys: create, list, rotate, revoke', () => {
       for (const id of [randomUUID(), other.api_key.id, 'not-a-uuid']) {
         expectError(await post(`/v1/api_keys/${id}/rotate`, org.auth), 404, 'API_KEY_NOT_FOUND');
       }
-      expect((await listAll(other.auth)).map((row) => row.id)).toEqual([other.api_key.id]);
-      expect((await listAll(other.auth))[0]).toEqual(expect.objectContaining({ status: 'active', revokes_at: null }));
+      const theirs = await listAll(other.auth);
+      expect(theirs.map((row) => row.id).sort()).toEqual([other.api_key.id, other.sandbox_api_key.id].sort());
+      expect(theirs.every((row) => row.status === 'active' && row.revokes_at === null)).toBe(true);
     });
 
     it('requires api_keys:write', async () => {

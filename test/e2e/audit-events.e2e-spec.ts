@@ -197,7 +197,7 @@ describe('Audit events', () => {
         resource_id: tenant.organization_id,
         principal: { type: 'system', id: null },
         workspace_id: null,
-        data: { root_key_id: tenant.api_key.id },
+        data: { root_key_id: tenant.api_key.id, sandbox_root_key_id: tenant.sandbox_api_key.id },
       }),
     ]);
     // Every event caused by a request is one of the mutations above, recorded once.

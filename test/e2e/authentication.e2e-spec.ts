@@ -214,6 +214,21 @@ describe('Authentication: credentials, addresses, workspaces and scopes', () => 
       expect(sandbox.body.workspace_id).toBe(org.sandboxWorkspaceId);
     });
 
+    it('gives the sandbox from the first minute: the sandbox root key reaches it, never live', async () => {
+      const sandbox = await postCustomer(t, org.sandboxAuth).expect(201);
+      expect(sandbox.body.workspace_id).toBe(org.sandboxWorkspaceId);
+      const error = expectError(
+        await listCustomers(org.sandboxAuth, { 'X-Workspace-Id': 'live' }),
+        403,
+        'WORKSPACE_MODE_MISMATCH',
+      );
+      expect(error.details).toEqual({ key_type: 'sk_test', workspace_mode: 'live' });
+      // The live root key reaches the sandbox through a sk_test key it mints.
+      const testKey = await createKey(t, org.auth, { name: 'test', scopes: ['customers:write'], key_type: 'sk_test' });
+      const minted = await postCustomer(t, bearer(testKey.secret)).expect(201);
+      expect(minted.body.workspace_id).toBe(org.sandboxWorkspaceId);
+    });
+
     it('resolves X-Workspace-Id by UUID and by slug', async () => {
       const testKey = await createKey(t, session, { name: 'test', scopes: ['customers:write'], key_type: 'sk_test' });
       for (const reference of [org.sandboxWorkspaceId, 'sandbox']) {

@@ -11,9 +11,11 @@ export interface TestTenant extends BootstrapResult {
   owner?: { email: string; password: string };
   /** `Authorization` header value for the root key. */
   auth: string;
+  /** `Authorization` header value for the sandbox root key (sk_test, every scope). */
+  sandboxAuth: string;
 }
 
-/** A fresh organization (live + sandbox workspaces, root key, optional owner user). */
+/** A fresh organization (live + sandbox workspaces, live and sandbox root keys, optional owner user). */
 export async function createTenant(t: TestApp, options: { withOwner?: boolean } = {}): Promise<TestTenant> {
   const suffix = randomBytes(4).toString('hex');
   const owner = options.withOwner ? { email: `owner-${suffix}@example.com`, password: `correct horse ${suffix}` } : undefined;
@@ -22,6 +24,7 @@ export async function createTenant(t: TestApp, options: { withOwner?: boolean } 
     ...result,
     rootKey: result.api_key.secret,
     auth: `Bearer ${result.api_key.secret}`,
+    sandboxAuth: `Bearer ${result.sandbox_api_key.secret}`,
     liveWorkspaceId: result.workspaces.find((workspace) => workspace.mode === 'live')!.id,
     sandboxWorkspaceId: result.workspaces.find((workspace) => workspace.mode === 'sandbox')!.id,
     owner,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { CommandBus } from '@nestjs/cqrs';
 import { NestFactory } from '@nestjs/core';
-import { BootstrapIfEmptyCommand, BootstrapResult } from '@app/identity';
+import { BootstrapIfEmptyCommand } from '@app/identity';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { runMigrations } from '@app/shared-kernel';
 import { AppModule } from './app.module';
@@ -10,6 +10,7 @@ import { configureApp, createFastifyAdapter } from './configure-app';
 import { developmentAppSecret } from './runtime/app-secret';
 import { openDatabase } from './runtime/database';
 import { EmbeddedDatabase } from './runtime/embedded-postgres';
+import { rootKeyBanner } from './runtime/root-key-banner';
 
 function say(message: string): void {
   process.stdout.write(`${JSON.stringify({ level: 'info', time: new Date().toISOString(), msg: message })}\n`);
@@ -32,33 +33,12 @@ async function bootstrap(): Promise<void> {
   await configureApp(app, config);
   await app.init();
   const bootstrapped = await app.get(CommandBus).execute(new BootstrapIfEmptyCommand());
-  if (bootstrapped) printRootKeyBanner(bootstrapped);
+  if (bootstrapped) process.stdout.write(rootKeyBanner(bootstrapped));
   stopGracefullyOnSignals(app, embedded);
   const host = config.HOST ?? '127.0.0.1';
   await app.listen(config.PORT, host);
   const base = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.PORT}`;
   say(`billing API ready in ${Math.round(performance.now() - startedAt)} ms on ${base} — Swagger UI: ${base}/docs`);
-}
-
-/** The only time the root key's secret is shown: the database keeps its hash alone. */
-function printRootKeyBanner(result: BootstrapResult): void {
-  const rule = '='.repeat(78);
-  process.stdout.write(
-    [
-      '',
-      rule,
-      '  First start: a default organization was created.',
-      `  Organization: ${result.organization_id}`,
-      `  Workspaces:   ${result.workspaces.map((workspace) => `${workspace.slug} (${workspace.id})`).join(', ')}`,
-      '',
-      '  Root API key (every scope) — shown ONCE, store it now:',
-      `    ${result.api_key.secret}`,
-      '',
-      '  Try: curl -H "Authorization: Bearer <key>" http://127.0.0.1:<port>/v1/workspaces',
-      rule,
-      '',
-    ].join('\n'),
-  );
 }
 
 /** Finish in-flight requests, stop workers, close the pool, then the embedded database. */

@@ -67,7 +67,7 @@ describe('CLI bootstrap', () => {
     return rows[0].count;
   }
 
-  it('creates an organization, both workspaces, an owner and a root key, and prints exactly one JSON line', async () => {
+  it('creates an organization, both workspaces, an owner and a live and a sandbox root key, and prints exactly one JSON line', async () => {
     const { stdout } = await cli([
       'bootstrap',
       '--organization',
@@ -90,6 +90,7 @@ describe('CLI bootstrap', () => {
       ],
       user_id: expect.stringMatching(UUID),
       api_key: { id: expect.stringMatching(UUID), secret: expect.stringMatching(/^sk_live_[0-9A-Za-z]{49}$/) },
+      sandbox_api_key: { id: expect.stringMatching(UUID), secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{49}$/) },
     });
 
     const { rows: organizations } = await sql.query('SELECT id, name FROM organizations WHERE id = $1', [result.organization_id]);
@@ -110,33 +111,44 @@ describe('CLI bootstrap', () => {
     ]);
     expect(users[0].password_hash).not.toContain('a long enough password');
 
-    // The key is stored only as SHA-256 of the whole secret, with a 12-character display prefix.
+    // The keys are stored only as SHA-256 of the whole secret, with a 12-character display prefix.
     const secret: string = result.api_key.secret;
+    const sandboxSecret: string = result.sandbox_api_key.secret;
     const { rows: keys } = await sql.query(
-      `SELECT id, prefix, secret_hash, key_type, ARRAY(SELECT unnest(scopes) ORDER BY 1) AS scopes, revoked_at, expires_at
-         FROM api_keys WHERE organization_id = $1`,
+      `SELECT id, name, prefix, secret_hash, key_type, ARRAY(SELECT unnest(scopes) ORDER BY 1) AS scopes, revoked_at, expires_at
+         FROM api_keys WHERE organization_id = $1 ORDER BY key_type`,
       [result.organization_id],
     );
-    expect(keys).toHaveLength(1);
-    expect(keys[0]).toEqual({
-      id: result.api_key.id,
-      prefix: secret.slice(0, 12),
-      secret_hash: createHash('sha256').update(secret).digest(),
-      key_type: 'sk_live',
+    const rootKey = (id: string, name: string, keySecret: string, keyType: string) => ({
+      id,
+      name,
+      prefix: keySecret.slice(0, 12),
+      secret_hash: createHash('sha256').update(keySecret).digest(),
+      key_type: keyType,
       scopes: [...ALL_SCOPES].sort(),
       revoked_at: null,
       expires_at: null,
     });
-    const { rows: leaks } = await sql.query(
-      `SELECT count(*)::int AS count FROM api_keys WHERE row_to_json(api_keys)::text LIKE '%' || $1 || '%'`,
-      [secret.slice(12)],
-    );
-    expect(leaks[0].count).toBe(0);
+    expect(keys).toEqual([
+      rootKey(result.api_key.id, 'Root key', secret, 'sk_live'),
+      rootKey(result.sandbox_api_key.id, 'Sandbox root key', sandboxSecret, 'sk_test'),
+    ]);
+    for (const shown of [secret, sandboxSecret]) {
+      const { rows: leaks } = await sql.query(
+        `SELECT count(*)::int AS count FROM api_keys WHERE row_to_json(api_keys)::text LIKE '%' || $1 || '%'`,
+        [shown.slice(12)],
+      );
+      expect(leaks[0].count).toBe(0);
+    }
     const { rows: audit } = await sql.query(`SELECT action, principal_type, data FROM audit_events WHERE organization_id = $1`, [
       result.organization_id,
     ]);
     expect(audit).toEqual([
-      { action: 'organization.bootstrapped', principal_type: 'system', data: { root_key_id: result.api_key.id } },
+      {
+        action: 'organization.bootstrapped',
+        principal_type: 'system',
+        data: { root_key_id: result.api_key.id, sandbox_root_key_id: result.sandbox_api_key.id },
+      },
     ]);
 
     // The printed secret authenticates against an application on the same database.
@@ -159,6 +171,19 @@ describe('CLI bootstrap', () => {
         }),
       );
       expect([...actor.principal.scopes].sort()).toEqual([...ALL_SCOPES].sort());
+      // The sandbox key reaches the sandbox workspace by default, with every scope too.
+      const sandboxActor = await app
+        .get(QueryBus)
+        .execute(new AuthenticateRequestQuery(`Bearer ${sandboxSecret}`, '127.0.0.1', undefined));
+      expect(sandboxActor).toEqual(
+        expect.objectContaining({
+          organizationId: result.organization_id,
+          workspaceId: result.workspaces[1].id,
+          workspaceMode: 'sandbox',
+          principal: expect.objectContaining({ type: 'api_key', id: result.sandbox_api_key.id, human: false }),
+        }),
+      );
+      expect([...sandboxActor.principal.scopes].sort()).toEqual([...ALL_SCOPES].sort());
       const tampered = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
       await expect(
         app.get(QueryBus).execute(new AuthenticateRequestQuery(`Bearer ${tampered}`, '127.0.0.1', undefined)),

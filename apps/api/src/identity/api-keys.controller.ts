@@ -52,7 +52,9 @@ export class ApiKeysController {
   @Post(':id/rotate')
   @HttpCode(201)
   @RequireScope('api_keys:write')
-  @ApiOperation({ summary: 'Rotate: a new key with the same name, scopes, IPs and expiry; the old one works 24 hours more.' })
+  @ApiOperation({
+    summary: 'Rotate: a new key with the same type, name, scopes, IPs and expiry; the old one works 24 hours more.',
+  })
   @ApiCreatedResponse({ type: RotatedApiKeyDto })
   async rotate(
     @CurrentActor() actor: Actor,

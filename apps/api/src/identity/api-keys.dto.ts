@@ -34,8 +34,11 @@ export class CreateApiKeyDto {
 
   @ApiPropertyOptional({
     enum: ['sk_live', 'sk_test'],
-    example: 'sk_live',
-    description: 'Defaults from the workspace mode (sandbox: sk_test).',
+    example: 'sk_test',
+    description:
+      'Omitted: the workspace mode decides (live: sk_live, sandbox: sk_test). A live principal may ask for sk_test ' +
+      '(a key for test data only, with scopes it holds itself); a sandbox principal asking for sk_live gets 403 ' +
+      'KEY_TYPE_NOT_GRANTABLE. Rotation keeps the type.',
   })
   @IsOptional()
   @IsIn(['sk_live', 'sk_test'])

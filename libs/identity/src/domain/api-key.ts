@@ -14,9 +14,24 @@ export interface Creator {
   id: string | null;
 }
 
-/** What the minting principal may hand on: a key never carries a scope its minter lacks. */
+/**
+ * What the minting principal may hand on: a key never carries a scope its minter lacks, nor a
+ * key type it may not grant (see `grantableKeyTypes`).
+ */
 export interface Minter extends Creator {
   scopes: ReadonlySet<string>;
+  keyTypes: ReadonlySet<KeyType>;
+}
+
+const LIVE_GRANTS: ReadonlySet<KeyType> = new Set<KeyType>(['sk_live', 'sk_test']);
+const SANDBOX_GRANTS: ReadonlySet<KeyType> = new Set<KeyType>(['sk_test']);
+
+/**
+ * A principal of a live workspace may grant both types (a key for test data only is the
+ * narrower grant); a sandbox principal never obtains a sk_live key.
+ */
+export function grantableKeyTypes(mode: 'live' | 'sandbox'): ReadonlySet<KeyType> {
+  return mode === 'sandbox' ? SANDBOX_GRANTS : LIVE_GRANTS;
 }
 
 export interface ApiKeyState {
@@ -61,6 +76,7 @@ export class ApiKey {
     if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
       throw invalidParameter('name', 'OUT_OF_RANGE', `name must be 1 to ${MAX_NAME_LENGTH} characters after trimming.`);
     }
+    ApiKey.assertKeyTypeGrantable(request.keyType, request.minter, 'key_type');
     const scopes = ApiKey.grantableScopes(request.scopes, request.minter);
     if (!Array.isArray(request.allowedIps ?? []))
       throw invalidParameter('allowed_ips', 'INVALID_TYPE', 'allowed_ips must be an array.');
@@ -138,6 +154,14 @@ export class ApiKey {
     }
   }
 
+  private static assertKeyTypeGrantable(keyType: KeyType, minter: Minter, param: string): void {
+    if (minter.keyTypes.has(keyType)) return;
+    throw new DomainError('forbidden', 'KEY_TYPE_NOT_GRANTABLE', `A sandbox principal cannot obtain ${keyType} keys.`, {
+      param,
+      details: { key_type: keyType },
+    });
+  }
+
   get snapshot(): Readonly<ApiKeyState> {
     return this.state;
   }
@@ -154,10 +178,11 @@ export class ApiKey {
   }
 
   /**
-   * A successor with the same name, scopes, addresses and expiry; this key keeps working for
+   * A successor with the same type, name, scopes, addresses and expiry; this key keeps working for
    * the grace period, never past its own expiry, and never longer than an earlier rotation set.
    */
   rotate(minter: Minter, now: Date): { successor: ApiKey; secret: string } {
+    ApiKey.assertKeyTypeGrantable(this.state.keyType, minter, 'id');
     const status = this.status(now);
     if (status !== 'active') {
       throw new DomainError('conflict', 'API_KEY_NOT_ACTIVE', `This API key is ${status} and cannot be rotated.`, {

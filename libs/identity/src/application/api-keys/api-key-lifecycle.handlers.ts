@@ -31,18 +31,6 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
   async execute({ actor, apiKeyId }: RotateApiKeyCommand) {
     const key = await this.keys.findForUpdate(actor.organizationId, apiKeyId);
     if (!key) throw apiKeyNotFound();
-    // Rotation mints a secret of the key's type: the same rule as create (a sk_test key never yields a sk_live one).
-    const callerKeyType = actor.workspaceMode === 'sandbox' ? 'sk_test' : 'sk_live';
-    if (actor.principal.type === 'api_key' && key.snapshot.keyType !== callerKeyType) {
-      throw new DomainError(
-        'forbidden',
-        'KEY_TYPE_NOT_GRANTABLE',
-        `A ${callerKeyType} key cannot mint ${key.snapshot.keyType} keys.`,
-        {
-          param: 'id',
-        },
-      );
-    }
     const now = this.clock.now();
     const { successor, secret } = key.rotate(minterOf(actor), now);
     await this.keys.save(key);

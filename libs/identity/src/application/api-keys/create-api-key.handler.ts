@@ -1,6 +1,6 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError } from '@app/shared-kernel';
+import { AuditLog, Clock } from '@app/shared-kernel';
 import { ApiKey, KeyType } from '../../domain/api-key';
 import { ApiKeyRepository } from '../../domain/repositories';
 import { toApiKeyView } from './api-key.view';
@@ -18,13 +18,8 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
   @Transactional()
   async execute({ actor, input }: CreateApiKeyCommand) {
     const now = this.clock.now();
-    const workspaceKeyType: KeyType = actor.workspaceMode === 'sandbox' ? 'sk_test' : 'sk_live';
-    const keyType = input.keyType ?? workspaceKeyType;
-    if (actor.principal.type === 'api_key' && keyType !== workspaceKeyType) {
-      throw new DomainError('forbidden', 'KEY_TYPE_NOT_GRANTABLE', `A ${workspaceKeyType} key cannot mint ${keyType} keys.`, {
-        param: 'key_type',
-      });
-    }
+    // Omitted, the type follows the workspace; whether it may be granted is the key's rule.
+    const keyType: KeyType = input.keyType ?? (actor.workspaceMode === 'sandbox' ? 'sk_test' : 'sk_live');
     const { key, secret } = ApiKey.mint({
       ...input,
       organizationId: actor.organizationId,

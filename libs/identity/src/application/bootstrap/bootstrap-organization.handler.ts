@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuditLog, Clock, DomainError, invalidParameter, newId } from '@app/shared-kernel';
-import { ApiKey } from '../../domain/api-key';
+import { ApiKey, grantableKeyTypes, KeyType, Minter } from '../../domain/api-key';
 import { normalizeEmail } from '../../domain/email';
 import { assertAcceptablePassword, hashPassword } from '../../domain/password';
 import { ApiKeyRepository, OrganizationRepository, WorkspaceRepository } from '../../domain/repositories';
@@ -12,6 +12,7 @@ import { Workspace } from '../../domain/workspace';
 import { BootstrapIfEmptyCommand, BootstrapOrganizationCommand, BootstrapResult } from './bootstrap-organization.command';
 
 const BOOTSTRAP_LOCK_KEY = 7_210_441_998_003;
+const SYSTEM: Minter = { type: 'system', id: null, scopes: new Set<string>(ALL_SCOPES), keyTypes: grantableKeyTypes('live') };
 
 @CommandHandler(BootstrapOrganizationCommand)
 export class BootstrapOrganizationHandler implements ICommandHandler<BootstrapOrganizationCommand> {
@@ -38,23 +39,15 @@ export class BootstrapOrganizationHandler implements ICommandHandler<BootstrapOr
     await this.workspaces.insert(live);
     await this.workspaces.insert(sandbox);
     const userId = owner ? await this.createOwner(organizationId, owner, now) : null;
-    const system = { type: 'system' as const, id: null, scopes: new Set<string>(ALL_SCOPES) };
-    const { key, secret } = ApiKey.mint({
-      organizationId,
-      name: 'Root key',
-      scopes: [...ALL_SCOPES],
-      keyType: 'sk_live',
-      minter: system,
-      now,
-    });
-    await this.keys.insert(key);
+    const liveKey = await this.mintRootKey(organizationId, 'Root key', 'sk_live', now);
+    const sandboxKey = await this.mintRootKey(organizationId, 'Sandbox root key', 'sk_test', now);
     await this.audit.record(
       { organizationId, workspaceId: null, principal: { type: 'system', id: null } },
       {
         action: 'organization.bootstrapped',
         resourceType: 'organization',
         resourceId: organizationId,
-        data: { root_key_id: key.id },
+        data: { root_key_id: liveKey.id, sandbox_root_key_id: sandboxKey.id },
       },
     );
     return {
@@ -65,8 +58,28 @@ export class BootstrapOrganizationHandler implements ICommandHandler<BootstrapOr
         mode: workspace.snapshot.mode,
       })),
       user_id: userId,
-      api_key: { id: key.id, secret },
+      api_key: liveKey,
+      sandbox_api_key: sandboxKey,
     };
+  }
+
+  /** A root key of one type holding every scope; its secret leaves only in the result. */
+  private async mintRootKey(
+    organizationId: string,
+    name: string,
+    keyType: KeyType,
+    now: Date,
+  ): Promise<{ id: string; secret: string }> {
+    const { key, secret } = ApiKey.mint({
+      organizationId,
+      name,
+      scopes: [...ALL_SCOPES],
+      keyType,
+      minter: SYSTEM,
+      now,
+    });
+    await this.keys.insert(key);
+    return { id: key.id, secret };
   }
 
   private async createOwner(organizationId: string, owner: { email: string; password: string }, now: Date): Promise<string> {
