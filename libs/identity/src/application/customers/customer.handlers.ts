@@ -32,13 +32,8 @@ const COLUMNS = 'workspace_id, id, name, email, currency, external_id, metadata,
 
 /** The rows with their customers' current primary wallets, read through the wallet context's port. */
 async function toViews(wallets: CustomerWallets, actor: Actor, rows: CustomerRow[]): Promise<CustomerView[]> {
-  const primaries =
-    rows.length === 0
-      ? new Map<string, string>()
-      : await wallets.primaryWalletIds(
-          actor,
-          rows.map((row) => row.id),
-        );
+  const ids = rows.map((row) => row.id);
+  const primaries = ids.length > 0 ? await wallets.primaryWalletIds(actor, ids) : new Map<string, string>();
   return rows.map((row) => {
     const primaryWalletId = primaries.get(row.id);
     // A customer commits with its primary wallet, and make_primary swaps in one transaction.
