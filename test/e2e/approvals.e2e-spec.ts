@@ -1,4 +1,3 @@
-import { OutboxRelay } from '@app/shared-kernel';
 import Big from 'big.js';
 import { DataSource } from 'typeorm';
 import { createTenant, idem, signIn, TestTenant } from '../support/tenants';
@@ -76,7 +75,7 @@ describe('Approvals', () => {
   }
 
   /**
-   * A customer's primary wallet (created by the outbox relay), credited with `funds` unless zero.
+   * A new customer's primary wallet (opened with it), credited with `funds` unless zero.
    * Credits are not a checkpoint, so the API key funds it even where adjustments are held.
    */
   async function fundedWallet(auth = tenant.auth, funds = '100.00', headers: Record<string, string> = {}): Promise<string> {
@@ -87,14 +86,7 @@ describe('Approvals', () => {
       .set(headers)
       .send({ name: 'Approval GmbH', currency: 'EUR' })
       .expect(201);
-    await t.app.get(OutboxRelay).wake();
-    const listed = await t.http
-      .get(`/v1/wallets?customer_id=${customer.body.id}`)
-      .set('Authorization', auth)
-      .set(headers)
-      .expect(200);
-    expect(listed.body.data).toHaveLength(1);
-    const walletId: string = listed.body.data[0].id;
+    const walletId: string = customer.body.primary_wallet_id;
     if (funds !== '0') {
       await t.http
         .post(`/v1/wallets/${walletId}/credit`)

@@ -1,4 +1,3 @@
-import { OutboxRelay } from '@app/shared-kernel';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
@@ -41,7 +40,7 @@ describe('Audit events', () => {
     return events;
   }
 
-  /** Events a request caused. Subscribers of integration events (a customer's primary wallet) audit as the system. */
+  /** Events a request caused (a customer's primary wallet is opened, and audited, by the request that creates it). */
   async function requestEventCount(): Promise<number> {
     const [{ count }] = await db.query(
       'SELECT count(*)::int AS count FROM audit_events WHERE organization_id = $1 AND request_id IS NOT NULL',
@@ -156,6 +155,21 @@ describe('Audit events', () => {
       workspaceId: tenant.liveWorkspaceId,
     });
 
+    // Each customer's primary wallet is opened by the same request, on the same principal's behalf.
+    for (const [created, principal, workspaceId] of [
+      [customer, key, tenant.liveWorkspaceId],
+      [sandboxCustomer, { type: 'user', id: tenant.user_id }, tenant.sandboxWorkspaceId],
+    ] as const) {
+      mutations.push({
+        response: created,
+        action: 'wallet.created',
+        resourceType: 'wallet',
+        resourceId: created.body.primary_wallet_id,
+        principal,
+        workspaceId,
+      });
+    }
+
     // The other organization is busy too.
     await t.http
       .post('/v1/customers')
@@ -163,8 +177,6 @@ describe('Audit events', () => {
       .set('Idempotency-Key', idem())
       .send({ name: 'Not yours', currency: 'EUR', external_id: 'audited' })
       .expect(201);
-    // Let the subscribers of the outbox events finish: the trail is stable from here on.
-    await t.app.get(OutboxRelay).wake();
   });
   afterAll(() => t.close());
 
@@ -236,7 +248,12 @@ describe('Audit events', () => {
     const sessionEvents = await all(tenant.auth, `resource_id=${mutations[4].resourceId}`);
     expect(sessionEvents.map((event) => event.action)).toEqual(['session.ended', 'session.created']);
     const byUser = await all(tenant.auth, `principal_id=${tenant.user_id}`);
-    expect(byUser.map((event) => event.action)).toEqual(['session.ended', 'customer.created', 'session.created']);
+    expect(byUser.map((event) => event.action)).toEqual([
+      'session.ended',
+      'wallet.created',
+      'customer.created',
+      'session.created',
+    ]);
     expect(byUser.every((event) => event.principal.id === tenant.user_id)).toBe(true);
     const combined = await all(tenant.auth, `resource_type=customer&principal_id=${tenant.api_key.id}`);
     expect(combined.map((event) => event.resource_id)).toEqual([mutations[0].resourceId]);
@@ -350,7 +367,11 @@ describe('Audit events', () => {
     const replayed = await t.http.post('/v1/customers').set('Authorization', tenant.auth).set('Idempotency-Key', key).send(body);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(await eventsOfRequest(replayed)).toEqual([]);
-    expect(await requestEventCount()).toBe(afterKey + 1);
+    // One request, two mutations: the customer and its primary wallet, opened in its transaction.
+    expect(await requestEventCount()).toBe(afterKey + 2);
+    expect(await eventsOfRequest(created)).toEqual(
+      expect.arrayContaining([{ action: 'customer.created' }, { action: 'wallet.created' }]),
+    );
     const events = await all(tenant.auth, `resource_id=${created.body.id}`);
     expect(events).toHaveLength(1);
     expect(events[0].request_id).toBe(created.headers['request-id']);

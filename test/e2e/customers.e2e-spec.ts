@@ -63,6 +63,7 @@ describe('Customers', () => {
         name: 'Acme GmbH',
         email: 'billing@acme.example',
         currency: 'EUR',
+        primary_wallet_id: expect.stringMatching(UUID),
         external_id: 'crm-4711',
         metadata: { segment: 'enterprise' },
         created_at: expect.stringMatching(ISO),
@@ -178,6 +179,80 @@ describe('Customers', () => {
     });
   });
 
+  describe('its primary wallet, in the same transaction', () => {
+    function post(path: string, body: Record<string, unknown>, key = idem()): Promise<request.Response> {
+      return t.http
+        .post(path)
+        .set('Authorization', tenant.auth)
+        .set('Idempotency-Key', key)
+        .send(body)
+        .then((r) => r);
+    }
+
+    it('is listed and credited right after the 201, with no wait, 500 times in a row', async () => {
+      const failures: Array<Record<string, unknown>> = [];
+      let emptyLists = 0;
+      for (let i = 0; i < 500; i += 1) {
+        const created = await create({ name: `Funded at once ${i}`, currency: 'EUR' });
+        const listed = await t.http.get(`/v1/wallets?customer_id=${created.body.id}`).set('Authorization', tenant.auth);
+        const wallets: Array<{ id: string; customer_id: string; currency: string; is_primary: boolean }> = listed.body.data ?? [];
+        if (wallets.length === 0) emptyLists += 1;
+        const credited = await post(`/v1/wallets/${created.body.primary_wallet_id}/credit`, { amount: '1.00' });
+        const primaryWalletId = created.body.primary_wallet_id;
+        const [only] = wallets;
+        const ok =
+          created.status === 201 &&
+          listed.status === 200 &&
+          wallets.length === 1 &&
+          only.id === primaryWalletId &&
+          only.is_primary &&
+          only.customer_id === created.body.id &&
+          only.currency === 'EUR' &&
+          credited.status === 200 &&
+          credited.body.wallet_id === primaryWalletId;
+        if (!ok) {
+          failures.push({ i, created: created.status, primaryWalletId, wallets, credited: credited.status, body: credited.body });
+        }
+      }
+      expect({ failures: failures.length, emptyLists, first: failures.slice(0, 2) }).toEqual({
+        failures: 0,
+        emptyLists: 0,
+        first: [],
+      });
+    }, 300_000);
+
+    it('rolls the customer back when its primary wallet cannot be opened: 500, nothing stored, the key stays free', async () => {
+      const key = idem();
+      const body = { name: 'Walletless', currency: 'NOK', external_id: 'walletless' };
+      const count = async () => {
+        const [row] = await db.query(
+          `SELECT (SELECT count(*)::int FROM customers WHERE organization_id = $1) AS customers,
+                  (SELECT count(*)::int FROM wallets WHERE organization_id = $1) AS wallets,
+                  (SELECT count(*)::int FROM audit_events WHERE organization_id = $1) AS audit_events,
+                  (SELECT count(*)::int FROM outbox_events WHERE organization_id = $1) AS outbox_events,
+                  (SELECT count(*)::int FROM idempotency_records WHERE idempotency_key = $2) AS idempotency_records`,
+          [tenant.organization_id, key],
+        );
+        return row;
+      };
+      const before = await count();
+      // The wallet's INSERT fails in the database, after the customer's succeeded.
+      await db.query(`ALTER TABLE wallets ADD CONSTRAINT test_no_nok CHECK (currency <> 'NOK') NOT VALID`);
+      try {
+        expectError(await post('/v1/customers', body, key), 500, 'api_error', 'INTERNAL_ERROR');
+      } finally {
+        await db.query(`ALTER TABLE wallets DROP CONSTRAINT test_no_nok`);
+      }
+      expect(await count()).toEqual(before);
+      const retried = await post('/v1/customers', body, key);
+      expect(retried.status).toBe(201);
+      const listed = await t.http.get(`/v1/wallets?customer_id=${retried.body.id}`).set('Authorization', tenant.auth);
+      expect(listed.body.data).toEqual([
+        expect.objectContaining({ id: retried.body.primary_wallet_id, currency: 'NOK', is_primary: true }),
+      ]);
+    });
+  });
+
   describe('the customer_created event', () => {
     it('is written to the outbox in the same transaction as the customer', async () => {
       const response = await create({ name: 'Evented', currency: 'CHF', external_id: 'evented' });
@@ -197,6 +272,7 @@ describe('Customers', () => {
             customerId: response.body.id,
             currency: 'CHF',
             occurredAt: response.body.created_at,
+            primaryWalletId: response.body.primary_wallet_id,
           },
           request_id: response.headers['request-id'],
         },

@@ -1,4 +1,3 @@
-import { OutboxRelay } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -43,13 +42,10 @@ describe('Idempotency of authenticated POSTs', () => {
     return count;
   }
 
-  /** A fresh customer's primary wallet (created by the outbox relay), empty. */
+  /** A fresh customer's primary wallet (opened with it), empty. */
   async function emptyWallet(): Promise<string> {
     const customer = await postCustomer({ name: 'Wallet holder', currency: 'EUR' }, idem()).expect(201);
-    await t.app.get(OutboxRelay).wake();
-    const listed = await t.http.get(`/v1/wallets?customer_id=${customer.body.id}`).set('Authorization', tenant.auth).expect(200);
-    expect(listed.body.data).toHaveLength(1);
-    return listed.body.data[0].id;
+    return customer.body.primary_wallet_id;
   }
 
   function adjustWallet(walletId: string, body: Record<string, unknown>, key: string) {

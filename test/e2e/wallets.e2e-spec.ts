@@ -96,7 +96,7 @@ describe('Wallets (prepaid, on the ledger)', () => {
   }
 
   describe('the primary wallet of a new customer', () => {
-    it('is created through the outbox relay, in the customer’s currency, with zero balances and default limits', async () => {
+    it('is opened with the customer, in the customer’s currency, with zero balances and default limits', async () => {
       const { customer, wallet } = await api.customerWithWallet('EUR', 'Primary GmbH');
       expect(Object.keys(wallet)).toEqual(WALLET_FIELDS);
       expect(wallet).toEqual({
@@ -123,8 +123,9 @@ describe('Wallets (prepaid, on the ledger)', () => {
       expect(await api.wallet(wallet.id)).toEqual(wallet);
     });
 
-    it('is created once even when the event is delivered again (at-least-once relay)', async () => {
+    it('stays the only wallet when customer_created is relayed, and relayed again (at least once)', async () => {
       const { customer, wallet } = await api.customerWithWallet('USD');
+      await t.app.get(OutboxRelay).wake();
       await db.query(`UPDATE outbox_events SET dispatched_at = NULL WHERE payload->>'customerId' = $1`, [customer.id]);
       await t.app.get(OutboxRelay).wake();
       const [{ redelivered }] = await db.query(
@@ -536,6 +537,11 @@ describe('Wallets (prepaid, on the ledger)', () => {
       expect(await api.get(`/v1/wallets?customer_id=${customer.id}&is_primary=true`).then((r) => r.body.data)).toEqual([
         promoted.body,
       ]);
+      // The customer names its current primary wallet, read and listed alike.
+      expect(customer.primary_wallet_id).toBe(first.id);
+      const named = { ...customer, primary_wallet_id: second.id };
+      expect((await api.get(`/v1/customers/${customer.id}`)).body).toEqual(named);
+      expect((await api.get(`/v1/customers?limit=200`)).body.data).toContainEqual(named);
 
       const before = await state(second.id);
       clock.advance(MINUTE);

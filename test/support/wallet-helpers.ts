@@ -1,4 +1,3 @@
-import { OutboxRelay } from '@app/shared-kernel';
 import Big from 'big.js';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -71,14 +70,13 @@ export class WalletClient {
       .then((response) => response);
   }
 
-  /** POST /v1/customers, then lets the outbox relay create the primary wallet, and returns both. */
+  /** POST /v1/customers, then (no wait: it commits with the customer) lists its primary wallet; returns both. */
   async customerWithWallet(currency = 'EUR', name = 'Wallet customer'): Promise<{ customer: any; wallet: any }> {
     const created = await this.post('/v1/customers', { name, currency });
     expect(created.status).toBe(201);
-    await this.t.app.get(OutboxRelay).wake();
     const listed = await this.get(`/v1/wallets?customer_id=${created.body.id}`);
     expect(listed.status).toBe(200);
-    expect(listed.body.data).toHaveLength(1);
+    expect(listed.body.data).toEqual([expect.objectContaining({ id: created.body.primary_wallet_id, is_primary: true })]);
     return { customer: created.body, wallet: listed.body.data[0] };
   }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CustomerWallets } from '@app/identity';
 import { AdjustApprovalExecutor } from './application/adjust-approval.executor';
 import {
   CaptureHoldHandler,
@@ -17,7 +18,7 @@ import {
   SettleSandboxTopUpHandler,
   TopUpSettlement,
 } from './application/top-up.handlers';
-import { PrimaryWalletOnCustomerCreated } from './application/primary-wallet.subscriber';
+import { PrimaryWallets } from './application/primary-wallets';
 import { ListFxRatesHandler, PutFxRateHandler, TransferFundsHandler } from './application/transfer.handlers';
 import {
   ApplyMoneyOperationHandler,
@@ -62,12 +63,14 @@ import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.reposit
     GetWalletHandler,
     ListWalletsHandler,
     ListWalletTransactionsHandler,
-    PrimaryWalletOnCustomerCreated,
+    { provide: CustomerWallets, useClass: PrimaryWallets },
     PromotionalLotExpiry,
     PutFxRateHandler,
     ListFxRatesHandler,
     TransferFundsHandler,
     AdjustApprovalExecutor,
   ],
+  // Identity opens and names a customer's primary wallet through it (IdentityModule.register).
+  exports: [CustomerWallets],
 })
 export class BillingWalletModule {}

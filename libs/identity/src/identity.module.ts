@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ApiKeyLifecycleHandlers } from './application/api-keys';
 import { DecideApprovalHandler, GetApprovalHandler, HoldForApprovalHandler } from './application/approvals/approval.handlers';
@@ -20,34 +20,41 @@ import { ApiKeyRepository, OrganizationRepository, WorkspaceRepository } from '.
 import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.repository';
 import { TypeOrmOrganizationRepository, TypeOrmWorkspaceRepository } from './infrastructure/typeorm-workspace.repository';
 
+const PROVIDERS = [
+  { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
+  { provide: WorkspaceRepository, useClass: TypeOrmWorkspaceRepository },
+  { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
+  CredentialCache,
+  WorkspaceDirectory,
+  LastUsedRecorder,
+  AuthenticateRequestHandler,
+  ...ApiKeyLifecycleHandlers,
+  CreateWorkspaceHandler,
+  UpdateWorkspaceHandler,
+  ListWorkspacesHandler,
+  BootstrapOrganizationHandler,
+  BootstrapIfEmptyHandler,
+  CreateSessionHandler,
+  EndSessionHandler,
+  CreateCustomerHandler,
+  GetCustomerHandler,
+  ListCustomersHandler,
+  HoldForApprovalHandler,
+  DecideApprovalHandler,
+  GetApprovalHandler,
+  ListAuditEventsHandler,
+  CreateUserHandler,
+  ListUsersHandler,
+];
+
 /** Organizations, workspaces, principals, API keys, sessions, approvals, audit, customers. */
-@Module({
-  imports: [DiscoveryModule],
-  providers: [
-    { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
-    { provide: WorkspaceRepository, useClass: TypeOrmWorkspaceRepository },
-    { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
-    CredentialCache,
-    WorkspaceDirectory,
-    LastUsedRecorder,
-    AuthenticateRequestHandler,
-    ...ApiKeyLifecycleHandlers,
-    CreateWorkspaceHandler,
-    UpdateWorkspaceHandler,
-    ListWorkspacesHandler,
-    BootstrapOrganizationHandler,
-    BootstrapIfEmptyHandler,
-    CreateSessionHandler,
-    EndSessionHandler,
-    CreateCustomerHandler,
-    GetCustomerHandler,
-    ListCustomersHandler,
-    HoldForApprovalHandler,
-    DecideApprovalHandler,
-    GetApprovalHandler,
-    ListAuditEventsHandler,
-    CreateUserHandler,
-    ListUsersHandler,
-  ],
-})
-export class IdentityModule {}
+@Module({})
+export class IdentityModule {
+  /**
+   * `customerWallets`: the module that provides and exports the CustomerWallets port (the
+   * billing-wallet module); the application wires it, so identity never imports wallets.
+   */
+  static register(options: { customerWallets: Type | DynamicModule }): DynamicModule {
+    return { module: IdentityModule, imports: [DiscoveryModule, options.customerWallets], providers: PROVIDERS };
+  }
+}

@@ -4,6 +4,7 @@ export type { Scope, ScopeDescription, Role } from './domain/scopes';
 export { APPROVAL_CHECKPOINTS } from './domain/workspace';
 export type { WorkspaceMode, WorkspaceSettings, ApprovalCheckpoint } from './domain/workspace';
 export { CustomerCreated } from './domain/customer';
+export { CustomerWallets } from './domain/customer-wallets';
 export { AuthenticateRequestQuery } from './application/authentication/authenticate-request.query';
 export { CreateApiKeyCommand } from './application/api-keys/create-api-key.command';
 export type { CreateApiKeyInput } from './application/api-keys/create-api-key.command';

@@ -15,7 +15,7 @@ import {
   WalletSettingsInput,
 } from '@app/billing-wallet';
 import { AuthenticateRequestQuery, CreateCustomerCommand } from '@app/identity';
-import { Actor, DomainError, JobQueue, ManualClock, OutboxRelay } from '@app/shared-kernel';
+import { Actor, DomainError, JobQueue, ManualClock } from '@app/shared-kernel';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { conservationViolations } from '../../support/conservation-ledger';
@@ -188,18 +188,17 @@ describe('R1: ledger conservation under a randomized concurrent mix (PostgreSQL)
   }
 
   /**
-   * Each wallet is the primary wallet of a customer of its own (opened by the outbox relay on
-   * CustomerCreated), then given its limits, and funded in chunks below max_single_credit.
+   * Each wallet is the primary wallet of a customer of its own (opened with the customer), then
+   * given its limits, and funded in chunks below max_single_credit.
    */
   async function openWallets(): Promise<string[]> {
     const ids: string[] = [];
     for (const [index, { currency, settings }] of WALLETS.entries()) {
       const customer = await commands.execute(new CreateCustomerCommand(actor, { name: `Conservation ${index}`, currency }));
-      await t.app.get(OutboxRelay).wake();
-      const [wallet] = await db.query('SELECT id FROM wallets WHERE customer_id = $1 AND is_primary', [customer.id]);
-      await commands.execute(new UpdateWalletSettingsCommand(actor, wallet.id, currency, settings));
-      for (let chunk = 0; chunk < 4; chunk += 1) await money('credit', wallet.id, { amount: amount(10_000, currency) });
-      ids.push(wallet.id);
+      const walletId = customer.primaryWalletId;
+      await commands.execute(new UpdateWalletSettingsCommand(actor, walletId, currency, settings));
+      for (let chunk = 0; chunk < 4; chunk += 1) await money('credit', walletId, { amount: amount(10_000, currency) });
+      ids.push(walletId);
     }
     for (const [from, to, rate] of FX_RATES) await commands.execute(new PutFxRateCommand(actor, from, to, rate));
     return ids;

@@ -8,7 +8,7 @@ import {
   TransferFundsCommand,
 } from '@app/billing-wallet';
 import { AuthenticateRequestQuery, CreateCustomerCommand } from '@app/identity';
-import { Actor, DomainError, JobQueue, ManualClock, OutboxRelay } from '@app/shared-kernel';
+import { Actor, DomainError, JobQueue, ManualClock } from '@app/shared-kernel';
 import Big from 'big.js';
 import { DataSource } from 'typeorm';
 import { bookViolations, transferViolations } from '../../support/hold-ledger';
@@ -66,13 +66,11 @@ describe('Hold races and opposite transfers (PostgreSQL)', () => {
   });
   afterAll(() => t.close());
 
-  /** A new customer's primary wallet (created by the outbox relay), credited with `cash`. */
+  /** A new customer's primary wallet (opened with it), credited with `cash`. */
   async function newWallet(cash: string, currency = 'EUR'): Promise<string> {
     const customer = await commands.execute(new CreateCustomerCommand(actor, { name: 'Racing customer', currency }));
-    await t.app.get(OutboxRelay).wake();
-    const [row] = await db.query('SELECT id FROM wallets WHERE customer_id = $1 AND is_primary', [customer.id]);
-    await commands.execute(new ApplyMoneyOperationCommand(actor, 'credit', row.id, { amount: cash }));
-    return row.id;
+    await commands.execute(new ApplyMoneyOperationCommand(actor, 'credit', customer.primaryWalletId, { amount: cash }));
+    return customer.primaryWalletId;
   }
 
   describe('R5: capture, release and the expiry release racing on one hold', () => {

@@ -8,7 +8,7 @@ import {
   WalletSettingsInput,
 } from '@app/billing-wallet';
 import { AuthenticateRequestQuery, CreateCustomerCommand } from '@app/identity';
-import { Actor, DomainError, ManualClock, OutboxRelay } from '@app/shared-kernel';
+import { Actor, DomainError, ManualClock } from '@app/shared-kernel';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { PromotionalLotExpiry } from '../../../libs/billing-wallet/src/application/lot-expiry';
@@ -42,14 +42,12 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
   });
   afterAll(() => t.close());
 
-  /** A customer's primary wallet (created by the outbox relay), with optional limits. */
+  /** A new customer's primary wallet (opened with it), with optional limits. */
   async function newWallet(currency = 'EUR', settings: WalletSettingsInput = {}): Promise<string> {
     const customer = await commands.execute(new CreateCustomerCommand(actor, { name: 'Concurrent customer', currency }));
-    await t.app.get(OutboxRelay).wake();
-    const [row] = await db.query('SELECT id FROM wallets WHERE customer_id = $1 AND is_primary', [customer.id]);
     if (Object.keys(settings).length > 0)
-      await commands.execute(new UpdateWalletSettingsCommand(actor, row.id, undefined, settings));
-    return row.id;
+      await commands.execute(new UpdateWalletSettingsCommand(actor, customer.primaryWalletId, undefined, settings));
+    return customer.primaryWalletId;
   }
 
   async function money(kind: MoneyOperationKind, walletId: string, input: MoneyOperationInput): Promise<MoneyOperationResult> {

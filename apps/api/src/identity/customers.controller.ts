@@ -34,6 +34,11 @@ export class CustomerDto {
   @ApiProperty({ example: 'Acme GmbH' }) name!: string;
   @ApiProperty({ type: String, nullable: true, example: 'billing@acme.example' }) email!: string | null;
   @ApiProperty({ example: 'EUR' }) currency!: string;
+  @ApiProperty({
+    example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05',
+    description: 'The customer’s primary wallet: opened with the customer, in its currency; changes with make_primary.',
+  })
+  primary_wallet_id!: string;
   @ApiProperty({ type: String, nullable: true, example: 'crm-4711' }) external_id!: string | null;
   @ApiProperty({ example: { segment: 'enterprise' } }) metadata!: Record<string, string>;
   @ApiProperty({ example: '2026-11-22T10:15:30.000Z' }) created_at!: string;
@@ -52,6 +57,7 @@ function toDto(customer: CustomerView): CustomerDto {
     name: customer.name,
     email: customer.email,
     currency: customer.currency,
+    primary_wallet_id: customer.primaryWalletId,
     external_id: customer.externalId,
     metadata: customer.metadata,
     created_at: customer.createdAt.toISOString(),
@@ -69,7 +75,7 @@ export class CustomersController {
   @Post()
   @HttpCode(201)
   @RequireScope('customers:write')
-  @ApiOperation({ summary: 'Create a customer; its primary wallet follows in its currency.' })
+  @ApiOperation({ summary: 'Create a customer and, in the same transaction, its primary wallet in its currency.' })
   @ApiCreatedResponse({ type: CustomerDto })
   async create(
     @CurrentActor() actor: Actor,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BillingWalletModule } from '@app/billing-wallet';
 import { IdentityModule } from '@app/identity';
 import { ApiKeysController } from './api-keys.controller';
 import { ApprovalsController } from './approvals.controller';
@@ -9,7 +10,8 @@ import { UsersController } from './users.controller';
 import { WorkspacesController } from './workspaces.controller';
 
 @Module({
-  imports: [IdentityModule],
+  // Customers open their primary wallet through the port billing-wallet implements.
+  imports: [IdentityModule.register({ customerWallets: BillingWalletModule })],
   controllers: [
     ApiKeysController,
     WorkspacesController,

@@ -15,7 +15,7 @@ export interface CustomerState {
 
 const MAX_METADATA_KEYS = 50;
 
-/** A new customer; its primary wallet follows from the CustomerCreated event. */
+/** A new customer; its primary wallet is opened in the same transaction (CustomerWallets). */
 export function registerCustomer(fields: {
   organizationId: string;
   workspaceId: string;
@@ -64,6 +64,7 @@ export function validMetadata(value: unknown, param = 'metadata'): Record<string
   return value as Record<string, string>;
 }
 
+/** Committed together with the customer and its primary wallet; relayed to other subscribers. */
 @IntegrationEvent('identity.customer_created')
 export class CustomerCreated {
   constructor(
@@ -72,5 +73,6 @@ export class CustomerCreated {
     readonly customerId: string,
     readonly currency: string,
     readonly occurredAt: string,
+    readonly primaryWalletId: string,
   ) {}
 }

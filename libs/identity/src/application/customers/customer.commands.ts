@@ -2,7 +2,8 @@ import { Command, Query } from '@nestjs/cqrs';
 import { Actor, Page } from '@app/shared-kernel';
 import { CustomerState } from '../../domain/customer';
 
-export type CustomerView = Omit<CustomerState, 'organizationId'>;
+/** A customer as answered: `primaryWalletId` is its current primary wallet (opened with it). */
+export type CustomerView = Omit<CustomerState, 'organizationId'> & { primaryWalletId: string };
 
 export class CreateCustomerCommand extends Command<CustomerView> {
   constructor(

@@ -1,9 +1,20 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, CursorCodec, DomainError, isUuid, keysetPage, newestFirstPosition, Outbox } from '@app/shared-kernel';
+import {
+  Actor,
+  AuditLog,
+  Clock,
+  CursorCodec,
+  DomainError,
+  isUuid,
+  keysetPage,
+  newestFirstPosition,
+  Outbox,
+} from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { CustomerCreated, registerCustomer } from '../../domain/customer';
+import { CustomerWallets } from '../../domain/customer-wallets';
 import { CreateCustomerCommand, CustomerView, GetCustomerQuery, ListCustomersQuery } from './customer.commands';
 
 interface CustomerRow {
@@ -19,28 +30,39 @@ interface CustomerRow {
 
 const COLUMNS = 'workspace_id, id, name, email, currency, external_id, metadata, created_at';
 
-function toView(row: CustomerRow): CustomerView {
-  return {
-    workspaceId: row.workspace_id,
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    currency: row.currency,
-    externalId: row.external_id,
-    metadata: row.metadata,
-    createdAt: row.created_at,
-  };
+/** The rows with their customers' current primary wallets, read through the wallet context's port. */
+async function toViews(wallets: CustomerWallets, actor: Actor, rows: CustomerRow[]): Promise<CustomerView[]> {
+  const ids = rows.map((row) => row.id);
+  const primaries = ids.length > 0 ? await wallets.primaryWalletIds(actor, ids) : new Map<string, string>();
+  return rows.map((row) => {
+    const primaryWalletId = primaries.get(row.id);
+    // A customer commits with its primary wallet, and make_primary swaps in one transaction.
+    if (!primaryWalletId) throw new Error(`Customer ${row.id} has no primary wallet`);
+    return {
+      workspaceId: row.workspace_id,
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      currency: row.currency,
+      externalId: row.external_id,
+      metadata: row.metadata,
+      createdAt: row.created_at,
+      primaryWalletId,
+    };
+  });
 }
 
 @CommandHandler(CreateCustomerCommand)
 export class CreateCustomerHandler implements ICommandHandler<CreateCustomerCommand> {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly wallets: CustomerWallets,
     private readonly outbox: Outbox,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
   ) {}
 
+  /** The customer and its primary wallet commit together: once answered, the wallet is there. */
   @Transactional()
   async execute({ actor, input }: CreateCustomerCommand): Promise<CustomerView> {
     const customer = registerCustomer({
@@ -70,6 +92,8 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
         param: 'external_id',
       });
     }
+    await this.audit.record(actor, { action: 'customer.created', resourceType: 'customer', resourceId: customer.id });
+    const primaryWalletId = await this.wallets.openPrimary(actor, customer);
     await this.outbox.add(
       new CustomerCreated(
         customer.organizationId,
@@ -77,18 +101,21 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
         customer.id,
         customer.currency,
         customer.createdAt.toISOString(),
+        primaryWalletId,
       ),
       customer.organizationId,
     );
-    await this.audit.record(actor, { action: 'customer.created', resourceType: 'customer', resourceId: customer.id });
-    const { organizationId: _organizationId, ...view } = customer;
-    return view;
+    const { organizationId: _organizationId, ...state } = customer;
+    return { ...state, primaryWalletId };
   }
 }
 
 @QueryHandler(GetCustomerQuery)
 export class GetCustomerHandler implements IQueryHandler<GetCustomerQuery> {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly wallets: CustomerWallets,
+  ) {}
 
   async execute({ actor, customerId }: GetCustomerQuery): Promise<CustomerView> {
     const rows: CustomerRow[] = isUuid(customerId)
@@ -98,7 +125,8 @@ export class GetCustomerHandler implements IQueryHandler<GetCustomerQuery> {
         )
       : [];
     if (!rows[0]) throw new DomainError('not_found', 'CUSTOMER_NOT_FOUND', 'No such customer.', { param: 'id' });
-    return toView(rows[0]);
+    const [view] = await toViews(this.wallets, actor, rows);
+    return view;
   }
 }
 
@@ -107,6 +135,7 @@ export class ListCustomersHandler implements IQueryHandler<ListCustomersQuery> {
   constructor(
     private readonly dataSource: DataSource,
     private readonly cursors: CursorCodec,
+    private readonly wallets: CustomerWallets,
   ) {}
 
   async execute({ actor, limit, cursor, filters }: ListCustomersQuery) {
@@ -137,6 +166,6 @@ export class ListCustomersHandler implements IQueryHandler<ListCustomersQuery> {
         ),
       newestFirstPosition,
     );
-    return { ...page, data: page.data.map(toView) };
+    return { ...page, data: await toViews(this.wallets, actor, page.data) };
   }
 }
