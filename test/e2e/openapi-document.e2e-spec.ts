@@ -135,6 +135,18 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
     }
   });
 
+  it('pre-fills no optional list filter in Swagger UI (an example filter would empty an explorer’s first list)', () => {
+    const prefilled = operations.flatMap((operation) =>
+      (operation.operation.parameters ?? [])
+        .filter((candidate: Schema) => candidate.in === 'query' && !candidate.required && candidate.name !== 'limit')
+        .filter((candidate: Schema) => candidate.example !== undefined || candidate.schema?.example !== undefined)
+        .map((candidate: Schema) => `${operation.label} ${candidate.name}`),
+    );
+    expect(prefilled).toEqual([]);
+    const wallets = operations.find((operation) => operation.label === 'GET /v1/wallets')!;
+    expect(parameter(wallets, 'customer_id', 'query').description).toMatch(/Example: `[0-9a-f-]{36}`/);
+  });
+
   it('declares Idempotency-Key, required, on every authenticated POST (the interceptor refuses them without it)', () => {
     const posts = operations.filter((operation) => operation.method === 'post' && secured(operation));
     expect(posts.length).toBeGreaterThanOrEqual(15);

@@ -48,6 +48,7 @@ export function describeRoutes(app: INestApplication, document: OpenAPIObject): 
       const route = handlers.get(operation.operationId);
       if (!route) throw new Error(`No handler found for the documented operation ${operation.operationId}.`);
       const facts = factsOf(route, method, path, operation, reflector);
+      unfillOptionalFilters(operation);
       if (facts.idempotency !== 'none') addIdempotencyKeyHeader(operation, facts.idempotency);
       for (const [status, codes] of errorCodes(facts)) {
         operation.responses[status] = errorResponse(status, codes, facts.scope);
@@ -152,6 +153,22 @@ function errorResponse(status: number, codes: ErrorCode[], scope: string | undef
     }),
     content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, examples } },
   };
+}
+
+/**
+ * Swagger UI fills "Try it out" with each parameter's example: an example filter (a customer id
+ * that does not exist, a date range) would narrow an explorer's first list to nothing. Optional
+ * query filters show their example in the description instead; `limit` keeps its (valid) one.
+ */
+function unfillOptionalFilters(operation: Operation): void {
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.in !== 'query' || parameter.required || parameter.name === 'limit' || parameter.schema?.example === undefined)
+      continue;
+    const example = parameter.schema.example;
+    delete parameter.schema.example;
+    const shown = `Example: \`${typeof example === 'string' ? example : JSON.stringify(example)}\`.`;
+    parameter.description = parameter.description ? `${parameter.description} ${shown}` : shown;
+  }
 }
 
 function addIdempotencyKeyHeader(operation: Operation, rule: IdempotencyKeyRule): void {
