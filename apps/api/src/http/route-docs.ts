@@ -167,7 +167,7 @@ function unfillOptionalFilters(operation: Operation): void {
     const example = parameter.schema.example;
     delete parameter.schema.example;
     const shown = `Example: \`${typeof example === 'string' ? example : JSON.stringify(example)}\`.`;
-    parameter.description = parameter.description ? `${parameter.description} ${shown}` : shown;
+    parameter.description = parameter.description ? `${String(parameter.description).replace(/\.?$/, '.')} ${shown}` : shown;
   }
 }
 
