@@ -19,15 +19,26 @@ const contextBoundaries = {
   ],
 };
 
+/** DTO properties take `@ApiProperty` from apps/api/src/http/api-property.ts, which refuses a type reflected as Object. */
+const swaggerProperty = {
+  name: '@nestjs/swagger',
+  importNames: ['ApiProperty', 'ApiPropertyOptional'],
+  message: 'Import ApiProperty and ApiPropertyOptional from apps/api/src/http/api-property (it checks the declared type).',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'bench/results/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', contextBoundaries],
+      'no-restricted-imports': ['error', { ...contextBoundaries, paths: [swaggerProperty] }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['apps/api/src/http/api-property.ts'],
+    rules: { 'no-restricted-imports': ['error', contextBoundaries] },
   },
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'bench/**/*'],

@@ -51,7 +51,7 @@ describe('Operations: health and OpenAPI', () => {
     await SwaggerParser.validate(structuredClone(document));
 
     expect(document.components.securitySchemes.bearer).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
-    expect(document.components.schemas.ErrorBodyDto).toBeDefined();
+    expect(document.components.schemas.ErrorBody).toBeDefined();
 
     const documented = new Set<string>();
     for (const [path, operations] of Object.entries<Record<string, unknown>>(document.paths)) {

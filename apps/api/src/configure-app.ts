@@ -8,16 +8,11 @@ import { AppConfig } from './config/app-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
+import { isOperational } from './http/operational-paths';
 import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-/** Served without the /v1 prefix and outside rate limits. */
-const OPERATIONAL_PATHS = ['/health', '/docs', '/openapi.json'];
-
-function isOperational(path: string): boolean {
-  return OPERATIONAL_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`));
-}
 
 export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): FastifyAdapter {
   const adapter = new FastifyAdapter({

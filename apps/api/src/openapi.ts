@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ErrorBodyDto } from './http/error-body.dto';
+import { describeRoutes, ERROR_SCHEMA } from './http/route-docs';
 
 export const API_TITLE = 'Billing Platform API';
 
@@ -9,18 +10,24 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setOpenAPIVersion('3.1.0')
     .setTitle(API_TITLE)
     .setDescription(
-      'Catalog, document templates, identity and prepaid wallets. Every route lives under /v1 ' +
-        '(and answers without it). Authenticate with `Authorization: Bearer <sk_live_…|sk_test_…|sess_…>`; ' +
-        'select a workspace with `X-Workspace-Id`; send `Idempotency-Key` on every POST. ' +
-        'Errors share one body: see the ErrorBody schema.',
+      'Identity (workspaces, users, sessions, API keys, approvals, audit log), customers, and prepaid wallets on a ledger ' +
+        '(credits, debits, holds, transfers, FX rates, top-ups). Every route lives under /v1 (and answers without it). ' +
+        'Authenticate with `Authorization: Bearer <sk_live_…|sk_test_…|sess_…>`; select a workspace with `X-Workspace-Id`; ' +
+        'send `Idempotency-Key` on every authenticated POST. ' +
+        `Errors share one body: see the ${ERROR_SCHEMA} schema; each operation lists the codes of each status it can answer.`,
     )
     .setVersion('1')
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'An API key (sk_live_…, sk_test_…) or a session token (sess_…).' },
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'API key or session token',
+        description: 'An API key (sk_live_…, sk_test_…) or a session token (sess_…).',
+      },
       'bearer',
     )
     .build();
-  return SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto] });
+  return describeRoutes(app, SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto] }));
 }
 
 /** OpenAPI 3.1 at /openapi.json and Swagger UI at /docs. */

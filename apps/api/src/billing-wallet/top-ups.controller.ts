@@ -1,6 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AttachPaymentMethodCommand,
   CreateTopUpCommand,
@@ -14,7 +14,7 @@ import type { Actor } from '@app/shared-kernel';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { Public, RequireScope } from '../http/auth/route-access';
-import { ErrorBodyDto } from '../http/error-body.dto';
+import { ApiErrors } from '../http/error-catalog';
 import { iso } from '../http/iso-date';
 import { AttachPaymentMethodDto, CreateTopUpDto, PaymentMethodDto, TopUpDto } from './top-ups.dto';
 
@@ -63,6 +63,7 @@ export class TopUpsController {
       'Admin top-up: hosted_checkout returns checkout_url; off_session charges a saved method now. Credited only on provider success.',
   })
   @ApiCreatedResponse({ type: TopUpDto })
+  @ApiErrors('WALLET_NOT_FOUND', 'PAYMENT_METHOD_NOT_FOUND', 'PAYMENT_FAILED')
   async create(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -81,6 +82,7 @@ export class TopUpsController {
   @RequireScope('customers:write')
   @ApiOperation({ summary: 'Save a payment method for a customer from a provider token.' })
   @ApiCreatedResponse({ type: PaymentMethodDto })
+  @ApiErrors('CUSTOMER_NOT_FOUND')
   async attach(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: AttachPaymentMethodDto) {
     return toPaymentMethodDto(await this.commands.execute(new AttachPaymentMethodCommand(actor, id, body.token)));
   }
@@ -93,7 +95,7 @@ export class TopUpsController {
       'Payment provider webhooks, HMAC-signed (`Billing-Signature: t=<unix>,v1=<hex>` over `<t>.<raw body>`, 5-minute window).',
   })
   @ApiOkResponse({ description: '{received: true, duplicate}' })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'INVALID_SIGNATURE: nothing is stored.' })
+  @ApiErrors('INVALID_SIGNATURE', 'UNKNOWN_PROVIDER', 'UNSUPPORTED_EVENT')
   async webhook(
     @Param('provider') provider: string,
     @Req() request: FastifyRequest & { rawBody?: Buffer },
@@ -110,6 +112,7 @@ export class TopUpsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Sandbox only: the provider reports the pending top-up paid (through its signed webhook).' })
   @ApiOkResponse({ type: TopUpDto })
+  @ApiErrors('TOP_UP_NOT_FOUND', 'SANDBOX_ONLY', 'INVALID_STATUS_TRANSITION')
   async succeed(@CurrentActor() actor: Actor, @Param('id') id: string) {
     return toTopUpDto(await this.commands.execute(new SettleSandboxTopUpCommand(actor, id, 'succeed')));
   }
@@ -119,6 +122,7 @@ export class TopUpsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Sandbox only: the provider reports the pending top-up failed.' })
   @ApiOkResponse({ type: TopUpDto })
+  @ApiErrors('TOP_UP_NOT_FOUND', 'SANDBOX_ONLY', 'INVALID_STATUS_TRANSITION')
   async fail(@CurrentActor() actor: Actor, @Param('id') id: string) {
     return toTopUpDto(await this.commands.execute(new SettleSandboxTopUpCommand(actor, id, 'fail')));
   }

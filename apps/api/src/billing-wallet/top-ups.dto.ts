@@ -1,5 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 
 export class CreateTopUpDto {
   @ApiPropertyOptional({ enum: ['hosted_checkout', 'off_session'], default: 'hosted_checkout', example: 'off_session' })

@@ -1,14 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  ApiAcceptedResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ApplyMoneyOperationCommand,
   CaptureHoldCommand,
@@ -33,7 +25,7 @@ import type { Actor } from '@app/shared-kernel';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { RequireScope } from '../http/auth/route-access';
-import { ErrorBodyDto } from '../http/error-body.dto';
+import { ApiErrors } from '../http/error-catalog';
 import { ReplayAsConflict } from '../http/idempotency.interceptor';
 import { ListQueryDto } from '../http/list-query.dto';
 import {
@@ -99,6 +91,7 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Create a secondary wallet (one per customer and currency).' })
   @ApiCreatedResponse({ type: WalletDto })
+  @ApiErrors('CUSTOMER_NOT_FOUND', 'ALREADY_EXISTS', 'CREDIT_LIMIT_BELOW_BALANCE', 'AUTO_TOPUP_INCOMPLETE')
   async create(@CurrentActor() actor: Actor, @Body() body: CreateWalletDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const wallet = await this.commands.execute(
       new CreateWalletCommand(actor, { customerId: body.customer_id, currency: body.currency, settings: settingsOf(body) }),
@@ -111,6 +104,7 @@ export class WalletsController {
   @RequireScope('wallets:read')
   @ApiOperation({ summary: 'Get a wallet: balances, limits and settings.' })
   @ApiOkResponse({ type: WalletDto })
+  @ApiErrors('WALLET_NOT_FOUND')
   async get(@CurrentActor() actor: Actor, @Param('id') id: string) {
     return walletResponse(await this.queries.execute(new GetWalletQuery(actor, id)));
   }
@@ -119,6 +113,7 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Update limits and settings; `currency` is an echo-guard.' })
   @ApiOkResponse({ type: WalletDto })
+  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'CREDIT_LIMIT_BELOW_BALANCE', 'AUTO_TOPUP_INCOMPLETE')
   async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateWalletDto) {
     return walletResponse(
       await this.commands.execute(new UpdateWalletSettingsCommand(actor, id, body.currency, settingsOf(body))),
@@ -130,6 +125,7 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Promote to primary, demoting the previous one atomically; a no-op when already primary.' })
   @ApiOkResponse({ type: WalletDto })
+  @ApiErrors('WALLET_NOT_FOUND')
   async makePrimary(@CurrentActor() actor: Actor, @Param('id') id: string) {
     return walletResponse(await this.commands.execute(new MakePrimaryWalletCommand(actor, id)));
   }
@@ -139,7 +135,7 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Credit: cash, or a promotional lot (source PROMOTION, optional expires_at).' })
   @ApiOkResponse({ type: WalletTransactionDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorBodyDto, description: 'LIMIT_EXCEEDED' })
+  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'LIMIT_EXCEEDED')
   credit(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -154,7 +150,7 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Debit: promotional lots first (soonest expiry), then cash, then down to −credit_limit.' })
   @ApiOkResponse({ type: WalletTransactionDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorBodyDto, description: 'INSUFFICIENT_FUNDS' })
+  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'INSUFFICIENT_FUNDS')
   debit(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -170,7 +166,7 @@ export class WalletsController {
   @ApiOperation({ summary: 'Signed cash correction; held for a human approval when the workspace requires it.' })
   @ApiOkResponse({ type: WalletTransactionDto })
   @ApiAcceptedResponse({ type: PendingApprovalDto, description: 'Held for approval; nothing applied. Poll Location.' })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'APPROVAL_REQUIRED_HUMAN for an API-key caller.' })
+  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'APPROVAL_REQUIRED_HUMAN', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED')
   adjust(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -184,6 +180,7 @@ export class WalletsController {
   @RequireScope('wallets:read')
   @ApiOperation({ summary: 'The wallet’s ledger, newest first.' })
   @ApiOkResponse({ type: WalletTransactionListDto })
+  @ApiErrors('WALLET_NOT_FOUND')
   async transactions(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: ListQueryDto) {
     const page = await this.queries.execute(new ListWalletTransactionsQuery(actor, id, query.pageLimit, query.cursor));
     return { data: page.data.map(transactionResponse), pagination: page.pagination };
@@ -193,6 +190,7 @@ export class WalletsController {
   @RequireScope('wallets:read')
   @ApiOperation({ summary: 'Pending holds of the wallet, newest first.' })
   @ApiOkResponse({ type: HoldListDto })
+  @ApiErrors('WALLET_NOT_FOUND')
   async holds(@CurrentActor() actor: Actor, @Param('id') id: string) {
     const holds = await this.queries.execute(new ListPendingHoldsQuery(actor, id));
     return { data: holds.map(holdResponse), pagination: { cursor: null, has_more: false } };
@@ -203,7 +201,7 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Reserve funds until captured or released (automatically at expires_at).' })
   @ApiCreatedResponse({ type: HoldDto })
-  @ApiUnprocessableEntityResponse({ type: ErrorBodyDto, description: 'INSUFFICIENT_FUNDS' })
+  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'INSUFFICIENT_FUNDS')
   async createHold(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -231,6 +229,7 @@ export class WalletsController {
   @RequireScope('wallets:read')
   @ApiOperation({ summary: 'Get a hold.' })
   @ApiOkResponse({ type: HoldDto })
+  @ApiErrors('WALLET_NOT_FOUND', 'HOLD_NOT_FOUND')
   async hold(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('hold_id') holdId: string) {
     return holdResponse(await this.queries.execute(new GetHoldQuery(actor, id, holdId)));
   }
@@ -240,8 +239,7 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Capture all or part of a pending, unexpired hold; the remainder is released; tax is recorded.' })
   @ApiOkResponse({ type: HoldDto })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'HOLD_NOT_PENDING (also once expired)' })
-  @ApiUnprocessableEntityResponse({ type: ErrorBodyDto, description: 'CAPTURE_EXCEEDS_HOLD, INSUFFICIENT_FUNDS' })
+  @ApiErrors('WALLET_NOT_FOUND', 'HOLD_NOT_FOUND', 'HOLD_NOT_PENDING', 'CAPTURE_EXCEEDS_HOLD', 'INSUFFICIENT_FUNDS')
   async capture(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -256,7 +254,7 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Release a pending hold.' })
   @ApiOkResponse({ type: HoldDto })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'HOLD_NOT_PENDING' })
+  @ApiErrors('WALLET_NOT_FOUND', 'HOLD_NOT_FOUND', 'HOLD_NOT_PENDING')
   async release(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('hold_id') holdId: string) {
     return holdResponse(await this.commands.execute(new ReleaseHoldCommand(actor, id, holdId)));
   }
@@ -269,11 +267,14 @@ export class WalletsController {
     summary: 'Transfer atomically to another wallet (promotional first, expiries carried; FX at the organization’s rate).',
   })
   @ApiOkResponse({ type: TransferResponseDto })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'IDEMPOTENCY_KEY_ALREADY_PROCESSED (details.transfer_id)' })
-  @ApiUnprocessableEntityResponse({
-    type: ErrorBodyDto,
-    description: 'INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, FX_RATE_NOT_CONFIGURED',
-  })
+  @ApiErrors(
+    'WALLET_NOT_FOUND',
+    'SAME_WALLET_TRANSFER',
+    'CURRENCY_MISMATCH',
+    'INSUFFICIENT_FUNDS',
+    'LIMIT_EXCEEDED',
+    'FX_RATE_NOT_CONFIGURED',
+  )
   async transfer(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: TransferDto) {
     const result = await this.commands.execute(
       new TransferFundsCommand(actor, id, {

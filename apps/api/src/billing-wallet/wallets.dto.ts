@@ -1,11 +1,16 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SOURCES } from '@app/billing-wallet';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
+import { PrincipalRefDto } from '../http/principal-ref.dto';
 import { IsTimestamp } from '../http/timestamp';
+import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 
-const AMOUNT = { example: '25.00', description: 'Decimal string in major units, at most the currency’s minor-unit precision.' };
+const AMOUNT = {
+  type: String,
+  example: '25.00',
+  description: 'Decimal string in major units, at most the currency’s minor-unit precision.',
+};
 
 class WalletSettingsDto {
   @ApiPropertyOptional({ ...AMOUNT, example: '50.00', nullable: true, description: 'How far below zero spending may go.' })
@@ -46,7 +51,7 @@ export class UpdateWalletDto extends WalletSettingsDto {
   @IsOptional()
   @IsString()
   currency?: string;
-  @ApiPropertyOptional({ example: 'pm_5f1c9e2a7b3d4c6e8f0a1b2c_card_visa', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'pm_5f1c9e2a7b3d4c6e8f0a1b2c_card_visa', nullable: true })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsString()
@@ -75,6 +80,8 @@ export class MoneyOperationDto {
 export class CreditDto extends MoneyOperationDto {
   @ApiPropertyOptional({ enum: SOURCES, example: 'PROMOTION' }) declare source?: string;
   @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
     example: '2027-01-01T00:00:00Z',
     nullable: true,
     description: 'PROMOTION credits only; null never expires.',
@@ -143,6 +150,17 @@ export class WalletListDto {
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
 }
 
+class FundingLotDto {
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0b' }) lot_id!: string;
+  @ApiProperty({ example: '10.00' }) amount!: string;
+  @ApiProperty({ type: String, nullable: true, example: '2027-01-01T00:00:00.000Z' }) expires_at!: string | null;
+}
+
+class FundingDto {
+  @ApiProperty({ type: [FundingLotDto] }) promotional_lots!: FundingLotDto[];
+  @ApiProperty({ example: '2.00' }) cash!: string;
+}
+
 export class WalletTransactionDto {
   @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d09' }) id!: string;
   @ApiProperty({ example: 'wallet_transaction' }) object!: string;
@@ -161,27 +179,15 @@ export class WalletTransactionDto {
   @ApiProperty({ type: String, nullable: true, example: null, description: 'Set on hold_capture lines.' }) hold_id!:
     string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) expires_at!: string | null;
+  @ApiProperty({ type: () => ExchangeRateDto, nullable: true, description: 'The rate snapshot of a cross-currency transfer.' })
+  exchange_rate!: ExchangeRateDto | null;
   @ApiProperty({
-    nullable: true,
-    description: 'The rate snapshot of a cross-currency transfer.',
-    example: { rate: '1.0825', from_currency: 'EUR', to_currency: 'USD', as_of: '2026-11-22T12:00:00.000Z' },
-  })
-  exchange_rate!: Record<string, string> | null;
-  @ApiProperty({
+    type: () => FundingDto,
     nullable: true,
     description: 'Which promotional lots and how much cash paid for a debit.',
-    example: {
-      promotional_lots: [
-        { lot_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0b', amount: '10.00', expires_at: '2027-01-01T00:00:00.000Z' },
-      ],
-      cash: '2.00',
-    },
   })
-  funding!: Record<string, unknown> | null;
-  @ApiProperty({ example: { type: 'api_key', id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d' } }) created_by!: {
-    type: string;
-    id: string | null;
-  };
+  funding!: FundingDto | null;
+  @ApiProperty({ type: PrincipalRefDto }) created_by!: PrincipalRefDto;
   @ApiProperty({ example: '2026-11-22T12:30:00.000Z' }) created_at!: string;
 }
 
@@ -190,15 +196,16 @@ export class WalletTransactionListDto {
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
 }
 
+class PendingApprovalRefDto {
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05' }) id!: string;
+  @ApiProperty({ example: 'pending' }) status!: string;
+  @ApiProperty({ example: 'wallet.adjust' }) checkpoint!: string;
+}
+
 export class PendingApprovalDto {
   @ApiProperty({ example: 'approval_request' }) object!: string;
   @ApiProperty({ example: 'pending_approval' }) status!: string;
-  @ApiProperty({ example: { id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05', status: 'pending', checkpoint: 'wallet.adjust' } })
-  approval!: {
-    id: string;
-    status: string;
-    checkpoint: string;
-  };
+  @ApiProperty({ type: () => PendingApprovalRefDto }) approval!: PendingApprovalRefDto;
 }
 
 export class CreateHoldDto {
@@ -210,7 +217,13 @@ export class CreateHoldDto {
   @IsOptional()
   @IsString()
   currency?: string;
-  @ApiPropertyOptional({ example: '2026-11-23T12:00:00Z', nullable: true, description: 'Released automatically then.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    example: '2026-11-23T12:00:00Z',
+    nullable: true,
+    description: 'Released automatically then.',
+  })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsTimestamp()
@@ -230,7 +243,7 @@ export class CreateHoldDto {
   @IsOptional()
   @IsString()
   tax_rate?: string;
-  @ApiPropertyOptional({ example: 'txr_de_standard', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'txr_de_standard', nullable: true })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsString()
@@ -270,7 +283,7 @@ export class HoldDto {
   @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only.' }) subscription_id!: string | null;
   @ApiProperty({
     type: 'array',
-    items: { type: 'object' },
+    items: { type: 'object', additionalProperties: true },
     nullable: true,
     example: null,
     description: 'Promotions applied up-front (internal only).',

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../http/api-property';
 
 export class HealthDto {
   @ApiProperty({ enum: ['ok'], example: 'ok' }) status!: 'ok';

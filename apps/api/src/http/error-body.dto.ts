@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from './api-property';
 
 export class FieldErrorDto {
   @ApiProperty({ example: 'amount' }) param!: string;
@@ -32,6 +33,8 @@ export class ErrorDetailDto {
   @ApiPropertyOptional({ type: [FieldErrorDto] }) errors?: FieldErrorDto[];
 }
 
+/** Published as `ErrorBody`, the name the document's description and every error response use. */
+@ApiSchema({ name: 'ErrorBody' })
 export class ErrorBodyDto {
   @ApiProperty({ type: ErrorDetailDto }) error!: ErrorDetailDto;
 }

@@ -40,6 +40,10 @@ const KIND_TO_HTTP: Record<DomainErrorKind, { status: number; type: string }> = 
   internal: { status: 500, type: 'api_error' },
 };
 
+export function httpOfKind(kind: DomainErrorKind): { status: number; type: string } {
+  return KIND_TO_HTTP[kind];
+}
+
 /** Headers some refusals must carry beside the body. */
 const KIND_HEADERS: Partial<Record<DomainErrorKind, Record<string, string>>> = {
   unauthenticated: { 'WWW-Authenticate': 'Bearer' },

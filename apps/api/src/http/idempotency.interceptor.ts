@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { canonicalJson, DomainError, IdempotencyScope, IdempotencyStore, StoredResponse } from '@app/shared-kernel';
 import { FastifyReply } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
@@ -21,12 +20,28 @@ const REPLAYED_HEADERS = ['location'];
 /** For pure renders (PDF preview): the key is accepted but not required. */
 export const IdempotencyOptional = () => SetMetadata(OPTIONAL, true);
 
+export type IdempotencyKeyRule = 'required' | 'optional' | 'none';
+
+/**
+ * Which requests run under an Idempotency-Key: every authenticated POST, where the key is
+ * required unless the route is @IdempotencyOptional. The interceptor enforces this and the
+ * OpenAPI document declares the header from it.
+ */
+export function idempotencyKeyRule(method: string, authenticated: boolean, handler: object): IdempotencyKeyRule {
+  if (method.toUpperCase() !== 'POST' || !authenticated) return 'none';
+  return Reflect.getMetadata(OPTIONAL, handler) === true ? 'optional' : 'required';
+}
+
 const REPLAY_AS_CONFLICT = 'billing:idempotency-replay-as-conflict';
 /**
  * Transfers: a key already used for a completed transfer is refused with 409
  * IDEMPOTENCY_KEY_ALREADY_PROCESSED naming the transfer (`details.<field>`), not replayed.
  */
 export const ReplayAsConflict = (field: string) => SetMetadata(REPLAY_AS_CONFLICT, field);
+
+export function replayAsConflictField(handler: object): string | undefined {
+  return Reflect.getMetadata(REPLAY_AS_CONFLICT, handler) as string | undefined;
+}
 
 /**
  * Every authenticated POST runs once per Idempotency-Key: the claim, the handler's effects and
@@ -38,14 +53,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly store: IdempotencyStore,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (request.method !== 'POST' || !request.actor) return next.handle();
+    const { actor } = request;
+    const rule = idempotencyKeyRule(request.method, actor !== undefined, context.getHandler());
+    if (rule === 'none' || actor === undefined) return next.handle();
     const header = request.headers['idempotency-key'];
-    if (header === undefined && this.reflector.get<boolean>(OPTIONAL, context.getHandler())) return next.handle();
+    if (header === undefined && rule === 'optional') return next.handle();
     if (typeof header !== 'string' || header.length === 0) {
       throw new DomainError('invalid_request', 'IDEMPOTENCY_KEY_REQUIRED', 'Send an Idempotency-Key header with every POST.', {
         param: 'Idempotency-Key',
@@ -63,9 +79,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const [path, query = ''] = request.url.split('?');
     const scope: IdempotencyScope = {
-      organizationId: request.actor.organizationId,
-      workspaceId: request.actor.workspaceId,
-      principalId: request.actor.principal.id,
+      organizationId: actor.organizationId,
+      workspaceId: actor.workspaceId,
+      principalId: actor.principal.id,
       method: request.method,
       route: path,
       key: header,
@@ -76,7 +92,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       .update(query)
       .digest('hex');
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    const conflictField = this.reflector.get<string | undefined>(REPLAY_AS_CONFLICT, context.getHandler());
+    const conflictField = replayAsConflictField(context.getHandler());
     return from(this.execute({ scope, fingerprint, reply, requestId: String(request.id), conflictField }, next));
   }
 

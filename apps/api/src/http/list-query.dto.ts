@@ -1,21 +1,23 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { parseLimit } from '@app/shared-kernel';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, parseLimit } from '@app/shared-kernel';
 import { Allow, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiPropertyOptional } from './api-property';
 
 /** `limit` and `cursor` of every keyset-paginated list (contract §1). */
 export class ListQueryDto {
   @ApiPropertyOptional({
-    description: 'Page size: default 50, max 200 (larger values are clamped, invalid ones ignored).',
-    example: 50,
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE_LIMIT,
+    default: DEFAULT_PAGE_LIMIT,
+    example: DEFAULT_PAGE_LIMIT,
+    description: `Page size: default ${DEFAULT_PAGE_LIMIT}, max ${MAX_PAGE_LIMIT} (the server clamps larger values and ignores invalid ones).`,
   })
   @Allow()
   limit?: unknown;
 
-  @ApiPropertyOptional({
-    example:
-      'v1.WyIyMDI2LTExLTIyVDEwOjE1OjMwLjAwMFoiLCIwMTkzYTVjMi03ZjRlLTdiMWEtOWMxZC0yZjBlNGI1YTZkMDciXQ.CmjKE3kUxvP9yqkn7KhqPg',
-    description: 'The `pagination.cursor` of the previous page.',
-  })
+  // No example: a cursor is signed for one list, its filters and this server's secret, so any
+  // example would be refused (400 INVALID_CURSOR) when an explorer sends it.
+  @ApiPropertyOptional({ type: String, description: 'The `pagination.cursor` of the previous page; omit for the first page.' })
   @IsOptional()
   @IsString()
   @MaxLength(2000)

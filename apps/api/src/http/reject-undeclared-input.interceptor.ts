@@ -6,7 +6,7 @@ import { FastifyRequest } from 'fastify';
 import { Observable } from 'rxjs';
 import { validationFailed } from './validation';
 
-interface DeclaredInput {
+export interface DeclaredInput {
   query: boolean;
   /** A `@Body()` DTO, the raw request (signed webhooks read the bytes themselves), or nothing. */
   body: 'dto' | 'raw' | 'none';
@@ -43,20 +43,25 @@ export class RejectUndeclaredInputInterceptor implements NestInterceptor {
     const handler = context.getHandler();
     let declared = this.declared.get(handler);
     if (declared === undefined) {
-      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ?? {}) as Record<string, unknown>;
-      const types = Object.keys(args).map((key) => Number(key.split(':')[0]));
-      declared = {
-        query: types.includes(RouteParamtypes.QUERY),
-        body: types.some((type) => type === RouteParamtypes.REQUEST || type === RouteParamtypes.RAW_BODY)
-          ? 'raw'
-          : types.includes(RouteParamtypes.BODY)
-            ? 'dto'
-            : 'none',
-      };
+      declared = declaredInputOf(context.getClass(), handler);
       this.declared.set(handler, declared);
     }
     return declared;
   }
+}
+
+/** What a route handler binds: a query DTO, a body DTO or the raw request. Also read by the OpenAPI builder. */
+export function declaredInputOf(controller: object, handler: { name: string }): DeclaredInput {
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler.name) ?? {}) as Record<string, unknown>;
+  const types = Object.keys(args).map((key) => Number(key.split(':')[0]));
+  return {
+    query: types.includes(RouteParamtypes.QUERY),
+    body: types.some((type) => type === RouteParamtypes.REQUEST || type === RouteParamtypes.RAW_BODY)
+      ? 'raw'
+      : types.includes(RouteParamtypes.BODY)
+        ? 'dto'
+        : 'none',
+  };
 }
 
 const NOT_AN_OBJECT: FieldError = { param: 'body', code: 'INVALID_TYPE', message: 'The request body must be a JSON object.' };

@@ -5,6 +5,7 @@ import { CreateApiKeyCommand, ListApiKeysQuery, RevokeApiKeyCommand, RotateApiKe
 import type { Actor } from '@app/shared-kernel';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { ApiErrors } from '../http/error-catalog';
 import { RequireScope } from '../http/auth/route-access';
 import { ListQueryDto } from '../http/list-query.dto';
 import { ApiKeyDto, ApiKeyListDto, ApiKeyWithSecretDto, CreateApiKeyDto, RotatedApiKeyDto, toApiKeyDto } from './api-keys.dto';
@@ -31,6 +32,7 @@ export class ApiKeysController {
   @RequireScope('api_keys:write')
   @ApiOperation({ summary: 'Create an API key; its secret is returned once.' })
   @ApiCreatedResponse({ type: ApiKeyWithSecretDto })
+  @ApiErrors('SCOPE_NOT_GRANTABLE', 'KEY_TYPE_NOT_GRANTABLE')
   async create(
     @CurrentActor() actor: Actor,
     @Body() body: CreateApiKeyDto,
@@ -56,6 +58,7 @@ export class ApiKeysController {
     summary: 'Rotate: a new key with the same type, name, scopes, IPs and expiry; the old one works 24 hours more.',
   })
   @ApiCreatedResponse({ type: RotatedApiKeyDto })
+  @ApiErrors('API_KEY_NOT_FOUND', 'API_KEY_NOT_ACTIVE', 'KEY_TYPE_NOT_GRANTABLE')
   async rotate(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -75,6 +78,7 @@ export class ApiKeysController {
   @RequireScope('api_keys:write')
   @ApiOperation({ summary: 'Revoke at once: the next request with this key gets 401 API_KEY_REVOKED.' })
   @ApiOkResponse({ type: ApiKeyDto })
+  @ApiErrors('API_KEY_NOT_FOUND')
   async revoke(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<ApiKeyDto> {
     return toApiKeyDto(await this.commands.execute(new RevokeApiKeyCommand(actor, id)));
   }

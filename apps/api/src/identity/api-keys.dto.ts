@@ -1,9 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ALL_SCOPES, ApiKeyView } from '@app/identity';
 import { IsArray, IsIn, IsOptional, IsString } from 'class-validator';
 import { iso } from '../http/iso-date';
 import { PaginationDto } from '../http/list-query.dto';
 import { IsTimestamp } from '../http/timestamp';
+import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'Billing worker', description: 'Trimmed; 1–200 characters.' })

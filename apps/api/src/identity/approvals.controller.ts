@@ -1,20 +1,18 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApprovalView, DecideApprovalCommand, GetApprovalQuery } from '@app/identity';
 import type { Actor } from '@app/shared-kernel';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { ApiErrors } from '../http/error-catalog';
 import { RequireScope } from '../http/auth/route-access';
 import { iso } from '../http/iso-date';
+import { PrincipalRefDto } from '../http/principal-ref.dto';
+import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 
 export class ApprovalDecisionDto {
   @ApiPropertyOptional({ example: 'Confirmed with finance.' }) @IsOptional() @IsString() @MaxLength(1000) reason?: string;
-}
-
-class PrincipalRefDto {
-  @ApiProperty({ enum: ['api_key', 'user'], example: 'user' }) type!: string;
-  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02' }) id!: string;
 }
 
 /** A held wallet adjustment, as the requester sent it. */
@@ -32,12 +30,15 @@ export class ApprovalDto {
   @ApiProperty({ example: 'approval' }) object!: 'approval';
   @ApiProperty({ example: 'wallet.adjust' }) checkpoint!: string;
   @ApiProperty({ enum: ['pending', 'approved', 'rejected', 'failed'], example: 'approved' }) status!: string;
-  @ApiProperty({ description: 'The held request.', example: HELD_ADJUSTMENT }) request!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The held request.', example: HELD_ADJUSTMENT })
+  request!: Record<string, unknown>;
   @ApiProperty({ type: PrincipalRefDto }) requested_by!: PrincipalRefDto;
   @ApiProperty({ type: PrincipalRefDto, nullable: true }) decided_by!: PrincipalRefDto | null;
   @ApiProperty({ type: String, nullable: true, example: '2026-11-22T13:05:00.000Z' }) decided_at!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'Confirmed with finance.' }) decision_reason!: string | null;
   @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
     nullable: true,
     description: 'What applying the held request produced (or why it failed).',
     example: {
@@ -98,6 +99,7 @@ export class ApprovalsController {
   @RequireScope('approvals:read')
   @ApiOperation({ summary: 'Get an approval request (poll it after a 202).' })
   @ApiOkResponse({ type: ApprovalDto })
+  @ApiErrors('APPROVAL_NOT_FOUND')
   async get(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<ApprovalDto> {
     return toDto(await this.queries.execute(new GetApprovalQuery(actor, id)));
   }
@@ -109,6 +111,7 @@ export class ApprovalsController {
     summary: 'Approve: applies the held request atomically and records its result. Human sessions only, not the requester.',
   })
   @ApiOkResponse({ type: ApprovalDto })
+  @ApiErrors('APPROVAL_NOT_FOUND', 'HUMAN_SESSION_REQUIRED', 'SELF_APPROVAL_FORBIDDEN', 'INVALID_STATUS_TRANSITION')
   async approve(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: ApprovalDecisionDto): Promise<ApprovalDto> {
     return toDto(await this.commands.execute(new DecideApprovalCommand(actor, id, 'approve', body.reason)));
   }
@@ -118,6 +121,7 @@ export class ApprovalsController {
   @RequireScope('approvals:write')
   @ApiOperation({ summary: 'Reject: nothing is applied. Human sessions only, not the requester.' })
   @ApiOkResponse({ type: ApprovalDto })
+  @ApiErrors('APPROVAL_NOT_FOUND', 'HUMAN_SESSION_REQUIRED', 'SELF_APPROVAL_FORBIDDEN', 'INVALID_STATUS_TRANSITION')
   async reject(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: ApprovalDecisionDto): Promise<ApprovalDto> {
     return toDto(await this.commands.execute(new DecideApprovalCommand(actor, id, 'reject', body.reason)));
   }

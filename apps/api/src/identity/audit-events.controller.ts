@@ -1,13 +1,15 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ListAuditEventsQuery } from '@app/identity';
 import type { Actor } from '@app/shared-kernel';
 import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { RequireScope } from '../http/auth/route-access';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
+import { PrincipalRefDto } from '../http/principal-ref.dto';
 import { IsTimestamp } from '../http/timestamp';
+import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 
 export class ListAuditEventsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: 'api_key' }) @IsOptional() @IsString() @MaxLength(100) resource_type?: string;
@@ -36,13 +38,12 @@ class AuditEventDto {
   @ApiProperty({ example: 'api_key.created' }) action!: string;
   @ApiProperty({ example: 'api_key' }) resource_type!: string;
   @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d' }) resource_id!: string;
-  @ApiProperty({ example: { type: 'user', id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02' } }) principal!: {
-    type: string;
-    id: string | null;
-  };
+  @ApiProperty({ type: PrincipalRefDto }) principal!: PrincipalRefDto;
   @ApiProperty({ type: String, nullable: true, example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01' }) workspace_id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'req_0b6f3f0e-9d1a-4a43-9f40-1f2d3c4b5a69' }) request_id!: string | null;
   @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
     description: 'What the action recorded; its keys depend on the action.',
     example: { name: 'Billing worker', key_type: 'sk_live', scopes: ['wallets:read'] },
   })

@@ -1,13 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateCustomerCommand, CustomerView, GetCustomerQuery, ListCustomersQuery } from '@app/identity';
 import type { Actor } from '@app/shared-kernel';
 import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { ApiErrors } from '../http/error-catalog';
 import { RequireScope } from '../http/auth/route-access';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
+import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 
 export class CreateCustomerDto {
   @ApiProperty({ example: 'Acme GmbH' }) @IsString() name!: string;
@@ -19,7 +21,10 @@ export class CreateCustomerDto {
   @IsOptional()
   @IsString()
   external_id?: string;
-  @ApiPropertyOptional({ example: { segment: 'enterprise' } }) @IsOptional() @IsObject() metadata?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, example: { segment: 'enterprise' } })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
 }
 
 export class ListCustomersQueryDto extends ListQueryDto {
@@ -40,7 +45,8 @@ export class CustomerDto {
   })
   primary_wallet_id!: string;
   @ApiProperty({ type: String, nullable: true, example: 'crm-4711' }) external_id!: string | null;
-  @ApiProperty({ example: { segment: 'enterprise' } }) metadata!: Record<string, string>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { segment: 'enterprise' } })
+  metadata!: Record<string, string>;
   @ApiProperty({ example: '2026-11-22T10:15:30.000Z' }) created_at!: string;
 }
 
@@ -77,6 +83,7 @@ export class CustomersController {
   @RequireScope('customers:write')
   @ApiOperation({ summary: 'Create a customer and, in the same transaction, its primary wallet in its currency.' })
   @ApiCreatedResponse({ type: CustomerDto })
+  @ApiErrors('ALREADY_EXISTS')
   async create(
     @CurrentActor() actor: Actor,
     @Body() body: CreateCustomerDto,
@@ -110,6 +117,7 @@ export class CustomersController {
   @RequireScope('customers:read')
   @ApiOperation({ summary: 'Get a customer.' })
   @ApiOkResponse({ type: CustomerDto })
+  @ApiErrors('CUSTOMER_NOT_FOUND')
   async get(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<CustomerDto> {
     return toDto(await this.queries.execute(new GetCustomerQuery(actor, id)));
   }

@@ -1,20 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProperty,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateSessionCommand, EndSessionCommand, SCOPE_CATALOG } from '@app/identity';
 import type { Actor } from '@app/shared-kernel';
 import { IsString } from 'class-validator';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { Public, RequireAuthentication } from '../http/auth/route-access';
-import { ErrorBodyDto } from '../http/error-body.dto';
+import { ApiErrors } from '../http/error-catalog';
+import { ApiProperty } from '../http/api-property';
 
 export class CreateSessionDto {
   @ApiProperty({ example: 'owner@example.com' }) @IsString() email!: string;
@@ -51,7 +44,7 @@ export class SessionsController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Sign in with email and password; returns a session token (a human principal).' })
   @ApiCreatedResponse({ type: SessionDto })
-  @ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'INVALID_CREDENTIALS' })
+  @ApiErrors('INVALID_CREDENTIALS')
   async create(@Body() body: CreateSessionDto): Promise<SessionDto> {
     const session = await this.commands.execute(new CreateSessionCommand(body.email, body.password));
     return {
@@ -68,6 +61,7 @@ export class SessionsController {
   @RequireAuthentication()
   @ApiOperation({ summary: 'Sign out: the session token stops working on every instance.' })
   @ApiNoContentResponse()
+  @ApiErrors('NOT_A_SESSION')
   async end(@CurrentActor() actor: Actor): Promise<void> {
     await this.commands.execute(new EndSessionCommand(actor));
   }

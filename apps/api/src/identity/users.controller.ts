@@ -1,13 +1,15 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateUserCommand, ListUsersQuery, ROLES, UserView } from '@app/identity';
 import type { Actor } from '@app/shared-kernel';
 import { IsString } from 'class-validator';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { ApiErrors } from '../http/error-catalog';
 import { RequireScope } from '../http/auth/route-access';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
+import { ApiProperty } from '../http/api-property';
 
 export class CreateUserDto {
   @ApiProperty({ example: 'finance@acme.example' }) @IsString() email!: string;
@@ -51,6 +53,7 @@ export class UsersController {
   @RequireScope('users:write')
   @ApiOperation({ summary: 'Invite a user with a role; the role may not exceed the caller’s scopes.' })
   @ApiCreatedResponse({ type: UserDto })
+  @ApiErrors('ALREADY_EXISTS', 'SCOPE_NOT_GRANTABLE')
   async create(
     @CurrentActor() actor: Actor,
     @Body() body: CreateUserDto,

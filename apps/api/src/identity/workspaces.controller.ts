@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   APPROVAL_CHECKPOINTS,
   CreateWorkspaceCommand,
@@ -13,8 +13,10 @@ import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { ApiErrors } from '../http/error-catalog';
 import { RequireScope } from '../http/auth/route-access';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
+import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 
 class WorkspaceSettingsDto {
   @ApiPropertyOptional({ enum: APPROVAL_CHECKPOINTS, isArray: true, example: ['wallet.adjust'] })
@@ -32,8 +34,11 @@ export class CreateWorkspaceDto {
 }
 
 export class UpdateWorkspaceDto {
-  @ApiPropertyOptional({ example: 'Production' }) @IsOptional() @IsString() name?: string | null;
-  @ApiPropertyOptional({ type: WorkspaceSettingsDto })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Production', description: 'null leaves it unchanged.' })
+  @IsOptional()
+  @IsString()
+  name?: string | null;
+  @ApiPropertyOptional({ type: WorkspaceSettingsDto, nullable: true })
   @IsOptional()
   @ValidateNested()
   @Type(() => WorkspaceSettingsDto)
@@ -93,6 +98,7 @@ export class WorkspacesController {
   @RequireScope('workspaces:write')
   @ApiOperation({ summary: 'Create a workspace (live or sandbox).' })
   @ApiCreatedResponse({ type: WorkspaceDto })
+  @ApiErrors('ALREADY_EXISTS')
   async create(
     @CurrentActor() actor: Actor,
     @Body() body: CreateWorkspaceDto,
@@ -107,6 +113,7 @@ export class WorkspacesController {
   @RequireScope('workspaces:write')
   @ApiOperation({ summary: 'Rename a workspace or change its settings (merge-patch; null leaves a field unchanged).' })
   @ApiOkResponse({ type: WorkspaceDto })
+  @ApiErrors('WORKSPACE_NOT_FOUND')
   async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateWorkspaceDto): Promise<WorkspaceDto> {
     return toDto(
       await this.commands.execute(new UpdateWorkspaceCommand(actor, id, { name: body.name, settings: body.settings })),

@@ -1,0 +1,173 @@
+import { SetMetadata } from '@nestjs/common';
+import { DomainErrorKind } from '@app/shared-kernel';
+import { ErrorBody, httpOfKind } from './error-response';
+
+interface CatalogEntry {
+  kind: DomainErrorKind;
+  message: string;
+  param?: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * The error codes the API documents, each with the kind it is raised with (hence its status and
+ * type, through the one mapping in error-response.ts) and a message as the API words it: the
+ * OpenAPI document shows each as an example of its status.
+ */
+const CATALOG = {
+  // Input, before or around any handler.
+  VALIDATION_ERROR: { kind: 'invalid_request', message: 'Unknown parameter: colour.', param: 'colour' },
+  MALFORMED_REQUEST: { kind: 'invalid_request', message: 'The request body is not valid JSON.' },
+  INVALID_CURSOR: {
+    kind: 'invalid_request',
+    message: 'The cursor is invalid for this list, its filters or its order.',
+    param: 'cursor',
+  },
+  IDEMPOTENCY_KEY_REQUIRED: {
+    kind: 'invalid_request',
+    message: 'Send an Idempotency-Key header with every POST.',
+    param: 'Idempotency-Key',
+  },
+  IDEMPOTENCY_KEY_INVALID: {
+    kind: 'invalid_request',
+    message: 'Idempotency-Key must be 1 to 255 printable ASCII characters.',
+    param: 'Idempotency-Key',
+  },
+  PAYLOAD_TOO_LARGE: { kind: 'payload_too_large', message: 'The request body exceeds the 1 MB limit.' },
+  UNSUPPORTED_MEDIA_TYPE: { kind: 'unsupported_media_type', message: 'Send the request body as application/json.' },
+  CURRENCY_MISMATCH: {
+    kind: 'invalid_request',
+    message: 'This wallet holds EUR, not USD.',
+    param: 'currency',
+    details: { wallet_currency: 'EUR', currency: 'USD' },
+  },
+  SAME_WALLET_TRANSFER: { kind: 'invalid_request', message: 'A wallet cannot transfer to itself.', param: 'target_wallet_id' },
+  NOT_A_SESSION: { kind: 'invalid_request', message: 'Only a session token can end its own session; revoke API keys instead.' },
+  UNSUPPORTED_EVENT: { kind: 'invalid_request', message: 'This webhook event type is not supported.' },
+  // Authentication and access.
+  UNAUTHENTICATED: {
+    kind: 'unauthenticated',
+    message: 'Send a valid API key or session token as `Authorization: Bearer <token>`.',
+  },
+  API_KEY_REVOKED: { kind: 'unauthenticated', message: 'This API key has been revoked.' },
+  API_KEY_EXPIRED: { kind: 'unauthenticated', message: 'This API key has expired.' },
+  INVALID_CREDENTIALS: { kind: 'unauthenticated', message: 'The email or password is wrong.' },
+  INVALID_SIGNATURE: {
+    kind: 'unauthenticated',
+    message: 'The webhook signature is missing, invalid or outside the 5-minute window.',
+  },
+  IP_NOT_ALLOWED: { kind: 'forbidden', message: 'This API key may not be used from 198.51.100.7.' },
+  WORKSPACE_FORBIDDEN: { kind: 'forbidden', message: 'This workspace belongs to another organization.' },
+  WORKSPACE_MODE_MISMATCH: { kind: 'forbidden', message: 'An sk_test_ key cannot act on a live workspace.' },
+  INSUFFICIENT_SCOPE: {
+    kind: 'forbidden',
+    message: 'This request requires the wallets:write scope.',
+    details: { required_scope: 'wallets:write' },
+  },
+  SCOPE_NOT_GRANTABLE: { kind: 'forbidden', message: 'You cannot grant a scope you do not hold: users:write.', param: 'scopes' },
+  KEY_TYPE_NOT_GRANTABLE: { kind: 'forbidden', message: 'A sandbox principal cannot obtain an sk_live_ key.', param: 'key_type' },
+  HUMAN_SESSION_REQUIRED: { kind: 'forbidden', message: 'Approvals are decided by a signed-in user, not an API key.' },
+  SELF_APPROVAL_FORBIDDEN: { kind: 'forbidden', message: 'The requester cannot decide their own approval.' },
+  SANDBOX_ONLY: { kind: 'forbidden', message: 'Test helpers work in sandbox workspaces only.' },
+  // Existence: another tenant's resource is a 404 too.
+  WORKSPACE_NOT_FOUND: { kind: 'not_found', message: 'No workspace "eu-sandbox" in this organization.' },
+  WALLET_NOT_FOUND: { kind: 'not_found', message: 'No such wallet.' },
+  HOLD_NOT_FOUND: { kind: 'not_found', message: 'No such hold on this wallet.' },
+  CUSTOMER_NOT_FOUND: { kind: 'not_found', message: 'No such customer.', param: 'customer_id' },
+  API_KEY_NOT_FOUND: { kind: 'not_found', message: 'No such API key.' },
+  APPROVAL_NOT_FOUND: { kind: 'not_found', message: 'No such approval.' },
+  TOP_UP_NOT_FOUND: { kind: 'not_found', message: 'No such top-up.' },
+  PAYMENT_METHOD_NOT_FOUND: {
+    kind: 'not_found',
+    message: 'No such payment method for this customer.',
+    param: 'payment_method_id',
+  },
+  UNKNOWN_PROVIDER: { kind: 'not_found', message: 'No payment provider named "acme".' },
+  // State and rules.
+  ALREADY_EXISTS: { kind: 'conflict', message: 'This customer already has a wallet in EUR.' },
+  HOLD_NOT_PENDING: { kind: 'conflict', message: 'This hold is no longer pending.' },
+  API_KEY_NOT_ACTIVE: { kind: 'conflict', message: 'Only an active key can be rotated.' },
+  INVALID_STATUS_TRANSITION: { kind: 'conflict', message: 'This request was already decided.' },
+  APPROVAL_REQUIRED_HUMAN: {
+    kind: 'conflict',
+    message: 'This workspace requires a human approval for wallet.adjust; sign in to request it.',
+  },
+  IDEMPOTENCY_KEY_IN_USE: {
+    kind: 'idempotency_conflict',
+    message: 'A request with this Idempotency-Key is still being processed.',
+    param: 'Idempotency-Key',
+  },
+  IDEMPOTENCY_KEY_ALREADY_PROCESSED: {
+    kind: 'idempotency_completed',
+    message: 'This Idempotency-Key was already used for a completed request.',
+    param: 'Idempotency-Key',
+    details: { transfer_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d' },
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    kind: 'idempotency_mismatch',
+    message: 'This Idempotency-Key was used with a different request body or query.',
+    param: 'Idempotency-Key',
+  },
+  INSUFFICIENT_FUNDS: {
+    kind: 'rule_violation',
+    message: 'The wallet cannot cover this amount, credit limit included.',
+    param: 'amount',
+    details: { requested: '120.00', spendable: '95.00', currency: 'EUR' },
+  },
+  LIMIT_EXCEEDED: {
+    kind: 'rule_violation',
+    message: "This would exceed the wallet's max_single_credit of 2500.00 EUR.",
+    param: 'amount',
+    details: { limit: 'max_single_credit', value: '2500.00' },
+  },
+  CAPTURE_EXCEEDS_HOLD: { kind: 'rule_violation', message: 'The capture exceeds the hold’s amount.', param: 'amount' },
+  CREDIT_LIMIT_BELOW_BALANCE: {
+    kind: 'rule_violation',
+    message: 'The wallet is already further below zero than this credit limit allows.',
+    param: 'credit_limit',
+  },
+  AUTO_TOPUP_INCOMPLETE: {
+    kind: 'rule_violation',
+    message: 'Automatic top-up needs low_balance_threshold, auto_topup_amount and a payment method.',
+  },
+  FX_RATE_NOT_CONFIGURED: { kind: 'rule_violation', message: 'No FX rate from EUR to USD is configured.' },
+  PAYMENT_FAILED: { kind: 'payment_declined', message: 'Your card was declined.', details: { failure_code: 'card_declined' } },
+  RATE_LIMITED: {
+    kind: 'rate_limited',
+    message: 'Rate limit of 1000 requests per minute exceeded.',
+    details: { retry_after_seconds: 12 },
+  },
+} satisfies Record<string, CatalogEntry>;
+
+export type ErrorCode = keyof typeof CATALOG;
+
+export function statusOf(code: ErrorCode): number {
+  return httpOfKind(CATALOG[code].kind).status;
+}
+
+/** The error body the API answers with this code, as an OpenAPI example shows it. */
+export function exampleBody(code: ErrorCode): ErrorBody {
+  const entry: CatalogEntry = CATALOG[code];
+  const { status, type } = httpOfKind(entry.kind);
+  return {
+    error: {
+      type,
+      code,
+      message: entry.message,
+      ...(entry.param !== undefined && { param: entry.param }),
+      status,
+      request_id: 'req_0b6f3f0e-9d1a-4a43-9f40-1f2d3c4b5a69',
+      ...(entry.details !== undefined && { details: entry.details }),
+    },
+  };
+}
+
+export const API_ERRORS = 'billing:api-errors';
+
+/**
+ * The refusals a route's own handler can answer. Those its metadata already implies
+ * (authentication, scope, input, idempotency, rate limit) are added by the OpenAPI builder.
+ */
+export function ApiErrors(...codes: ErrorCode[]): MethodDecorator {
+  return SetMetadata(API_ERRORS, codes);
+}

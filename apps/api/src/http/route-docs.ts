@@ -1,0 +1,187 @@
+import { INestApplication } from '@nestjs/common';
+import { METHOD_METADATA } from '@nestjs/common/constants.js';
+import { ModulesContainer, Reflector } from '@nestjs/core';
+import { OpenAPIObject } from '@nestjs/swagger';
+import { ANY_SCOPE, PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth/route-access';
+import { API_ERRORS, ErrorCode, exampleBody, statusOf } from './error-catalog';
+import { idempotencyKeyRule, IdempotencyKeyRule, replayAsConflictField } from './idempotency.interceptor';
+import { isOperational } from './operational-paths';
+import { declaredInputOf } from './reject-undeclared-input.interceptor';
+
+export const ERROR_SCHEMA = 'ErrorBody';
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const WITH_BODY = new Set(['post', 'put', 'patch']);
+
+/** What the app enforces on one route, read from the same metadata the guard and interceptors read. */
+interface RouteFacts {
+  authenticated: boolean;
+  scope: string | undefined;
+  idempotency: IdempotencyKeyRule;
+  replayAsConflict: boolean;
+  hasBody: boolean;
+  hasCursor: boolean;
+  rateLimited: boolean;
+  declared: ErrorCode[];
+}
+
+interface Handler {
+  controller: object;
+  handler: (...args: unknown[]) => unknown;
+}
+
+type Operation = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Completes the generated document from each route's metadata, in one place rather than per
+ * controller: the Idempotency-Key header where the interceptor requires it, and every error
+ * status the route can answer (authentication, scope, input, idempotency, rate limit and the
+ * handler's own codes declared with @ApiErrors), each with the codes it carries and an example
+ * per code.
+ */
+export function describeRoutes(app: INestApplication, document: OpenAPIObject): OpenAPIObject {
+  const handlers = handlersByOperationId(app);
+  const reflector = new Reflector();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = (item as Record<string, Operation | undefined>)[method];
+      if (!operation) continue;
+      const route = handlers.get(operation.operationId);
+      if (!route) throw new Error(`No handler found for the documented operation ${operation.operationId}.`);
+      const facts = factsOf(route, method, path, operation, reflector);
+      unfillOptionalFilters(operation);
+      if (facts.idempotency !== 'none') addIdempotencyKeyHeader(operation, facts.idempotency);
+      for (const [status, codes] of errorCodes(facts)) {
+        operation.responses[status] = errorResponse(status, codes, facts.scope);
+      }
+    }
+  }
+  return document;
+}
+
+function handlersByOperationId(app: INestApplication): Map<string, Handler> {
+  const handlers = new Map<string, Handler>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as { name: string; prototype: Record<string, unknown> } | null;
+      if (!controller) continue;
+      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = controller.prototype[name];
+        if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
+        // The operationId @nestjs/swagger gives by default: `<Controller>_<method>`.
+        handlers.set(`${controller.name}_${name}`, { controller, handler: handler as Handler['handler'] });
+      }
+    }
+  }
+  return handlers;
+}
+
+function factsOf(
+  { controller, handler }: Handler,
+  method: string,
+  path: string,
+  operation: Operation,
+  reflector: Reflector,
+): RouteFacts {
+  const targets = [handler, controller as new () => unknown];
+  const authenticated = !reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets);
+  const input = declaredInputOf(controller, handler);
+  const parameters: Array<{ in: string; name: string }> = operation.parameters ?? [];
+  return {
+    authenticated,
+    scope: reflector.getAllAndOverride<string | undefined>(REQUIRED_SCOPE, targets),
+    idempotency: idempotencyKeyRule(method, authenticated, handler),
+    replayAsConflict: replayAsConflictField(handler) !== undefined,
+    hasBody: WITH_BODY.has(method) || input.body !== 'none',
+    hasCursor: parameters.some((parameter) => parameter.in === 'query' && parameter.name === 'cursor'),
+    rateLimited: !isOperational(path),
+    declared: reflector.get<ErrorCode[] | undefined>(API_ERRORS, handler) ?? [],
+  };
+}
+
+/** Each status the route can answer, with its codes: implied by the route's metadata first, then the handler's own. */
+function errorCodes(facts: RouteFacts): Map<number, ErrorCode[]> {
+  const implied: ErrorCode[] = [
+    'VALIDATION_ERROR',
+    ...(facts.hasBody ? (['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
+    ...(facts.hasCursor ? (['INVALID_CURSOR'] as const) : []),
+    ...(facts.idempotency === 'required' ? (['IDEMPOTENCY_KEY_REQUIRED'] as const) : []),
+    ...(facts.idempotency !== 'none'
+      ? (['IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'] as const)
+      : []),
+    ...(facts.replayAsConflict ? (['IDEMPOTENCY_KEY_ALREADY_PROCESSED'] as const) : []),
+    ...(facts.authenticated
+      ? ([
+          'UNAUTHENTICATED',
+          'API_KEY_REVOKED',
+          'API_KEY_EXPIRED',
+          'IP_NOT_ALLOWED',
+          'WORKSPACE_FORBIDDEN',
+          'WORKSPACE_MODE_MISMATCH',
+          'INSUFFICIENT_SCOPE',
+          'WORKSPACE_NOT_FOUND',
+        ] as const)
+      : []),
+    ...(facts.rateLimited ? (['RATE_LIMITED'] as const) : []),
+  ];
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...implied, ...facts.declared]) {
+    const codes = byStatus.get(statusOf(code)) ?? [];
+    if (!codes.includes(code)) codes.push(code);
+    byStatus.set(statusOf(code), codes);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+function errorResponse(status: number, codes: ErrorCode[], scope: string | undefined): Operation {
+  const named = codes.map((code) => {
+    if (code !== 'INSUFFICIENT_SCOPE') return code;
+    return scope && scope !== ANY_SCOPE ? `${code} (requires ${scope})` : `${code} (a credential holding no scope)`;
+  });
+  const examples: Record<string, { summary: string; value: unknown }> = {};
+  for (const code of codes) {
+    const value = exampleBody(code);
+    if (code === 'INSUFFICIENT_SCOPE' && scope && scope !== ANY_SCOPE) {
+      value.error.message = `This request requires the ${scope} scope.`;
+      value.error.details = { required_scope: scope };
+    }
+    examples[code] = { summary: code, value };
+  }
+  return {
+    description: `${named.join(', ')}.`,
+    ...(status === 429 && {
+      headers: { 'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer', example: 12 } } },
+    }),
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, examples } },
+  };
+}
+
+/**
+ * Swagger UI fills "Try it out" with each parameter's example: an example filter (a customer id
+ * that does not exist, a date range) would narrow an explorer's first list to nothing. Optional
+ * query filters show their example in the description instead; `limit` keeps its (valid) one.
+ */
+function unfillOptionalFilters(operation: Operation): void {
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.in !== 'query' || parameter.required || parameter.name === 'limit' || parameter.schema?.example === undefined)
+      continue;
+    const example = parameter.schema.example;
+    delete parameter.schema.example;
+    const shown = `Example: \`${typeof example === 'string' ? example : JSON.stringify(example)}\`.`;
+    parameter.description = parameter.description ? `${String(parameter.description).replace(/\.?$/, '.')} ${shown}` : shown;
+  }
+}
+
+function addIdempotencyKeyHeader(operation: Operation, rule: IdempotencyKeyRule): void {
+  operation.parameters = [
+    ...(operation.parameters ?? []),
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: rule === 'required',
+      description:
+        'A unique key per logical request (a UUID will do), 1–255 printable ASCII characters. A retry with the same key and ' +
+        'body replays the first answer (`Idempotent-Replayed: true`); the same key with another body is a 422.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+    },
+  ];
+}

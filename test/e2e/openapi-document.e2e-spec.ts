@@ -1,0 +1,296 @@
+import { createTenant, idem } from '../support/tenants';
+import { createTestApp, TestApp } from '../support/test-app';
+
+/**
+ * What a generated client and a Swagger UI explorer need from /openapi.json: types that agree
+ * with their examples, list parameters a browser can send, the headers and error answers each
+ * operation really has, and a description of what exists.
+ */
+
+type Schema = Record<string, any>;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+interface Operation {
+  label: string;
+  method: (typeof METHODS)[number];
+  path: string;
+  operation: Record<string, any>;
+}
+
+/** Every schema object in the document, with where it sits (components, parameters, bodies, responses). */
+function walkSchemas(node: unknown, at: string, visit: (schema: Schema, at: string) => void): void {
+  if (Array.isArray(node)) {
+    node.forEach((item, index) => walkSchemas(item, `${at}[${index}]`, visit));
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const object = node as Schema;
+  if ('type' in object || '$ref' in object || 'allOf' in object || 'anyOf' in object || 'oneOf' in object) visit(object, at);
+  for (const [key, value] of Object.entries(object)) {
+    // Examples are data, not schemas.
+    if (key === 'example' || key === 'examples') continue;
+    walkSchemas(value, `${at}.${key}`, visit);
+  }
+}
+
+function typesOf(schema: Schema): string[] {
+  return [schema.type ?? []].flat();
+}
+
+/** The JSON type of an example value, as a schema would name it. */
+function exampleType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function agrees(declared: string[], example: string): boolean {
+  return declared.includes(example) || (example === 'integer' && declared.includes('number'));
+}
+
+describe('OpenAPI document: right for generated clients and Swagger UI explorers', () => {
+  let t: TestApp;
+  let document: Schema;
+  let operations: Operation[];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    document = (await t.http.get('/openapi.json').expect(200)).body;
+    operations = Object.entries<Record<string, any>>(document.paths).flatMap(([path, item]) =>
+      METHODS.filter((method) => item[method]).map((method) => ({
+        label: `${method.toUpperCase()} ${path}`,
+        method,
+        path,
+        operation: item[method],
+      })),
+    );
+  });
+  afterAll(() => t.close());
+
+  const secured = (operation: Operation) =>
+    (operation.operation.security ?? document.security ?? []).some((requirement: object) => 'bearer' in requirement);
+  const parameter = (operation: Operation, name: string, where: string) =>
+    (operation.operation.parameters ?? []).find(
+      (candidate: Schema) => candidate.in === where && candidate.name.toLowerCase() === name.toLowerCase(),
+    );
+
+  it('gives every schema with an example a type that agrees with it (a decimal string is a string, not an object)', () => {
+    const disagreements: string[] = [];
+    walkSchemas(document, '#', (schema, at) => {
+      if (!('example' in schema) || schema.$ref) return;
+      const declared = typesOf(schema);
+      // A nullable $ref (anyOf [$ref, null]) or an enum without a type carries no type to compare.
+      if (declared.length === 0) return;
+      const example = exampleType(schema.example);
+      if (!agrees(declared, example)) disagreements.push(`${at}: type ${JSON.stringify(schema.type)}, example ${example}`);
+    });
+    expect(disagreements).toEqual([]);
+  });
+
+  it('declares the nullable and optional properties of the issue with their real types', () => {
+    const schemas = document.components.schemas;
+    for (const dto of ['CreateWalletDto', 'UpdateWalletDto']) {
+      for (const field of ['credit_limit', 'max_balance', 'max_single_credit', 'low_balance_threshold', 'auto_topup_amount']) {
+        expect({ field: `${dto}.${field}`, type: schemas[dto].properties[field].type }).toEqual({
+          field: `${dto}.${field}`,
+          type: ['string', 'null'],
+        });
+      }
+    }
+    expect(schemas.UpdateWalletDto.properties.auto_topup_payment_method_id.type).toEqual(['string', 'null']);
+    expect(schemas.CreditDto.properties.expires_at.type).toEqual(['string', 'null']);
+    expect(schemas.CreateHoldDto.properties.expires_at.type).toEqual(['string', 'null']);
+    expect(schemas.CreateHoldDto.properties.tax_rule_id.type).toEqual(['string', 'null']);
+    expect(typesOf(schemas.UpdateWorkspaceDto.properties.name)).toContain('string');
+  });
+
+  it('has no object without properties anywhere (a free-form map says so with additionalProperties)', () => {
+    const shapeless: string[] = [];
+    walkSchemas(document, '#', (schema, at) => {
+      if (!typesOf(schema).includes('object')) return;
+      const described = Object.keys(schema.properties ?? {}).length > 0 || schema.additionalProperties !== undefined;
+      if (!described) shapeless.push(at);
+    });
+    expect(shapeless).toEqual([]);
+    expect(Object.keys(document.components.schemas)).not.toContain('Object');
+  });
+
+  it('types every list’s limit as an integer with its bounds and default, and pre-fills no invalid cursor', () => {
+    const lists = operations.filter((operation) => parameter(operation, 'limit', 'query'));
+    expect(lists.length).toBeGreaterThanOrEqual(6);
+    for (const list of lists) {
+      const { schema } = parameter(list, 'limit', 'query');
+      expect({ list: list.label, schema }).toEqual({
+        list: list.label,
+        schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 200, default: 50 }),
+      });
+      const cursor = parameter(list, 'cursor', 'query');
+      expect({
+        list: list.label,
+        cursor: cursor && { type: cursor.schema.type, example: cursor.example ?? cursor.schema.example },
+      })
+        // An example cursor would have to be valid for this list, filters and secret: there is none.
+        .toEqual({ list: list.label, cursor: { type: 'string', example: undefined } });
+    }
+  });
+
+  it('pre-fills no optional list filter in Swagger UI (an example filter would empty an explorer’s first list)', () => {
+    const prefilled = operations.flatMap((operation) =>
+      (operation.operation.parameters ?? [])
+        .filter((candidate: Schema) => candidate.in === 'query' && !candidate.required && candidate.name !== 'limit')
+        .filter((candidate: Schema) => candidate.example !== undefined || candidate.schema?.example !== undefined)
+        .map((candidate: Schema) => `${operation.label} ${candidate.name}`),
+    );
+    expect(prefilled).toEqual([]);
+    const wallets = operations.find((operation) => operation.label === 'GET /v1/wallets')!;
+    expect(parameter(wallets, 'customer_id', 'query').description).toMatch(/Example: `[0-9a-f-]{36}`/);
+  });
+
+  it('declares Idempotency-Key, required, on every authenticated POST (the interceptor refuses them without it)', () => {
+    const posts = operations.filter((operation) => operation.method === 'post' && secured(operation));
+    expect(posts.length).toBeGreaterThanOrEqual(15);
+    for (const post of posts) {
+      const header = parameter(post, 'Idempotency-Key', 'header');
+      expect({ route: post.label, required: header?.required, type: header?.schema?.type }).toEqual({
+        route: post.label,
+        required: true,
+        type: 'string',
+      });
+    }
+    // Sign-in and signed provider webhooks are not idempotent routes.
+    for (const open of operations.filter((operation) => !secured(operation))) {
+      expect({ route: open.label, header: parameter(open, 'Idempotency-Key', 'header') }).toEqual({
+        route: open.label,
+        header: undefined,
+      });
+    }
+  });
+
+  it('documents 400 and 429 on every /v1 operation, and each error status with its own codes and examples', () => {
+    const problems: string[] = [];
+    for (const entry of operations) {
+      const responses: Record<string, Schema> = entry.operation.responses;
+      if (entry.path.startsWith('/v1/')) {
+        for (const status of ['400', '429']) if (!responses[status]) problems.push(`${entry.label}: no ${status}`);
+      }
+      if (secured(entry)) {
+        for (const status of ['401', '403']) if (!responses[status]) problems.push(`${entry.label}: no ${status}`);
+      }
+      for (const [status, response] of Object.entries(responses)) {
+        if (Number(status) < 400 || entry.path.startsWith('/health/')) continue;
+        const content = response.content?.['application/json'];
+        expect(content?.schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+        const examples = Object.entries<Schema>(content?.examples ?? {});
+        if (examples.length === 0) problems.push(`${entry.label} ${status}: no example`);
+        for (const [name, example] of examples) {
+          const error = example.value?.error;
+          if (error?.status !== Number(status))
+            problems.push(`${entry.label} ${status}: example ${name} has status ${error?.status}`);
+          if (error?.code !== name) problems.push(`${entry.label} ${status}: example ${name} shows ${error?.code}`);
+          if (!response.description.includes(name)) problems.push(`${entry.label} ${status}: ${name} not in the description`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('names the codes each status can answer, from the route’s own metadata', () => {
+    const codes = (label: string, status: number) =>
+      Object.keys(find(label).operation.responses[status]?.content['application/json'].examples ?? {});
+    const find = (label: string) => operations.find((operation) => operation.label === label)!;
+
+    expect(codes('GET /v1/wallets', 400)).toEqual(expect.arrayContaining(['VALIDATION_ERROR', 'INVALID_CURSOR']));
+    expect(codes('GET /v1/wallets', 400)).not.toContain('IDEMPOTENCY_KEY_REQUIRED');
+    expect(codes('GET /v1/wallets', 401)).toEqual(['UNAUTHENTICATED', 'API_KEY_REVOKED', 'API_KEY_EXPIRED']);
+    expect(codes('GET /v1/wallets', 403)).toEqual(expect.arrayContaining(['INSUFFICIENT_SCOPE', 'IP_NOT_ALLOWED']));
+    expect(codes('GET /v1/wallets', 404)).toEqual(['WORKSPACE_NOT_FOUND']);
+    expect(codes('GET /v1/wallets', 429)).toEqual(['RATE_LIMITED']);
+    expect(find('GET /v1/wallets').operation.responses['409']).toBeUndefined();
+
+    expect(codes('POST /v1/customers', 400)).toEqual(
+      expect.arrayContaining(['VALIDATION_ERROR', 'MALFORMED_REQUEST', 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID']),
+    );
+    expect(codes('POST /v1/customers', 409)).toEqual(expect.arrayContaining(['IDEMPOTENCY_KEY_IN_USE']));
+    expect(codes('POST /v1/customers', 422)).toEqual(['IDEMPOTENCY_KEY_REUSED']);
+
+    expect(codes('GET /v1/wallets/{id}', 404)).toEqual(['WORKSPACE_NOT_FOUND', 'WALLET_NOT_FOUND']);
+    expect(codes('POST /v1/wallets/{id}/transfer', 409)).toEqual(
+      expect.arrayContaining(['IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_ALREADY_PROCESSED']),
+    );
+    expect(codes('POST /v1/wallets/{id}/debit', 422)).toEqual(
+      expect.arrayContaining(['IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_FUNDS']),
+    );
+    expect(codes('POST /v1/sessions', 401)).toEqual(['INVALID_CREDENTIALS']);
+    // The scope a route requires stays in its 403 description (the route-table suite reads it).
+    expect(find('GET /v1/wallets').operation.responses['403'].description).toContain('requires wallets:read');
+  });
+
+  it('documents what the routes really answer: a list and a POST refused the ways their documents say', async () => {
+    const tenant = await createTenant(t);
+    const documented = (label: string, status: number): string[] =>
+      Object.keys(
+        operations.find((operation) => operation.label === label)?.operation.responses[status]?.content['application/json']
+          .examples ?? {},
+      );
+    const seen: string[] = [];
+    const expectDocumented = (label: string, response: { status: number; body: Schema }) => {
+      const code: string = response.body.error?.code;
+      seen.push(`${label} ${response.status} ${code}`);
+      expect({ label, code, documented: documented(label, response.status) }).toEqual({
+        label,
+        code,
+        documented: expect.arrayContaining([code]),
+      });
+    };
+
+    expectDocumented('GET /v1/wallets', await t.http.get('/v1/wallets'));
+    expectDocumented('GET /v1/wallets', await t.http.get('/v1/wallets?colour=red').set('Authorization', tenant.auth));
+    expectDocumented(
+      'GET /v1/wallets',
+      await t.http.get('/v1/wallets?cursor=v1.forged.cursor').set('Authorization', tenant.auth),
+    );
+    expectDocumented(
+      'GET /v1/wallets',
+      await t.http.get('/v1/wallets').set('Authorization', tenant.auth).set('X-Workspace-Id', 'nowhere'),
+    );
+    const customer = { name: 'Explorer GmbH', currency: 'EUR' };
+    expectDocumented('POST /v1/customers', await t.http.post('/v1/customers').set('Authorization', tenant.auth).send(customer));
+    const key = idem();
+    await t.http.post('/v1/customers').set('Authorization', tenant.auth).set('Idempotency-Key', key).send(customer).expect(201);
+    expectDocumented(
+      'POST /v1/customers',
+      await t.http
+        .post('/v1/customers')
+        .set('Authorization', tenant.auth)
+        .set('Idempotency-Key', key)
+        .send({ ...customer, name: 'Other' }),
+    );
+    expect(seen).toEqual([
+      'GET /v1/wallets 401 UNAUTHENTICATED',
+      'GET /v1/wallets 400 VALIDATION_ERROR',
+      'GET /v1/wallets 400 INVALID_CURSOR',
+      'GET /v1/wallets 404 WORKSPACE_NOT_FOUND',
+      'POST /v1/customers 400 IDEMPOTENCY_KEY_REQUIRED',
+      'POST /v1/customers 422 IDEMPOTENCY_KEY_REUSED',
+    ]);
+  });
+
+  it('describes what exists: no unbuilt features, no JWT bearer format, no schema name that is not published', () => {
+    const description: string = document.info.description;
+    expect(description).not.toMatch(/catalog|template/i);
+    expect(description).toMatch(/wallet/i);
+    expect(document.components.securitySchemes.bearer.bearerFormat ?? '').not.toMatch(/JWT/i);
+    expect(JSON.stringify(document)).not.toMatch(/JWT/);
+
+    const published = new Set(Object.keys(document.components.schemas));
+    for (const [, name] of description.matchAll(/the (\w+) schema/g)) expect(published).toContain(name);
+    const dangling = [...JSON.stringify(document).matchAll(/"#\/components\/schemas\/([^"]+)"/g)]
+      .map(([, name]) => name)
+      .filter((name) => !published.has(name));
+    expect(dangling).toEqual([]);
+    for (const [name, schema] of Object.entries<Schema>(document.components.schemas)) {
+      expect({ name, properties: Object.keys(schema.properties ?? {}).length > 0 }).toEqual({ name, properties: true });
+    }
+  });
+});
