@@ -34,7 +34,7 @@ cleanup() {
     for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
   fi
   # A cluster kept outside the copy (root: under /var/lib/billing-api/clusters) goes too.
-  case "$cluster" in "" | "$work"/*) ;; *) rm -rf "$cluster" ;; esac
+  case "$cluster" in /var/lib/billing-api/clusters/?*) rm -rf -- "$cluster" ;; esac
   rm -rf "$work"
 }
 trap cleanup EXIT
