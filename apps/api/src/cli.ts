@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config/app-config';
 import { developmentAppSecret } from './runtime/app-secret';
 import { openDatabase } from './runtime/database';
+import { EmbeddedPostgresError } from './runtime/embedded-postgres-error';
 
 const USAGE = 'usage: npm run cli -- bootstrap --organization NAME [--email E --password P] [--json]';
 
@@ -67,7 +68,7 @@ function parseCliArgs(args: string[]) {
 }
 
 export function cliErrorMessage(error: unknown): string {
-  return error instanceof ConfigError || error instanceof DomainError
+  return error instanceof ConfigError || error instanceof DomainError || error instanceof EmbeddedPostgresError
     ? error.message
     : error instanceof Error
       ? (error.stack ?? error.message)

@@ -5,11 +5,12 @@ import { BootstrapIfEmptyCommand } from '@app/identity';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { runMigrations } from '@app/shared-kernel';
 import { AppModule } from './app.module';
-import { ConfigError, loadConfig } from './config/app-config';
+import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { configureApp, createFastifyAdapter } from './configure-app';
 import { developmentAppSecret } from './runtime/app-secret';
-import { openDatabase } from './runtime/database';
+import { Database, openDatabase } from './runtime/database';
 import { EmbeddedDatabase } from './runtime/embedded-postgres';
+import { EmbeddedPostgresError } from './runtime/embedded-postgres-error';
 import { rootKeyBanner } from './runtime/root-key-banner';
 
 function say(message: string): void {
@@ -19,8 +20,18 @@ function say(message: string): void {
 async function bootstrap(): Promise<void> {
   const startedAt = performance.now();
   const config = loadConfig(process.env);
-  const { url: databaseUrl, embedded } = await openDatabase(config, say);
-  if (embedded) say(`embedded PostgreSQL ready (data in ${config.DATA_DIR}/postgres)`);
+  const database = await openDatabase(config, say);
+  if (database.embedded) say(`embedded PostgreSQL ready (data in ${database.embedded.dataDir})`);
+  try {
+    await serve(config, database, startedAt);
+  } catch (error) {
+    // Never leave the embedded PostgreSQL running behind a failed start.
+    await database.embedded?.stop();
+    throw error;
+  }
+}
+
+async function serve(config: AppConfig, { url: databaseUrl, embedded }: Database, startedAt: number): Promise<void> {
   const applied = await runMigrations(databaseUrl);
   if (applied.length > 0) say(`applied migrations: ${applied.join(', ')}`);
 
@@ -52,13 +63,14 @@ function stopGracefullyOnSignals(app: NestFastifyApplication, embedded: Embedded
     await embedded?.stop();
     process.exit(0);
   };
-  process.once('SIGTERM', (signal) => void stop(signal));
-  process.once('SIGINT', (signal) => void stop(signal));
+  // `on`, not `once`: on Ctrl-C under `npm start` the signal arrives twice (npm forwards it too).
+  process.on('SIGTERM', (signal) => void stop(signal));
+  process.on('SIGINT', (signal) => void stop(signal));
 }
 
 bootstrap().catch((error: unknown) => {
   process.stderr.write(
-    `${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    `${error instanceof ConfigError || error instanceof EmbeddedPostgresError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
   process.exit(1);
 });
