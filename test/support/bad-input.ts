@@ -7,7 +7,7 @@ import { TestApp } from './test-app';
 /**
  * R8 machinery: valid requests spoiled by exactly one defect the contract refuses (an unknown
  * or mass-assigned field, a field of the wrong JSON type, a malformed decimal, an id that is not
- * the caller's, a body that is not a JSON object). Every answer must be a 4xx in the contract's
+ * the caller's, a body that is not a JSON object, arrays nested deeper than the edge allows). Every answer must be a 4xx in the contract's
  * error shape; the suites then check that their tables hash as before.
  */
 
@@ -37,7 +37,11 @@ export type Defect =
   | { kind: 'wrong_type'; field: string; value: unknown }
   | { kind: 'bad_amount'; field: string; value: string }
   | { kind: 'foreign_id'; id: string }
-  | { kind: 'not_json'; text: string };
+  | { kind: 'not_json'; text: string }
+  | { kind: 'too_deep'; field: string; depth: number };
+
+/** Deeper than the 32 levels the edge accepts, up to about 40 KB of brackets (once a 500: a stack overflow). */
+const TOO_DEEP = fc.oneof(fc.integer({ min: 33, max: 64 }), fc.integer({ min: 65, max: 20_000 }));
 
 const jsonValue = fc.oneof(
   fc.integer(),
@@ -119,6 +123,12 @@ function defectsFor(route: BadInputRoute, ids: Ids): fc.Arbitrary<Defect> {
     }),
     // JSON, but not an object.
     fc.record({ kind: fc.constant('not_json' as const), text: fc.constantFrom('[]', '[{}]', '5', '"amount"', 'true', 'null') }),
+    // Nested arrays where a field (or an unknown one) is expected.
+    fc.record({
+      kind: fc.constant('too_deep' as const),
+      field: fc.constantFrom(...Object.keys(route.body(ids)), 'x_nested'),
+      depth: TOO_DEEP,
+    }),
   ];
   if (route.takesIds) {
     options.push(
@@ -154,6 +164,13 @@ function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string
     }
     case 'not_json':
       return { path: route.path(ids), text: defect.text };
+    case 'too_deep': {
+      // Written as text (JSON.stringify itself recurses): the field moves last, its value becomes the nesting.
+      const rest = { ...body };
+      delete rest[defect.field];
+      const nested = `${'['.repeat(defect.depth)}${']'.repeat(defect.depth)}`;
+      return { path: route.path(ids), text: JSON.stringify({ ...rest, [defect.field]: 0 }).replace(/:0}$/, `:${nested}}`) };
+    }
   }
 }
 
