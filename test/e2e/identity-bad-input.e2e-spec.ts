@@ -7,6 +7,7 @@ import {
   nonArray,
   nonString,
   expectEveryDefectRefused,
+  expectRespelledPathsReplayed,
 } from '../support/bad-input';
 import { createKey, createTenant, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -121,5 +122,9 @@ describe('Identity routes under generated bad input (R8)', () => {
       runs: BAD_INPUT_RUNS,
       tables: TABLES,
     });
+  });
+
+  it('replays each route’s valid request under one Idempotency-Key however its path is spelled, with no second effect', async () => {
+    await expectRespelledPathsReplayed(t, { auth: tenant.auth, routes: ROUTES, ids, tables: TABLES });
   });
 });

@@ -1,6 +1,8 @@
+import { OutboxRelay } from '@app/shared-kernel';
 import fc from 'fast-check';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { pathSpellings } from './path-spellings';
 import { idem } from './tenants';
 import { TestApp } from './test-app';
 
@@ -220,6 +222,45 @@ export async function expectEveryDefectRefused(
   const unexpected = await sendBadInput(t, options);
   expect(unexpected.slice(0, 20)).toEqual([]);
   expect(await tableDigests(db, options.tables)).toEqual(before);
+}
+
+/**
+ * Each keyed POST route is sent its valid request once, then the same request under the same
+ * Idempotency-Key through every other spelling of its path (upper-case ids, a percent-encoded
+ * digit, no /v1): each must replay the first answer byte for byte (a completed transfer: 409
+ * IDEMPOTENCY_KEY_ALREADY_PROCESSED), and the listed tables must not change after the first.
+ */
+export async function expectRespelledPathsReplayed(
+  t: TestApp,
+  options: { auth: string; routes: BadInputRoute[]; ids: Ids; tables: Record<string, string[]> },
+): Promise<void> {
+  const db = t.app.get(DataSource);
+  const unexpected: string[] = [];
+  for (const route of options.routes.filter((candidate) => candidate.method === 'post' && !candidate.public)) {
+    const key = idem();
+    const body = route.body(options.ids);
+    const send = (path: string) =>
+      t.http
+        .post(path)
+        .set('Authorization', options.auth)
+        .set('Idempotency-Key', key)
+        .send(body)
+        .then((response) => response);
+    const first = await send(route.path(options.ids));
+    // Effects delivered through the outbox (a new customer's primary wallet) belong to the first request.
+    await t.app.get(OutboxRelay).wake();
+    const after = await tableDigests(db, options.tables);
+    for (const { spelling, path } of pathSpellings(route.path(options.ids))) {
+      const again = await send(path);
+      const replayed = again.headers['idempotent-replayed'] === 'true' && again.text === first.text;
+      const completed =
+        first.status < 300 && again.status === 409 && again.body?.error?.code === 'IDEMPOTENCY_KEY_ALREADY_PROCESSED';
+      if (!replayed && !completed) unexpected.push(`${route.name} (${spelling}) → ${again.status} ${again.text.slice(0, 200)}`);
+    }
+    await t.app.get(OutboxRelay).wake();
+    expect({ route: route.name, tables: await tableDigests(db, options.tables) }).toEqual({ route: route.name, tables: after });
+  }
+  expect(unexpected).toEqual([]);
 }
 
 /** One digest per table (rows as JSON, minus the listed columns): equal digests, unchanged tables. */
