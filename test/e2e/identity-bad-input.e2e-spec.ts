@@ -90,7 +90,11 @@ const ROUTES: BadInputRoute[] = [
     name: 'session',
     method: 'post',
     path: () => '/v1/sessions',
-    body: () => ({ email: 'nobody@acme.example', password: 'not the password' }),
+    body: () => ({
+      organization_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01',
+      email: 'nobody@acme.example',
+      password: 'not the password',
+    }),
     takesIds: false,
     public: true,
   },
