@@ -113,9 +113,9 @@ const ENTRY_COLUMNS = `wallet_id uuid, id uuid, type text, source text, amount n
 const wid = (n) => `(:wprefix || lpad(to_hex(${n}::bigint), 12, '0'))::uuid`;
 const routeOf = (n, action) => `'/v1/wallets/' || :wprefix || lpad(to_hex(${n}::bigint), 12, '0') || '/${action}'`;
 
-/** The app's claim: one call to idempotency_claim() (advisory lock, then the lookup). */
-const idempotencyClaim = (route) => `
-SELECT * FROM idempotency_claim(:org, :ws, :principal, 'POST', ${route}, 'pgb-' || :k::text);`;
+/** The app's claim: one call to idempotency_claim() (advisory lock, then the lookup); the route is in the fingerprint. */
+const idempotencyClaim = () => `
+SELECT * FROM idempotency_claim(:org, :ws, :principal, 'pgb-' || :k::text);`;
 
 /** Like the sealed response the API stores (AES-GCM output in base64): same length, not compressible. */
 const incompressible = (length) =>
@@ -182,7 +182,7 @@ function debitScript(bodyLength) {
   return `\\set n random(:nmin, :nmax)
 \\set k random(1, 9000000000000000000)
 START TRANSACTION;
-${idempotencyClaim(route)}
+${idempotencyClaim()}
 ${lockAndRead(':n', 'w_')}
 ${combined([
   ...walletWrites(
@@ -221,7 +221,7 @@ function transferScript(bodyLength) {
 \\set t CASE WHEN :t >= :s THEN :t + 1 ELSE :t END
 \\set k random(1, 9000000000000000000)
 START TRANSACTION;
-${idempotencyClaim(route)}
+${idempotencyClaim()}
 ${lockAndReadPair(':s', ':t')}
 ${combined([
   ...walletWrites(':s', 'src_', '-0.01', leg('debit')),

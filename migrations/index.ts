@@ -5,6 +5,8 @@ import { IdempotencyClaim1763800300000 } from './1763800300000-idempotency-claim
 import { WalletLock1763800400000 } from './1763800400000-wallet-lock';
 import { IdempotencyConcurrentReplays1763800500000 } from './1763800500000-idempotency-concurrent-replays';
 import { PrimaryWalletForEveryCustomer1763800700000 } from './1763800700000-primary-wallet-for-every-customer';
+import { IdempotencyKeyScope1763801100000 } from './1763801100000-idempotency-key-scope';
+import { UserEmailPerOrganization1763801100001 } from './1763801100001-user-email-per-organization';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -15,4 +17,6 @@ export const migrations = [
   WalletLock1763800400000,
   IdempotencyConcurrentReplays1763800500000,
   PrimaryWalletForEveryCustomer1763800700000,
+  IdempotencyKeyScope1763801100000,
+  UserEmailPerOrganization1763801100001,
 ];

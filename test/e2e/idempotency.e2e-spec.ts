@@ -301,7 +301,7 @@ describe('Idempotency of authenticated POSTs', () => {
     });
   });
 
-  describe('scope: (principal, workspace, method, route, key)', () => {
+  describe('scope: (principal, workspace, key); the route and its parameters are part of the request', () => {
     it('keeps the same key independent for another principal', async () => {
       const key = idem();
       const body = { name: 'Shared key', currency: 'EUR' };
@@ -337,7 +337,7 @@ describe('Idempotency of authenticated POSTs', () => {
       expect(await customersWithExternalId('per-workspace')).toBe(2);
     });
 
-    it('keeps the same key independent on another route, and the bare path shares the /v1 scope', async () => {
+    it('refuses the same key on another route with 422 IDEMPOTENCY_KEY_REUSED; the bare path replays', async () => {
       const key = idem();
       const customer = await postCustomer({ name: 'Route A', currency: 'EUR', external_id: 'route-a' }, key).expect(201);
       const bare = await t.http
@@ -348,10 +348,56 @@ describe('Idempotency of authenticated POSTs', () => {
         .expect(201);
       expect(bare.headers['idempotent-replayed']).toBe('true');
       expect(bare.text).toBe(customer.text);
-      const adjustment = await adjustWallet(await emptyWallet(), { amount: '1.00' }, key);
-      expect(adjustment.status).toBe(200);
-      expect(adjustment.headers['idempotent-replayed']).toBeUndefined();
-      expect(adjustment.body).toEqual(expect.objectContaining({ object: 'wallet_transaction', amount: '1.00' }));
+      const walletId = await emptyWallet();
+      const elsewhere = await adjustWallet(walletId, { amount: '1.00' }, key);
+      expectError(elsewhere, 422, 'idempotency_error', 'IDEMPOTENCY_KEY_REUSED');
+      expect((await walletState(walletId)).transactions).toEqual([]);
+      expect(await recordsForKey(key)).toBe(1);
+    });
+
+    it('makes one transfer from one key however the path is spelled: upper-case id, percent-encoded digit, no /v1', async () => {
+      const source = await emptyWallet();
+      const target = await emptyWallet();
+      expect((await adjustWallet(source, { amount: '10.00' }, idem())).status).toBe(200);
+      const key = idem();
+      const body = { amount: { value: '1.00', currency: 'EUR' }, target_wallet_id: target, reason: 'once' };
+      const transfer = (path: string) =>
+        t.http.post(path).set('Authorization', tenant.auth).set('Idempotency-Key', key).send(body);
+      const first = await transfer(`/v1/wallets/${source}/transfer`);
+      expect(first.status).toBe(200);
+      const encoded = source.replace(/\d/, (digit) => `%3${digit}`);
+      for (const path of [
+        `/v1/wallets/${source.toUpperCase()}/transfer`,
+        `/v1/wallets/${encoded}/transfer`,
+        `/wallets/${source}/transfer`,
+      ]) {
+        const again = await transfer(path);
+        expect({ path, status: again.status, code: again.body.error?.code }).toEqual({
+          path,
+          status: 409,
+          code: 'IDEMPOTENCY_KEY_ALREADY_PROCESSED',
+        });
+        expect(again.body.error.details).toEqual({ transfer_id: first.body.transfer_id });
+      }
+      const [{ count }] = await db.query('SELECT count(*)::int AS count FROM wallet_transfers WHERE source_wallet_id = $1', [
+        source,
+      ]);
+      expect(count).toBe(1);
+      expect((await walletState(source)).wallet).toEqual(expect.objectContaining({ cash_balance: '9.00' }));
+    });
+
+    it('replays byte-identically when the wallet id is spelled in upper case; another wallet with the key is refused', async () => {
+      const walletId = await emptyWallet();
+      const key = idem();
+      const first = await adjustWallet(walletId, { amount: '2.00' }, key);
+      expect(first.status).toBe(200);
+      const upper = await adjustWallet(walletId.toUpperCase(), { amount: '2.00' }, key);
+      expect(upper.headers['idempotent-replayed']).toBe('true');
+      expect(upper.text).toBe(first.text);
+      const other = await emptyWallet();
+      expectError(await adjustWallet(other, { amount: '2.00' }, key), 422, 'idempotency_error', 'IDEMPOTENCY_KEY_REUSED');
+      expect((await walletState(walletId)).transactions).toHaveLength(1);
+      expect((await walletState(other)).transactions).toEqual([]);
     });
 
     it('keeps two organizations apart even when their keys collide', async () => {

@@ -7,6 +7,7 @@ import {
   nonArray,
   nonString,
   expectEveryDefectRefused,
+  expectRespelledPathsReplayed,
 } from '../support/bad-input';
 import { createKey, createTenant, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -89,7 +90,11 @@ const ROUTES: BadInputRoute[] = [
     name: 'session',
     method: 'post',
     path: () => '/v1/sessions',
-    body: () => ({ email: 'nobody@acme.example', password: 'not the password' }),
+    body: () => ({
+      organization_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01',
+      email: 'nobody@acme.example',
+      password: 'not the password',
+    }),
     takesIds: false,
     public: true,
   },
@@ -121,5 +126,9 @@ describe('Identity routes under generated bad input (R8)', () => {
       runs: BAD_INPUT_RUNS,
       tables: TABLES,
     });
+  });
+
+  it('replays each route’s valid request under one Idempotency-Key however its path is spelled, with no second effect', async () => {
+    await expectRespelledPathsReplayed(t, { auth: tenant.auth, routes: ROUTES, ids, tables: TABLES });
   });
 });

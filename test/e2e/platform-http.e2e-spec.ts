@@ -1,6 +1,7 @@
+import { createHmac, hkdfSync } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PROBE_TABLE_SQL, ProbeModule } from '../support/probe.module';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TEST_APP_SECRET, TestApp } from '../support/test-app';
 
 const REQUEST_ID = /^req_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -73,6 +74,67 @@ describe('HTTP edge: errors, request ids, prefixes, limits', () => {
     expect(withDto.body.error.errors).toEqual([expect.objectContaining({ param: 'colour', code: 'UNKNOWN_PARAMETER' })]);
     const withoutDto = await t.http.get('/v1/probes/boom?debug=1').expect(400);
     expect(withoutDto.body.error.errors).toEqual([expect.objectContaining({ param: 'debug', code: 'UNKNOWN_PARAMETER' })]);
+  });
+
+  describe('bodies nested deeper than 32 levels', () => {
+    const nested = (depth: number, inner = '"x"') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+    /** About 30 KB of `[[[…]]]` used to overflow class-transformer's stack: a 500. */
+    const deep = `{"text": ${nested(15_000)}}`;
+
+    it('refuses them with 400 MALFORMED_REQUEST on every route, public and authenticated', async () => {
+      const routes = [
+        '/v1/probes',
+        '/probes',
+        '/v1/sessions',
+        '/v1/customers',
+        '/v1/wallets/0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d03/debit',
+      ];
+      for (const path of routes) {
+        const response = await t.http.post(path).set('Content-Type', 'application/json').send(deep);
+        expect({ path, status: response.status }).toEqual({ path, status: 400 });
+        expectErrorBody(response.body, 400, 'invalid_request_error', 'MALFORMED_REQUEST', response.headers['request-id']);
+      }
+      const [{ count }] = await t.app
+        .get(DataSource)
+        .query(`SELECT count(*)::int AS count FROM probe_notes WHERE text LIKE '[%'`);
+      expect(count).toBe(0);
+    });
+
+    it('counts levels of arrays and objects alike: 32 reach validation, 33 do not', async () => {
+      const objects = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+      for (const [body, code] of [
+        [`{"text": ${nested(31)}}`, 'VALIDATION_ERROR'],
+        [`{"text": ${nested(32)}}`, 'MALFORMED_REQUEST'],
+        [objects(32), 'VALIDATION_ERROR'],
+        [objects(33), 'MALFORMED_REQUEST'],
+      ]) {
+        const response = await t.http.post('/v1/probes').set('Content-Type', 'application/json').send(body);
+        expect({ body: body.slice(0, 12), code: response.body.error?.code }).toEqual({ body: body.slice(0, 12), code });
+      }
+    });
+
+    it('still hands signed webhooks the exact bytes received', async () => {
+      const key = Buffer.from(hkdfSync('sha256', TEST_APP_SECRET, 'billing-api', 'webhooks:sandbox', 32));
+      const sign = (body: string) => {
+        const timestamp = Math.floor(Date.now() / 1000);
+        return `t=${timestamp},v1=${createHmac('sha256', key).update(`${timestamp}.${body}`).digest('hex')}`;
+      };
+      // Odd spacing: a signature over re-serialized JSON would not match.
+      const body = '{ "id" : "evt_depth",  "type": "top_up.unknown", "data": {} }';
+      const verified = await t.http
+        .post('/v1/webhooks/payments/sandbox')
+        .set('Content-Type', 'application/json')
+        .set('Billing-Signature', sign(body))
+        .send(body);
+      expect(`${verified.status} ${verified.body.error?.code}`).toBe('400 UNSUPPORTED_EVENT');
+      const tooDeep = `{"id": "evt_deep", "type": "top_up.succeeded", "data": ${nested(40, '{}')}}`;
+      const refused = await t.http
+        .post('/v1/webhooks/payments/sandbox')
+        .set('Content-Type', 'application/json')
+        .set('Billing-Signature', sign(tooDeep))
+        .send(tooDeep);
+      expectErrorBody(refused.body, 400, 'invalid_request_error', 'MALFORMED_REQUEST', refused.headers['request-id']);
+    });
   });
 
   it('answers 413 PAYLOAD_TOO_LARGE above 1 MB', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { createScopelessKey, expectError, without } from '../support/auth-helpers';
+import { pathSpellings } from '../support/path-spellings';
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -160,6 +161,29 @@ describe('Route table: every documented route enforces authentication, scope and
       });
       expect(response.status).toBeLessThan(500);
     }
+  });
+
+  it('replays one Idempotency-Key on every POST route naming an id, however its path is spelled', async () => {
+    const exercised: string[] = [];
+    for (const operation of secured().filter((candidate) => candidate.method === 'post' && candidate.path.includes('{'))) {
+      const key = idem();
+      const path = concretePath(operation.path);
+      const send = (spelled: string) => t.http.post(spelled).set('Authorization', b.auth).set('Idempotency-Key', key).send({});
+      const first = await send(path);
+      // Only an answer the handler gave is stored; a refusal before it (validation) runs afresh every time.
+      if ((await send(path)).headers['idempotent-replayed'] !== 'true') continue;
+      for (const { spelling, path: spelled } of pathSpellings(path)) {
+        const again = await send(spelled);
+        expect({ route: operation.label, spelling, replayed: again.headers['idempotent-replayed'], text: again.text }).toEqual({
+          route: operation.label,
+          spelling,
+          replayed: 'true',
+          text: first.text,
+        });
+      }
+      exercised.push(operation.label);
+    }
+    expect(exercised).toEqual(expect.arrayContaining(['POST /v1/api_keys/{id}/rotate', 'POST /v1/api_keys/{id}/revoke']));
   });
 
   describe('tenancy: another organization’s resources are 404 on every route that names them', () => {

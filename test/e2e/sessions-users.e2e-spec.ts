@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ManualClock } from '@app/shared-kernel';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { without } from '../support/auth-helpers';
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { ISO, UUID, expectError } from '../support/expectations';
@@ -16,7 +17,7 @@ describe('Sessions and users', () => {
   let t: TestApp;
   let db: DataSource;
   let tenant: TestTenant;
-  let owner: { email: string; password: string };
+  let owner: { email: string; password: string; organization_id: string };
   /** Every response body seen and every password sent, to prove no password ever comes back. */
   const seen: string[] = [];
   const passwords = new Set<string>();
@@ -25,7 +26,7 @@ describe('Sessions and users', () => {
     t = await createTestApp({ clock });
     db = t.app.get(DataSource);
     tenant = await createTenant(t, { withOwner: true });
-    owner = tenant.owner!;
+    owner = { ...tenant.owner!, organization_id: tenant.organization_id };
   });
   afterAll(() => t.close());
 
@@ -56,6 +57,7 @@ describe('Sessions and users', () => {
         id: expect.stringMatching(UUID),
         token: expect.stringMatching(/^sess_[0-9A-Za-z]{49}$/),
         user_id: tenant.user_id,
+        organization_id: tenant.organization_id,
         expires_at: expect.stringMatching(ISO),
       });
       expect(new Date(response.body.expires_at).getTime()).toBe(clock.now().getTime() + SESSION_LIFETIME_MS);
@@ -68,33 +70,44 @@ describe('Sessions and users', () => {
     it('accepts the email in any case and with surrounding spaces', async () => {
       const response = await t.http
         .post('/v1/sessions')
-        .send({ email: `  ${owner.email.toUpperCase()} `, password: owner.password })
+        .send({ ...owner, email: `  ${owner.email.toUpperCase()} ` })
         .expect(201);
       expect(response.body.user_id).toBe(tenant.user_id);
     });
 
-    it('refuses a wrong password and an unknown email alike: 401 INVALID_CREDENTIALS', async () => {
+    it('refuses a wrong password, an unknown email and another organization alike: 401 INVALID_CREDENTIALS', async () => {
       const sessionsBefore = await sessionCount();
-      const wrong = remember(await t.http.post('/v1/sessions').send({ email: owner.email, password: `${owner.password}!` }));
+      const wrong = remember(await t.http.post('/v1/sessions').send({ ...owner, password: `${owner.password}!` }));
       expectError(wrong, 401, 'authentication_error', 'INVALID_CREDENTIALS');
-      const unknown = remember(await t.http.post('/v1/sessions').send({ email: 'ghost@example.com', password: owner.password }));
+      const unknown = remember(await t.http.post('/v1/sessions').send({ ...owner, email: 'ghost@example.com' }));
       expectError(unknown, 401, 'authentication_error', 'INVALID_CREDENTIALS');
       expect(unknown.body.error.message).toBe(wrong.body.error.message);
-      const empty = await t.http.post('/v1/sessions').send({ email: owner.email, password: '' });
+      const other = await createTenant(t);
+      for (const organization_id of [other.organization_id, '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01']) {
+        const elsewhere = await t.http.post('/v1/sessions').send({ ...owner, organization_id });
+        expectError(elsewhere, 401, 'authentication_error', 'INVALID_CREDENTIALS');
+        expect(elsewhere.body.error.message).toBe(wrong.body.error.message);
+      }
+      const empty = await t.http.post('/v1/sessions').send({ ...owner, password: '' });
       expectError(empty, 401, 'authentication_error', 'INVALID_CREDENTIALS');
       expect(await sessionCount()).toEqual(sessionsBefore);
     });
 
     it('refuses a malformed request with 400', async () => {
-      const badEmail = await t.http.post('/v1/sessions').send({ email: 'not-an-email', password: owner.password });
+      const badEmail = await t.http.post('/v1/sessions').send({ ...owner, email: 'not-an-email' });
       expectError(badEmail, 400, 'invalid_request_error', 'VALIDATION_ERROR');
       expect(badEmail.body.error.errors).toEqual([expect.objectContaining({ param: 'email', code: 'INVALID_FORMAT' })]);
-      const missing = await t.http.post('/v1/sessions').send({ email: owner.email });
+      const missing = await t.http.post('/v1/sessions').send({ email: owner.email, organization_id: owner.organization_id });
       expectError(missing, 400, 'invalid_request_error', 'VALIDATION_ERROR');
       expect(missing.body.error.errors).toEqual([expect.objectContaining({ param: 'password', code: 'INVALID_TYPE' })]);
       const extra = await t.http.post('/v1/sessions').send({ ...owner, remember_me: true });
       expectError(extra, 400, 'invalid_request_error', 'VALIDATION_ERROR');
       expect(extra.body.error.errors).toEqual([expect.objectContaining({ param: 'remember_me', code: 'UNKNOWN_PARAMETER' })]);
+      const badOrganization = await t.http.post('/v1/sessions').send({ ...owner, organization_id: 'acme' });
+      expectError(badOrganization, 400, 'invalid_request_error', 'VALIDATION_ERROR');
+      expect(badOrganization.body.error.errors).toEqual([
+        expect.objectContaining({ param: 'organization_id', code: 'INVALID_FORMAT' }),
+      ]);
     });
   });
 
@@ -220,7 +233,7 @@ describe('Sessions and users', () => {
       await t.http.get('/v1/api_keys').set('Authorization', session).expect(200);
     });
 
-    it('refuses a duplicate email in any case, even across organizations: 409 ALREADY_EXISTS', async () => {
+    it('refuses a duplicate email in any case within the organization: 409 ALREADY_EXISTS', async () => {
       const password = 'a long enough password #2';
       await createUser(tenant.auth, { email: 'dup@example.com', password, role: 'viewer' }).then((r) =>
         expect(r.status).toBe(201),
@@ -228,9 +241,6 @@ describe('Sessions and users', () => {
       const duplicate = await createUser(tenant.auth, { email: 'DUP@example.com', password, role: 'developer' });
       expectError(duplicate, 409, 'conflict_error', 'ALREADY_EXISTS');
       expect(duplicate.body.error.param).toBe('email');
-      const other = await createTenant(t);
-      const elsewhere = await createUser(other.auth, { email: 'dup@example.com', password, role: 'viewer' });
-      expectError(elsewhere, 409, 'conflict_error', 'ALREADY_EXISTS');
       const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM users WHERE email = 'dup@example.com'`);
       expect(count).toBe(1);
     });
@@ -341,6 +351,72 @@ describe('Sessions and users', () => {
         expect(text).not.toMatch(/"password(_hash)?"\s*:|scrypt\$/);
         for (const password of passwords) expect(text).not.toContain(password);
       }
+    });
+  });
+
+  describe('addresses are per organization: nothing about another organization’s users is learned or blocked', () => {
+    const password = 'per organization password';
+
+    function signInAs(body: Record<string, unknown>): Promise<request.Response> {
+      return t.http
+        .post('/v1/sessions')
+        .send(body)
+        .then((response) => response);
+    }
+
+    it('lets another organization create an address that exists here (201, not 409); each signs in to its own user', async () => {
+      const other = await createTenant(t);
+      const here = await createUser(tenant.auth, { email: 'shared@example.com', password, role: 'viewer' });
+      expect(here.status).toBe(201);
+      const there = await createUser(other.auth, { email: 'Shared@Example.com', password: `${password} 2`, role: 'admin' });
+      expect(there.status).toBe(201);
+      expect(there.body.id).not.toBe(here.body.id);
+
+      const mine = await signInAs({ organization_id: tenant.organization_id, email: 'shared@example.com', password });
+      expect(mine.status).toBe(201);
+      expect(mine.body).toEqual(expect.objectContaining({ user_id: here.body.id, organization_id: tenant.organization_id }));
+      const theirs = await signInAs({
+        organization_id: other.organization_id,
+        email: 'shared@example.com',
+        password: `${password} 2`,
+      });
+      expect(theirs.body).toEqual(expect.objectContaining({ user_id: there.body.id, organization_id: other.organization_id }));
+      // One organization's password never opens the other's user.
+      const crossed = await signInAs({ organization_id: other.organization_id, email: 'shared@example.com', password });
+      expectError(crossed, 401, 'authentication_error', 'INVALID_CREDENTIALS');
+    });
+
+    it('answers a sign-in without organization_id for a user created now as a wrong password, whether or not another organization holds the address', async () => {
+      const other = await createTenant(t);
+      await createUser(tenant.auth, { email: 'only-here@example.com', password, role: 'viewer' });
+      await createUser(tenant.auth, { email: 'also-there@example.com', password, role: 'viewer' });
+      await createUser(other.auth, { email: 'also-there@example.com', password, role: 'viewer' });
+      const alone = await signInAs({ email: 'only-here@example.com', password });
+      const shared = await signInAs({ email: 'also-there@example.com', password });
+      for (const response of [alone, shared]) expectError(response, 401, 'authentication_error', 'INVALID_CREDENTIALS');
+      expect(without(shared.body.error, 'request_id')).toEqual(without(alone.body.error, 'request_id'));
+    });
+
+    it('keeps signing in without organization_id the users who existed before (migration flag), even once another organization takes the address', async () => {
+      const veteran = await createTenant(t, { withOwner: true });
+      // What the migration did to every user it found.
+      await db.query('UPDATE users SET signs_in_without_organization = true WHERE id = $1', [veteran.user_id]);
+      const squatter = await createUser(tenant.auth, { email: veteran.owner!.email, password, role: 'owner' });
+      expect(squatter.status).toBe(201);
+
+      const legacy = await signInAs({ email: veteran.owner!.email, password: veteran.owner!.password });
+      expect(legacy.status).toBe(201);
+      expect(legacy.body).toEqual(
+        expect.objectContaining({ user_id: veteran.user_id, organization_id: veteran.organization_id }),
+      );
+      // The squatter's own password opens nothing without its organization, and its user only with it.
+      expectError(await signInAs({ email: veteran.owner!.email, password }), 401, 'authentication_error', 'INVALID_CREDENTIALS');
+      const named = await signInAs({ organization_id: tenant.organization_id, email: veteran.owner!.email, password });
+      expect(named.body.user_id).toBe(squatter.body.id);
+      // The database holds it: one user per address may sign in without naming an organization.
+      await expect(
+        db.query('UPDATE users SET signs_in_without_organization = true WHERE id = $1', [squatter.body.id]),
+      ).rejects.toThrow(/users_sign_in_without_organization_key/);
     });
   });
 });

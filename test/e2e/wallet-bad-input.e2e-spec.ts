@@ -1,4 +1,11 @@
-import { BAD_INPUT_RUNS, BadInputRoute, badInputSeed, Ids, expectEveryDefectRefused } from '../support/bad-input';
+import {
+  BAD_INPUT_RUNS,
+  BadInputRoute,
+  badInputSeed,
+  Ids,
+  expectEveryDefectRefused,
+  expectRespelledPathsReplayed,
+} from '../support/bad-input';
 import { createTenant, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { WalletClient } from '../support/wallet-helpers';
@@ -178,5 +185,9 @@ describe('Wallet routes under generated bad input (R8)', () => {
       runs: BAD_INPUT_RUNS,
       tables: TABLES,
     });
+  });
+
+  it('replays each route’s valid request under one Idempotency-Key however its path is spelled, with no second effect', async () => {
+    await expectRespelledPathsReplayed(t, { auth: tenant.auth, routes: ROUTES, ids, tables: TABLES });
   });
 });

@@ -1,13 +1,15 @@
+import { OutboxRelay } from '@app/shared-kernel';
 import fc from 'fast-check';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { pathSpellings } from './path-spellings';
 import { idem } from './tenants';
 import { TestApp } from './test-app';
 
 /**
  * R8 machinery: valid requests spoiled by exactly one defect the contract refuses (an unknown
  * or mass-assigned field, a field of the wrong JSON type, a malformed decimal, an id that is not
- * the caller's, a body that is not a JSON object). Every answer must be a 4xx in the contract's
+ * the caller's, a body that is not a JSON object, arrays nested deeper than the edge allows). Every answer must be a 4xx in the contract's
  * error shape; the suites then check that their tables hash as before.
  */
 
@@ -37,7 +39,11 @@ export type Defect =
   | { kind: 'wrong_type'; field: string; value: unknown }
   | { kind: 'bad_amount'; field: string; value: string }
   | { kind: 'foreign_id'; id: string }
-  | { kind: 'not_json'; text: string };
+  | { kind: 'not_json'; text: string }
+  | { kind: 'too_deep'; field: string; depth: number };
+
+/** Deeper than the 32 levels the edge accepts, up to about 40 KB of brackets (once a 500: a stack overflow). */
+const TOO_DEEP = fc.oneof(fc.integer({ min: 33, max: 64 }), fc.integer({ min: 65, max: 20_000 }));
 
 const jsonValue = fc.oneof(
   fc.integer(),
@@ -119,6 +125,12 @@ function defectsFor(route: BadInputRoute, ids: Ids): fc.Arbitrary<Defect> {
     }),
     // JSON, but not an object.
     fc.record({ kind: fc.constant('not_json' as const), text: fc.constantFrom('[]', '[{}]', '5', '"amount"', 'true', 'null') }),
+    // Nested arrays where a field (or an unknown one) is expected.
+    fc.record({
+      kind: fc.constant('too_deep' as const),
+      field: fc.constantFrom(...Object.keys(route.body(ids)), 'x_nested'),
+      depth: TOO_DEEP,
+    }),
   ];
   if (route.takesIds) {
     options.push(
@@ -154,6 +166,13 @@ function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string
     }
     case 'not_json':
       return { path: route.path(ids), text: defect.text };
+    case 'too_deep': {
+      // Written as text (JSON.stringify itself recurses): the field moves last, its value becomes the nesting.
+      const rest = { ...body };
+      delete rest[defect.field];
+      const nested = `${'['.repeat(defect.depth)}${']'.repeat(defect.depth)}`;
+      return { path: route.path(ids), text: JSON.stringify({ ...rest, [defect.field]: 0 }).replace(/:0}$/, `:${nested}}`) };
+    }
   }
 }
 
@@ -203,6 +222,45 @@ export async function expectEveryDefectRefused(
   const unexpected = await sendBadInput(t, options);
   expect(unexpected.slice(0, 20)).toEqual([]);
   expect(await tableDigests(db, options.tables)).toEqual(before);
+}
+
+/**
+ * Each keyed POST route is sent its valid request once, then the same request under the same
+ * Idempotency-Key through every other spelling of its path (upper-case ids, a percent-encoded
+ * digit, no /v1): each must replay the first answer byte for byte (a completed transfer: 409
+ * IDEMPOTENCY_KEY_ALREADY_PROCESSED), and the listed tables must not change after the first.
+ */
+export async function expectRespelledPathsReplayed(
+  t: TestApp,
+  options: { auth: string; routes: BadInputRoute[]; ids: Ids; tables: Record<string, string[]> },
+): Promise<void> {
+  const db = t.app.get(DataSource);
+  const unexpected: string[] = [];
+  for (const route of options.routes.filter((candidate) => candidate.method === 'post' && !candidate.public)) {
+    const key = idem();
+    const body = route.body(options.ids);
+    const send = (path: string) =>
+      t.http
+        .post(path)
+        .set('Authorization', options.auth)
+        .set('Idempotency-Key', key)
+        .send(body)
+        .then((response) => response);
+    const first = await send(route.path(options.ids));
+    // Effects delivered through the outbox (a new customer's primary wallet) belong to the first request.
+    await t.app.get(OutboxRelay).wake();
+    const after = await tableDigests(db, options.tables);
+    for (const { spelling, path } of pathSpellings(route.path(options.ids))) {
+      const again = await send(path);
+      const replayed = again.headers['idempotent-replayed'] === 'true' && again.text === first.text;
+      const completed =
+        first.status < 300 && again.status === 409 && again.body?.error?.code === 'IDEMPOTENCY_KEY_ALREADY_PROCESSED';
+      if (!replayed && !completed) unexpected.push(`${route.name} (${spelling}) → ${again.status} ${again.text.slice(0, 200)}`);
+    }
+    await t.app.get(OutboxRelay).wake();
+    expect({ route: route.name, tables: await tableDigests(db, options.tables) }).toEqual({ route: route.name, tables: after });
+  }
+  expect(unexpected).toEqual([]);
 }
 
 /** One digest per table (rows as JSON, minus the listed columns): equal digests, unchanged tables. */

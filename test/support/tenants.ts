@@ -1,6 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { BootstrapOrganizationCommand, BootstrapResult } from '@app/identity';
 import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { TestApp } from './test-app';
 
 export interface TestTenant extends BootstrapResult {
@@ -55,8 +56,20 @@ export async function createKey(
   return { id: response.body.id, secret: response.body.secret, body: response.body };
 }
 
-/** Signs in as a user; returns the `Authorization` header value of the session. */
-export async function signIn(t: TestApp, email: string, password: string): Promise<string> {
-  const response = await t.http.post('/v1/sessions').send({ email, password }).expect(201);
+/**
+ * Signs in as a user; returns the `Authorization` header value of the session. Sign-in names the
+ * organization: without `organizationId`, the one organization holding the address in this
+ * test's database is named.
+ */
+export async function signIn(t: TestApp, email: string, password: string, organizationId?: string): Promise<string> {
+  const organizations: Array<{ organization_id: string }> =
+    organizationId === undefined
+      ? await t.app.get(DataSource).query('SELECT organization_id FROM users WHERE email = lower($1)', [email])
+      : [{ organization_id: organizationId }];
+  if (organizations.length !== 1) throw new Error(`${email} is in ${organizations.length} organizations: name one`);
+  const response = await t.http
+    .post('/v1/sessions')
+    .send({ organization_id: organizations[0].organization_id, email, password })
+    .expect(201);
   return `Bearer ${response.body.token}`;
 }

@@ -6,6 +6,7 @@ import { FastifyInstance } from 'fastify';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { useBoundedJsonBodies } from './http/json-body';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
 import { isOperational } from './http/operational-paths';
@@ -56,6 +57,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
       { path: 'health/ready', method: RequestMethod.GET },
     ],
   });
+  useBoundedJsonBodies(app, BODY_LIMIT_BYTES);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalInterceptors(new RejectUndeclaredInputInterceptor());

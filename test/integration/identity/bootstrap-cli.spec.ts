@@ -224,9 +224,8 @@ describe('CLI bootstrap', () => {
     expect(await organizationCount()).toBe(before);
   });
 
-  it('rejects a duplicate email with ALREADY_EXISTS and leaves no partial organization behind', async () => {
-    const before = await organizationCount();
-    const { error, stdout } = await cliFailure([
+  it('gives a new organization its own owner even when another organization uses the address (addresses are per organization)', async () => {
+    const { stdout } = await cli([
       'bootstrap',
       '--organization',
       'Acme again',
@@ -236,12 +235,11 @@ describe('CLI bootstrap', () => {
       'another long password',
       '--json',
     ]);
-    expect(error).toMatchObject({ code: 'ALREADY_EXISTS', param: 'email' });
-    expect(cliErrorMessage(error)).toBe('A user with this email already exists.');
-    expect(stdout).toEqual([]);
-    expect(await organizationCount()).toBe(before);
-    const { rows } = await sql.query(`SELECT count(*)::int AS count FROM organizations WHERE name = 'Acme again'`);
-    expect(rows[0].count).toBe(0);
+    const result = JSON.parse(stdout[0]);
+    const { rows } = await sql.query(`SELECT organization_id, id FROM users WHERE email = 'a@example.com' ORDER BY created_at`);
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toEqual({ organization_id: result.organization_id, id: result.user_id });
+    expect(rows[0].organization_id).not.toBe(result.organization_id);
   });
 
   it('rejects a short password or a malformed email with VALIDATION_ERROR and writes nothing', async () => {

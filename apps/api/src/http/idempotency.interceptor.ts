@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
-import { canonicalJson, DomainError, IdempotencyScope, IdempotencyStore, StoredResponse } from '@app/shared-kernel';
+import { DomainError, IdempotencyScope, IdempotencyStore, KeyedRequest, StoredResponse } from '@app/shared-kernel';
 import { FastifyReply } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { AuthenticatedRequest } from './auth/auth.guard';
 import { toErrorResponse } from './error-response';
+import { keyedRequest } from './keyed-request';
 import { RequestValidationError } from './validation';
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
@@ -46,7 +46,10 @@ export function replayAsConflictField(handler: object): string | undefined {
 /**
  * Every authenticated POST runs once per Idempotency-Key: the claim, the handler's effects and
  * the stored response share one transaction, so a retry sees either nothing or the whole
- * outcome, and replays the stored bytes with `Idempotent-Replayed: true`.
+ * outcome, and replays the stored bytes with `Idempotent-Replayed: true`. The key is scoped to
+ * (principal, workspace) alone; the route, its canonical parameters, the body and the query
+ * are the request's fingerprint (see keyed-request.ts), so a path spelled differently replays
+ * and another route with the same key is refused.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -77,23 +80,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
         },
       );
     }
-    const [path, query = ''] = request.url.split('?');
     const scope: IdempotencyScope = {
       organizationId: actor.organizationId,
       workspaceId: actor.workspaceId,
       principalId: actor.principal.id,
-      method: request.method,
-      route: path,
       key: header,
     };
-    const fingerprint = createHash('sha256')
-      .update(canonicalJson(request.body ?? null))
-      .update('\n')
-      .update(query)
-      .digest('hex');
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const conflictField = replayAsConflictField(context.getHandler());
-    return from(this.execute({ scope, fingerprint, reply, requestId: String(request.id), conflictField }, next));
+    return from(
+      this.execute({ scope, request: keyedRequest(request), reply, requestId: String(request.id), conflictField }, next),
+    );
   }
 
   /**
@@ -139,7 +136,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
             }),
           }
         : response;
-    await this.store.record(call.scope, call.fingerprint, stored);
+    await this.store.record(call.scope, call.request, stored);
     return this.send(call.reply, response, false);
   }
 
@@ -150,12 +147,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async recordRefusal(call: KeyedCall, refusal: StoredResponse): Promise<string> {
     const replayed = await this.claim(call);
     if (replayed !== undefined) return replayed;
-    await this.store.record(call.scope, call.fingerprint, refusal);
+    await this.store.record(call.scope, call.request, refusal);
     return this.send(call.reply, refusal, false);
   }
 
   /** Takes the key for this transaction; answers a completed request's replay, or undefined when the key is new. */
-  private async claim({ scope, fingerprint, reply, conflictField }: KeyedCall): Promise<string | undefined> {
+  private async claim({ scope, request, reply, conflictField }: KeyedCall): Promise<string | undefined> {
     const claim = await this.store.claim(scope);
     if (claim.outcome === 'in_use') {
       throw new DomainError(
@@ -166,11 +163,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
       );
     }
     if (claim.outcome === 'new') return undefined;
-    if (claim.fingerprint !== fingerprint) {
+    if (claim.fingerprint !== request.fingerprint) {
       throw new DomainError(
         'idempotency_mismatch',
         'IDEMPOTENCY_KEY_REUSED',
-        'This Idempotency-Key was used with a different request body or query.',
+        'This Idempotency-Key was used for a different request (another route, path, body or query).',
         { param: 'Idempotency-Key' },
       );
     }
@@ -196,7 +193,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
 interface KeyedCall {
   scope: IdempotencyScope;
-  fingerprint: string;
+  request: KeyedRequest;
   reply: FastifyReply;
   requestId: string;
   conflictField: string | undefined;

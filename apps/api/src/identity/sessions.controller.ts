@@ -3,13 +3,21 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateSessionCommand, EndSessionCommand, SCOPE_CATALOG } from '@app/identity';
 import type { Actor } from '@app/shared-kernel';
-import { IsString } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { Public, RequireAuthentication } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
-import { ApiProperty } from '../http/api-property';
+import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 
 export class CreateSessionDto {
+  @ApiPropertyOptional({
+    example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01',
+    description:
+      'The user’s organization (an address is unique per organization). Required, except for users who existed before addresses became unique per organization.',
+  })
+  @IsOptional()
+  @IsString()
+  organization_id?: string;
   @ApiProperty({ example: 'owner@example.com' }) @IsString() email!: string;
   @ApiProperty({ example: 'correct horse battery staple' }) @IsString() password!: string;
 }
@@ -19,6 +27,7 @@ export class SessionDto {
   @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d03' }) id!: string;
   @ApiProperty({ example: 'sess_…', description: 'Shown once; send as `Authorization: Bearer <token>`.' }) token!: string;
   @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02' }) user_id!: string;
+  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01' }) organization_id!: string;
   @ApiProperty({ example: '2026-11-23T00:00:00.000Z' }) expires_at!: string;
 }
 
@@ -42,16 +51,19 @@ export class SessionsController {
   @Post('sessions')
   @Public()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Sign in with email and password; returns a session token (a human principal).' })
+  @ApiOperation({
+    summary: 'Sign in with organization_id, email and password; returns a session token (a human principal).',
+  })
   @ApiCreatedResponse({ type: SessionDto })
   @ApiErrors('INVALID_CREDENTIALS')
   async create(@Body() body: CreateSessionDto): Promise<SessionDto> {
-    const session = await this.commands.execute(new CreateSessionCommand(body.email, body.password));
+    const session = await this.commands.execute(new CreateSessionCommand(body.email, body.password, body.organization_id));
     return {
       object: 'session',
       id: session.id,
       token: session.token,
       user_id: session.userId,
+      organization_id: session.organizationId,
       expires_at: session.expiresAt.toISOString(),
     };
   }

@@ -6,14 +6,23 @@ import { preparedQuery } from '../persistence/prepared-query';
 import { PlatformOptions } from '../platform-options';
 import { ResponseVault } from './response-vault';
 
-/** (principal, workspace, method, route, key): the contract's idempotency scope. */
+/**
+ * (principal, workspace, key): one key names one request of its principal in a workspace,
+ * whatever route it is sent to. What the request was (method, route, parameters, body, query)
+ * is its fingerprint: the same key with another fingerprint is refused, never run again.
+ */
 export interface IdempotencyScope {
   organizationId: string;
   workspaceId: string;
   principalId: string;
+  key: string;
+}
+
+/** The request a key was used for: the fingerprint decides; method and route template are kept for the reader. */
+export interface KeyedRequest {
   method: string;
   route: string;
-  key: string;
+  fingerprint: string;
 }
 
 export interface StoredResponse {
@@ -50,7 +59,12 @@ export class IdempotencyStore {
       response_status: number;
       response_headers: Record<string, string>;
       response_body: string;
-    }>(this.txHost.tx, 'SELECT * FROM idempotency_claim($1, $2, $3, $4, $5, $6)', parameters(scope));
+    }>(this.txHost.tx, 'SELECT * FROM idempotency_claim($1, $2, $3, $4)', [
+      scope.organizationId,
+      scope.workspaceId,
+      scope.principalId,
+      scope.key,
+    ]);
     // A stored record is final: it replays even while another request (another replay) holds the key.
     if (row.fingerprint === null) return row.locked ? { outcome: 'new' } : { outcome: 'in_use' };
     return {
@@ -60,15 +74,20 @@ export class IdempotencyStore {
     };
   }
 
-  async record(scope: IdempotencyScope, fingerprint: string, response: StoredResponse): Promise<void> {
+  async record(scope: IdempotencyScope, request: KeyedRequest, response: StoredResponse): Promise<void> {
     await preparedQuery(
       this.txHost.tx,
       `INSERT INTO idempotency_records (organization_id, workspace_id, principal_id, method, route, idempotency_key,
          fingerprint, response_status, response_headers, response_body, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
-        ...parameters(scope),
-        fingerprint,
+        scope.organizationId,
+        scope.workspaceId,
+        scope.principalId,
+        request.method,
+        request.route,
+        scope.key,
+        request.fingerprint,
         response.status,
         JSON.stringify(response.headers),
         this.vault.seal(response.body),
@@ -76,8 +95,4 @@ export class IdempotencyStore {
       ],
     );
   }
-}
-
-function parameters(scope: IdempotencyScope): unknown[] {
-  return [scope.organizationId, scope.workspaceId, scope.principalId, scope.method, scope.route, scope.key];
 }

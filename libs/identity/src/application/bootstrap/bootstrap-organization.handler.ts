@@ -88,7 +88,7 @@ export class BootstrapOrganizationHandler implements ICommandHandler<BootstrapOr
     const id = newId();
     const inserted = await this.txHost.tx.query(
       `INSERT INTO users (organization_id, id, email, password_hash, role, created_at)
-       VALUES ($1, $2, $3, $4, 'owner', $5) ON CONFLICT (email) DO NOTHING RETURNING id`,
+       VALUES ($1, $2, $3, $4, 'owner', $5) ON CONFLICT (organization_id, email) DO NOTHING RETURNING id`,
       [organizationId, id, email, await hashPassword(owner.password), now],
     );
     if (inserted.length === 0)

@@ -5,6 +5,7 @@ export interface SessionView {
   id: string;
   token: string;
   userId: string;
+  organizationId: string;
   expiresAt: Date;
 }
 
@@ -12,6 +13,8 @@ export class CreateSessionCommand extends Command<SessionView> {
   constructor(
     readonly email: unknown,
     readonly password: unknown,
+    /** Required for every user but those who signed in before addresses were unique per organization. */
+    readonly organizationId?: unknown,
   ) {
     super();
   }

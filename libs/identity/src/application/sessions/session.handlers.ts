@@ -1,7 +1,7 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, newId, TransactionalNotifier } from '@app/shared-kernel';
+import { AuditLog, Clock, DomainError, invalidParameter, isUuid, newId, TransactionalNotifier } from '@app/shared-kernel';
 import { normalizeEmail } from '../../domain/email';
 import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../../domain/password';
 import { generateToken, hashToken } from '../../domain/secret-token';
@@ -12,7 +12,7 @@ import { CreateSessionCommand, EndSessionCommand, SessionView } from './session.
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 
 function invalidCredentials(): DomainError {
-  return new DomainError('unauthenticated', 'INVALID_CREDENTIALS', 'The email or password is incorrect.');
+  return new DomainError('unauthenticated', 'INVALID_CREDENTIALS', 'The organization, email or password is incorrect.');
 }
 
 @CommandHandler(CreateSessionCommand)
@@ -23,18 +23,36 @@ export class CreateSessionHandler implements ICommandHandler<CreateSessionComman
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * One user at most is looked up, and one scrypt runs whether or not it exists, so an unknown
+   * address, a wrong organization and a wrong password take alike and answer alike. Without
+   * `organization_id` only a user flagged by the migration that made addresses unique per
+   * organization is found: what other organizations hold never changes the answer.
+   */
   @Transactional()
-  async execute({ email, password }: CreateSessionCommand): Promise<SessionView> {
+  async execute({ email, password, organizationId }: CreateSessionCommand): Promise<SessionView> {
     const normalized = normalizeEmail(email);
+    const named = organizationId !== undefined && organizationId !== null;
+    if (named && !isUuid(organizationId))
+      throw invalidParameter('organization_id', 'INVALID_FORMAT', 'organization_id must be a UUID.');
     if (typeof password !== 'string' || password.length === 0) throw invalidCredentials();
-    const [user] = await this.txHost.tx.query('SELECT organization_id, id, password_hash FROM users WHERE email = $1', [
-      normalized,
-    ]);
+    const [user] = await this.txHost.tx.query(
+      named
+        ? 'SELECT organization_id, id, password_hash FROM users WHERE email = $1 AND organization_id = $2'
+        : 'SELECT organization_id, id, password_hash FROM users WHERE email = $1 AND signs_in_without_organization',
+      named ? [normalized, organizationId] : [normalized],
+    );
     const matches = await verifyPassword(password, user?.password_hash ?? UNUSABLE_PASSWORD_HASH);
     if (!user || !matches) throw invalidCredentials();
     const now = this.clock.now();
     const token = generateToken('sess');
-    const session = { id: newId(), token, userId: user.id as string, expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS) };
+    const session = {
+      id: newId(),
+      token,
+      userId: user.id as string,
+      organizationId: user.organization_id as string,
+      expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+    };
     await this.txHost.tx.query(
       `INSERT INTO sessions (organization_id, id, user_id, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
       [user.organization_id, session.id, user.id, hashToken(token), session.expiresAt, now],

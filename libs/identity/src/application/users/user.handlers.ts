@@ -52,11 +52,13 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
     assertAcceptablePassword(input.password);
     const rows: UserRow[] = await this.txHost.tx.query(
       `INSERT INTO users (organization_id, id, email, password_hash, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (email) DO NOTHING RETURNING id, email, role, created_at`,
+       ON CONFLICT (organization_id, email) DO NOTHING RETURNING id, email, role, created_at`,
       [actor.organizationId, newId(), email, await hashPassword(input.password), role, this.clock.now()],
     );
     if (!rows[0])
-      throw new DomainError('conflict', 'ALREADY_EXISTS', 'A user with this email already exists.', { param: 'email' });
+      throw new DomainError('conflict', 'ALREADY_EXISTS', 'A user with this email already exists in this organization.', {
+        param: 'email',
+      });
     await this.audit.record(actor, { action: 'user.created', resourceType: 'user', resourceId: rows[0].id, data: { role } });
     return toView(rows[0]);
   }
