@@ -119,7 +119,10 @@ describe('Audit events', () => {
       workspaceId: tenant.liveWorkspaceId,
     });
 
-    const session = await t.http.post('/v1/sessions').send(tenant.owner!).expect(201);
+    const session = await t.http
+      .post('/v1/sessions')
+      .send({ ...tenant.owner!, organization_id: tenant.organization_id })
+      .expect(201);
     mutations.push({
       response: session,
       action: 'session.created',
@@ -347,7 +350,9 @@ describe('Audit events', () => {
       .set('Idempotency-Key', idem())
       .send({ name: 'Forbidden', currency: 'EUR' });
     expectError(forbidden, 403, 'permission_error', 'INSUFFICIENT_SCOPE');
-    const wrongPassword = await t.http.post('/v1/sessions').send({ email: tenant.owner!.email, password: 'not the password' });
+    const wrongPassword = await t.http
+      .post('/v1/sessions')
+      .send({ email: tenant.owner!.email, password: 'not the password', organization_id: tenant.organization_id });
     expectError(wrongPassword, 401, 'authentication_error', 'INVALID_CREDENTIALS');
     const notASession = await t.http.delete('/v1/sessions/current').set('Authorization', tenant.auth);
     expectError(notASession, 400, 'invalid_request_error', 'NOT_A_SESSION');
