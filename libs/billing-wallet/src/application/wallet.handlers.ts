@@ -12,7 +12,7 @@ import {
   Money,
   parseCurrency,
 } from '@app/shared-kernel';
-import { SOURCES, Source, Wallet } from '../domain/wallet';
+import { EntryType, replayOf, SOURCES, Source, Wallet } from '../domain/wallet';
 import { WalletRepository } from '../domain/wallet.repository';
 import { toWalletSettings } from './settings-input';
 import { createdBy, keyOf, walletNotFound } from './wallet-keys';
@@ -194,12 +194,18 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
     const reference = input.reference ?? null;
     const original = reference === null ? undefined : await this.wallets.findByReference(key, source, reference);
     const replay: MoneyOperationResult | undefined = original && {
-      transaction: { walletId, currency: wallet.snapshot.currency, entry: original },
+      transaction: {
+        walletId,
+        currency: wallet.snapshot.currency,
+        entry: replayOf(original, ENTRY_TYPES[kind], kind === 'debit' ? amount.negate() : amount),
+      },
       replayed: true,
     };
     return { source, wallet, amount, reference, replay };
   }
 }
+
+const ENTRY_TYPES: Record<MoneyOperationKind, EntryType> = { credit: 'credit', debit: 'debit', adjust: 'adjustment' };
 
 function parseSource(value: string | undefined, kind: MoneyOperationKind): Source {
   if (value === undefined) return kind === 'adjust' ? 'MANUAL' : kind === 'credit' ? 'PAYMENT' : 'CHARGE';

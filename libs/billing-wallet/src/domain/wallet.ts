@@ -1,6 +1,6 @@
 import { DomainError, invalidParameter, Money, newId } from '@app/shared-kernel';
 import { Hold, HoldTerms } from './hold';
-import { currencyMismatch, insufficientFunds, limitExceeded } from './wallet-errors';
+import { currencyMismatch, insufficientFunds, limitExceeded, referenceAlreadyUsed } from './wallet-errors';
 
 export const SOURCES = ['PAYMENT', 'REFUND', 'PROMOTION', 'INVOICE', 'CHARGE', 'FEE', 'MANUAL', 'TRANSFER'] as const;
 export type Source = (typeof SOURCES)[number];
@@ -539,6 +539,17 @@ export class Wallet {
     if (value.isNegative()) throw invalidParameter(param, 'OUT_OF_RANGE', `${param} must not be negative.`);
     return value;
   }
+}
+
+/**
+ * A repeated (source, reference) on a wallet is the original operation asked again only when it
+ * asks for the same thing: the same kind of line, the same signed amount in the same currency.
+ * Anything else reusing the reference is refused, naming the original.
+ */
+export function replayOf(original: LedgerEntry, type: EntryType, signedAmount: Money): LedgerEntry {
+  const same = original.type === type && original.amount.currency === signedAmount.currency && original.amount.eq(signedAmount);
+  if (!same) throw referenceAlreadyUsed(original.id);
+  return original;
 }
 
 function isExpired(lot: PromotionalLot, now: Date): boolean {
