@@ -7,7 +7,7 @@ import { TestApp } from './test-app';
 /**
  * R8 machinery: valid requests spoiled by exactly one defect the contract refuses (an unknown
  * or mass-assigned field, a field of the wrong JSON type, a malformed decimal, an id that is not
- * the caller's, a body that is not a JSON object). Every answer must be a 4xx in the contract's
+ * the caller's, a body that is not a JSON object, a body that is not JSON at all: 415). Every answer must be a 4xx in the contract's
  * error shape; the suites then check that their tables hash as before.
  */
 
@@ -37,7 +37,8 @@ export type Defect =
   | { kind: 'wrong_type'; field: string; value: unknown }
   | { kind: 'bad_amount'; field: string; value: string }
   | { kind: 'foreign_id'; id: string }
-  | { kind: 'not_json'; text: string };
+  | { kind: 'not_json'; text: string }
+  | { kind: 'media_type'; type: string; text: string };
 
 const jsonValue = fc.oneof(
   fc.integer(),
@@ -119,6 +120,18 @@ function defectsFor(route: BadInputRoute, ids: Ids): fc.Arbitrary<Defect> {
     }),
     // JSON, but not an object.
     fc.record({ kind: fc.constant('not_json' as const), text: fc.constantFrom('[]', '[{}]', '5', '"amount"', 'true', 'null') }),
+    // The route's own valid body, sent as anything but JSON: always 415.
+    fc.record({
+      kind: fc.constant('media_type' as const),
+      type: fc.constantFrom(
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+        'application/octet-stream',
+      ),
+      text: fc.constant(new URLSearchParams(stringFields(route.body(ids))).toString()),
+    }),
   ];
   if (route.takesIds) {
     options.push(
@@ -134,7 +147,14 @@ function defectsFor(route: BadInputRoute, ids: Ids): fc.Arbitrary<Defect> {
   return fc.oneof(...options);
 }
 
-function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string; body?: unknown; text?: string } {
+/** The body's top-level fields as a form would carry them. */
+function stringFields(body: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(body).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
+  );
+}
+
+function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string; body?: unknown; text?: string; type?: string } {
   const body: Record<string, any> = structuredClone(route.body(ids));
   switch (defect.kind) {
     case 'unknown_field':
@@ -154,6 +174,8 @@ function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string
     }
     case 'not_json':
       return { path: route.path(ids), text: defect.text };
+    case 'media_type':
+      return { path: route.path(ids), text: defect.text, type: defect.type };
   }
 }
 
@@ -172,10 +194,11 @@ async function sendBadInput(
       ? fc.oneof({ weight: 1, arbitrary: foreign }, { weight: 9, arbitrary: defectsFor(route, options.ids) })
       : defectsFor(route, options.ids);
     for (const defect of fc.sample(arbitrary, { seed: options.seed + index, numRuns: options.runs })) {
-      const { path, body, text } = spoiled(route, options.ids, defect);
+      const { path, body, text, type } = spoiled(route, options.ids, defect);
       let pending = t.http[route.method](path);
       if (!route.public) pending = pending.set('Authorization', options.auth).set('Idempotency-Key', idem());
-      pending = text === undefined ? pending.send(body as object) : pending.set('Content-Type', 'application/json').send(text);
+      pending =
+        text === undefined ? pending.send(body as object) : pending.set('Content-Type', type ?? 'application/json').send(text);
       const response: request.Response = await pending.then((r) => r);
       const error = response.body?.error;
       const wellFormed =
@@ -185,7 +208,8 @@ async function sendBadInput(
         typeof error?.code === 'string' &&
         typeof error?.type === 'string' &&
         typeof error?.message === 'string' &&
-        error?.request_id === response.headers['request-id'];
+        error?.request_id === response.headers['request-id'] &&
+        (defect.kind !== 'media_type' || response.status === 415);
       if (!wellFormed)
         unexpected.push(`${route.name} ${JSON.stringify(defect)} → ${response.status} ${response.text.slice(0, 200)}`);
     }

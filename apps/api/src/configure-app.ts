@@ -6,6 +6,7 @@ import { FastifyInstance } from 'fastify';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { unsupportedMediaType } from './http/error-response';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
 import { createValidationPipe } from './http/validation';
@@ -33,13 +34,29 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
     return503OnClosing: true,
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
-  // JSON only: any other body type is a 415 rather than a string handed to the validators.
-  fastify.removeContentTypeParser('text/plain');
+  acceptJsonBodiesOnly(adapter, fastify);
   fastify.addHook('onRequest', async (request, reply) => {
     (request.raw as { id?: string }).id = request.id;
     void reply.header('Request-Id', request.id);
   });
   return adapter;
+}
+
+/**
+ * JSON only: any other body type is a 415 rather than a string or form fields handed to the
+ * validators. Fastify brings a text/plain parser, and Nest adds an url-encoded one at init unless
+ * a parser is already registered for the type; the catch-all below is registered, so Nest adds
+ * none. JSON keeps its raw bytes: provider webhooks are signed over them.
+ */
+function acceptJsonBodiesOnly(adapter: FastifyAdapter, fastify: FastifyInstance): void {
+  fastify.removeContentTypeParser('text/plain');
+  adapter.useBodyParser('application/json', true, { bodyLimit: BODY_LIMIT_BYTES });
+  adapter.useBodyParser(
+    '*',
+    false,
+    { bodyLimit: BODY_LIMIT_BYTES },
+    (_request: unknown, _body: unknown, done: (error: Error) => void) => done(unsupportedMediaType()),
+  );
 }
 
 function parseTrustProxy(value: string | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
