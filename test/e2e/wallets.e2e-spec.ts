@@ -455,11 +455,13 @@ describe('Wallets (prepaid, on the ledger)', () => {
         'AUTO_TOPUP_INCOMPLETE',
       );
       expect(await state(wallet.id)).toEqual(before);
+      const card = await api.post(`/v1/customers/${wallet.customer_id}/payment_methods`, { token: 'pm_card_visa' });
+      expect(card.status).toBe(201);
       const enabled = await api.patch(`/v1/wallets/${wallet.id}`, {
         auto_topup_enabled: true,
         auto_topup_amount: '25',
         low_balance_threshold: '5',
-        auto_topup_payment_method_id: 'pm_card_visa',
+        auto_topup_payment_method_id: card.body.id,
       });
       expect(enabled.status).toBe(200);
       expect(enabled.body).toEqual(
@@ -467,7 +469,7 @@ describe('Wallets (prepaid, on the ledger)', () => {
           auto_topup_enabled: true,
           auto_topup_amount: '25.00',
           low_balance_threshold: '5.00',
-          auto_topup_payment_method_id: 'pm_card_visa',
+          auto_topup_payment_method_id: card.body.id,
         }),
       );
       const disabled = await api.patch(`/v1/wallets/${wallet.id}`, { auto_topup_enabled: false });

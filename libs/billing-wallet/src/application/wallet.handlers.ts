@@ -14,6 +14,8 @@ import {
 } from '@app/shared-kernel';
 import { EntryType, replayOf, SOURCES, Source, Wallet } from '../domain/wallet';
 import { WalletRepository } from '../domain/wallet.repository';
+import { PaymentMethodStore } from '../infrastructure/payment-method.store';
+import { assertSettingsReferences } from './payment-method-reference';
 import { toWalletSettings } from './settings-input';
 import { createdBy, keyOf, walletNotFound } from './wallet-keys';
 import { AutoTopUp } from './top-up.handlers';
@@ -32,6 +34,7 @@ import { assertCustomerVisible } from './visibility';
 export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand> {
   constructor(
     private readonly wallets: WalletRepository,
+    private readonly paymentMethods: PaymentMethodStore,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
@@ -42,6 +45,7 @@ export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand>
     const currency = parseCurrency(input.currency);
     await assertCustomerVisible(this.txHost.tx, actor, input.customerId, 'customer_id');
     const settings = toWalletSettings(input.settings, currency);
+    await assertSettingsReferences(this.paymentMethods, { ...actor, customerId: input.customerId }, settings);
     const wallet = Wallet.open({
       organizationId: actor.organizationId,
       workspaceId: actor.workspaceId,
@@ -74,6 +78,7 @@ export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand>
 export class UpdateWalletSettingsHandler implements ICommandHandler<UpdateWalletSettingsCommand> {
   constructor(
     private readonly wallets: WalletRepository,
+    private readonly paymentMethods: PaymentMethodStore,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
   ) {}
@@ -83,7 +88,9 @@ export class UpdateWalletSettingsHandler implements ICommandHandler<UpdateWallet
     const wallet = await this.wallets.lock(keyOf(actor, walletId));
     if (!wallet) throw walletNotFound();
     wallet.assertCurrency(currency);
-    wallet.configure(toWalletSettings(settings, wallet.snapshot.currency), this.clock.now());
+    const changes = toWalletSettings(settings, wallet.snapshot.currency);
+    await assertSettingsReferences(this.paymentMethods, wallet.snapshot, changes);
+    wallet.configure(changes, this.clock.now());
     await this.wallets.save(
       wallet,
       this.audit.write(actor, { action: 'wallet.settings_updated', resourceType: 'wallet', resourceId: wallet.id }),

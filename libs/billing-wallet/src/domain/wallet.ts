@@ -182,12 +182,21 @@ export class Wallet {
     if (currency !== undefined && currency !== this.state.currency) throw currencyMismatch(this.state.currency, currency);
   }
 
-  credit(movement: MoneyMovement & { expiresAt?: Date | null }): LedgerEntry {
-    const amount = this.positive(movement.amount);
+  /**
+   * Whether the wallet would take this credit now: within max_single_credit and max_balance.
+   * Top-ups ask before any money moves; credit and transferIn ask again when they apply.
+   */
+  assertCreditAllowed(amount: Money): void {
+    this.positive(amount);
     const { maxSingleCredit, maxBalance } = this.state.limits;
     if (maxSingleCredit && amount.gt(maxSingleCredit)) throw limitExceeded('max_single_credit', maxSingleCredit);
     if (maxBalance && this.state.cash.plus(this.state.promotional).plus(amount).gt(maxBalance))
       throw limitExceeded('max_balance', maxBalance);
+  }
+
+  credit(movement: MoneyMovement & { expiresAt?: Date | null }): LedgerEntry {
+    const amount = this.positive(movement.amount);
+    this.assertCreditAllowed(amount);
     const promotion = movement.source === 'PROMOTION';
     const expiresAt = movement.expiresAt ?? null;
     if (!promotion && expiresAt)
@@ -292,10 +301,7 @@ export class Wallet {
   transferIn(portions: TransferPortion[], transferId: string, createdBy: Creator, now: Date, reason: string | null): LedgerEntry {
     const total = portions.reduce((sum, portion) => sum.plus(portion.amount), this.zero());
     const amount = this.positive(total);
-    const { maxSingleCredit, maxBalance } = this.state.limits;
-    if (maxSingleCredit && amount.gt(maxSingleCredit)) throw limitExceeded('max_single_credit', maxSingleCredit);
-    if (maxBalance && this.state.cash.plus(this.state.promotional).plus(amount).gt(maxBalance))
-      throw limitExceeded('max_balance', maxBalance);
+    this.assertCreditAllowed(amount);
     let promotional = this.zero();
     for (const portion of portions.filter((candidate) => candidate.promotional && candidate.amount.isPositive())) {
       const lot = {
