@@ -37,6 +37,8 @@ export type Defect =
   | { kind: 'wrong_type'; field: string; value: unknown }
   | { kind: 'bad_amount'; field: string; value: string }
   | { kind: 'foreign_id'; id: string }
+  /** The path keeps the caller's own ids; only the ids the body names are another tenant's (`id` absent) or made up. */
+  | { kind: 'foreign_body_id'; id?: string }
   | { kind: 'not_json'; text: string }
   | { kind: 'media_type'; type: string; text: string };
 
@@ -138,6 +140,14 @@ function defectsFor(route: BadInputRoute, ids: Ids): fc.Arbitrary<Defect> {
       fc.record({ kind: fc.constant('foreign_id' as const), id: fc.oneof(fc.uuid(), fc.stringMatching(/^[a-z0-9-]{1,40}$/)) }),
     );
   }
+  if (bodyOnlyIds(route, ids).length > 0) {
+    options.push(
+      fc.record({
+        kind: fc.constant('foreign_body_id' as const),
+        id: fc.oneof(fc.uuid(), fc.stringMatching(/^[a-z0-9_]{1,40}$/)),
+      }),
+    );
+  }
   for (const [field, value] of Object.entries(wrongTypes)) {
     options.push(fc.record({ kind: fc.constant('wrong_type' as const), field: fc.constant(field), value }));
   }
@@ -154,7 +164,19 @@ function stringFields(body: Record<string, unknown>): Record<string, string> {
   );
 }
 
-function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string; body?: unknown; text?: string; type?: string } {
+/** The names of the ids a route's body refers to and its path does not. */
+function bodyOnlyIds(route: BadInputRoute, ids: Ids): string[] {
+  const body = JSON.stringify(route.body(ids));
+  const path = route.path(ids);
+  return Object.keys(ids).filter((name) => body.includes(`"${ids[name]}"`) && !path.includes(ids[name]));
+}
+
+function spoiled(
+  route: BadInputRoute,
+  ids: Ids,
+  defect: Defect,
+  foreignIds: Ids,
+): { path: string; body?: unknown; text?: string; type?: string } {
   const body: Record<string, any> = structuredClone(route.body(ids));
   switch (defect.kind) {
     case 'unknown_field':
@@ -172,6 +194,11 @@ function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string
       const foreign = Object.fromEntries(Object.keys(ids).map((name) => [name, defect.id]));
       return { path: route.path(foreign), body: route.body(foreign) };
     }
+    case 'foreign_body_id': {
+      const names = bodyOnlyIds(route, ids);
+      const foreign = { ...ids, ...Object.fromEntries(names.map((name) => [name, defect.id ?? foreignIds[name]])) };
+      return { path: route.path(ids), body: route.body(foreign) };
+    }
     case 'not_json':
       return { path: route.path(ids), text: defect.text };
     case 'media_type':
@@ -181,20 +208,29 @@ function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string
 
 /**
  * Sends `runs` spoiled requests per route; returns every answer that is not a well-formed 4xx.
- * `foreignId` (another tenant's resource) is tried as often as one defect in ten.
+ * `foreignId` (another tenant's resource) is tried as often as one defect in ten, and so are
+ * `foreignIds` (another tenant's resource of each kind, by id name: a payment method for `card`)
+ * where the body alone names them.
  */
 async function sendBadInput(
   t: TestApp,
-  options: { auth: string; routes: BadInputRoute[]; ids: Ids; foreignId: string; seed: number; runs: number },
+  options: { auth: string; routes: BadInputRoute[]; ids: Ids; foreignId: string; foreignIds?: Ids; seed: number; runs: number },
 ): Promise<string[]> {
   const unexpected: string[] = [];
+  const foreignIds = {
+    ...Object.fromEntries(Object.keys(options.ids).map((name) => [name, options.foreignId])),
+    ...options.foreignIds,
+  };
   for (const [index, route] of options.routes.entries()) {
     const foreign = fc.constant<Defect>({ kind: 'foreign_id', id: options.foreignId });
-    const arbitrary = route.takesIds
-      ? fc.oneof({ weight: 1, arbitrary: foreign }, { weight: 9, arbitrary: defectsFor(route, options.ids) })
-      : defectsFor(route, options.ids);
+    const foreignInBody = fc.constant<Defect>({ kind: 'foreign_body_id' });
+    const arbitrary = fc.oneof(
+      ...(route.takesIds ? [{ weight: 1, arbitrary: foreign }] : []),
+      ...(bodyOnlyIds(route, options.ids).length > 0 ? [{ weight: 1, arbitrary: foreignInBody }] : []),
+      { weight: 9, arbitrary: defectsFor(route, options.ids) },
+    );
     for (const defect of fc.sample(arbitrary, { seed: options.seed + index, numRuns: options.runs })) {
-      const { path, body, text, type } = spoiled(route, options.ids, defect);
+      const { path, body, text, type } = spoiled(route, options.ids, defect, foreignIds);
       let pending = t.http[route.method](path);
       if (!route.public) pending = pending.set('Authorization', options.auth).set('Idempotency-Key', idem());
       pending =
