@@ -1,6 +1,16 @@
 import { Body, Controller, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import {
   AttachPaymentMethodCommand,
   CreateTopUpCommand,
@@ -63,6 +73,19 @@ export class TopUpsController {
       'Admin top-up: hosted_checkout returns checkout_url; off_session charges a saved method now. Credited only on provider success.',
   })
   @ApiCreatedResponse({ type: TopUpDto })
+  @ApiNotFoundResponse({
+    type: ErrorBodyDto,
+    description: 'WALLET_NOT_FOUND; PAYMENT_METHOD_NOT_FOUND (not a method of the wallet’s customer).',
+  })
+  @ApiUnprocessableEntityResponse({
+    type: ErrorBodyDto,
+    description: 'LIMIT_EXCEEDED (details.limit): checked before any charge.',
+  })
+  @ApiResponse({ status: 402, type: ErrorBodyDto, description: 'PAYMENT_FAILED (off_session): the charge was declined.' })
+  @ApiServiceUnavailableResponse({
+    type: ErrorBodyDto,
+    description: 'PAYMENT_PROVIDER_NOT_CONFIGURED: a live workspace in production without a real provider bound.',
+  })
   async create(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -81,6 +104,10 @@ export class TopUpsController {
   @RequireScope('customers:write')
   @ApiOperation({ summary: 'Save a payment method for a customer from a provider token.' })
   @ApiCreatedResponse({ type: PaymentMethodDto })
+  @ApiServiceUnavailableResponse({
+    type: ErrorBodyDto,
+    description: 'PAYMENT_PROVIDER_NOT_CONFIGURED: a live workspace in production without a real provider bound.',
+  })
   async attach(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: AttachPaymentMethodDto) {
     return toPaymentMethodDto(await this.commands.execute(new AttachPaymentMethodCommand(actor, id, body.token)));
   }
@@ -92,7 +119,10 @@ export class TopUpsController {
     summary:
       'Payment provider webhooks, HMAC-signed (`Billing-Signature: t=<unix>,v1=<hex>` over `<t>.<raw body>`, 5-minute window).',
   })
-  @ApiOkResponse({ description: '{received: true, duplicate}' })
+  @ApiOkResponse({
+    description:
+      '{received: true, duplicate}: every verified event is acknowledged; a payment the wallet cannot take is refunded and its top-up fails.',
+  })
   @ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'INVALID_SIGNATURE: nothing is stored.' })
   async webhook(
     @Param('provider') provider: string,

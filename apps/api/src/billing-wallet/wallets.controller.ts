@@ -3,6 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
   ApiConflictResponse,
+  ApiNotFoundResponse,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -119,6 +120,11 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Update limits and settings; `currency` is an echo-guard.' })
   @ApiOkResponse({ type: WalletDto })
+  @ApiNotFoundResponse({
+    type: ErrorBodyDto,
+    description:
+      'WALLET_NOT_FOUND; PAYMENT_METHOD_NOT_FOUND when auto_topup_payment_method_id is not a saved method of the wallet’s customer in this workspace.',
+  })
   async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateWalletDto) {
     return walletResponse(
       await this.commands.execute(new UpdateWalletSettingsCommand(actor, id, body.currency, settingsOf(body))),
@@ -140,6 +146,11 @@ export class WalletsController {
   @ApiOperation({ summary: 'Credit: cash, or a promotional lot (source PROMOTION, optional expires_at).' })
   @ApiOkResponse({ type: WalletTransactionDto })
   @ApiUnprocessableEntityResponse({ type: ErrorBodyDto, description: 'LIMIT_EXCEEDED' })
+  @ApiConflictResponse({
+    type: ErrorBodyDto,
+    description:
+      'REFERENCE_ALREADY_USED: the (source, reference) names another operation, amount or currency (details.transaction_id).',
+  })
   credit(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -155,6 +166,11 @@ export class WalletsController {
   @ApiOperation({ summary: 'Debit: promotional lots first (soonest expiry), then cash, then down to −credit_limit.' })
   @ApiOkResponse({ type: WalletTransactionDto })
   @ApiUnprocessableEntityResponse({ type: ErrorBodyDto, description: 'INSUFFICIENT_FUNDS' })
+  @ApiConflictResponse({
+    type: ErrorBodyDto,
+    description:
+      'REFERENCE_ALREADY_USED: the (source, reference) names another operation, amount or currency (details.transaction_id).',
+  })
   debit(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -170,7 +186,11 @@ export class WalletsController {
   @ApiOperation({ summary: 'Signed cash correction; held for a human approval when the workspace requires it.' })
   @ApiOkResponse({ type: WalletTransactionDto })
   @ApiAcceptedResponse({ type: PendingApprovalDto, description: 'Held for approval; nothing applied. Poll Location.' })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'APPROVAL_REQUIRED_HUMAN for an API-key caller.' })
+  @ApiConflictResponse({
+    type: ErrorBodyDto,
+    description:
+      'APPROVAL_REQUIRED_HUMAN for an API-key caller; REFERENCE_ALREADY_USED: the (source, reference) names another operation, amount or currency (details.transaction_id).',
+  })
   adjust(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
