@@ -44,7 +44,7 @@ import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.reposit
     SandboxPaymentProvider,
     // The one place a real provider is bound: add its adapter (a PaymentProvider) to `inject` and
     // pass it as the third argument; it then serves every live workspace. Without one, live
-    // workspaces use the sandbox in development and tests, and are refused in production.
+    // workspaces use the sandbox in development only, and are refused anywhere else.
     {
       provide: PaymentProviders,
       useFactory: (sandbox: SandboxPaymentProvider, options: PlatformOptions) =>

@@ -33,13 +33,14 @@ describe('PaymentProviders', () => {
     }
   });
 
-  it('lets the sandbox stand in for a missing real provider outside production only', () => {
+  it('lets the sandbox stand in for a missing real provider in development only', () => {
     expect(new PaymentProviders(sandbox, 'development').forWorkspace('live')).toBe(sandbox);
-    expect(new PaymentProviders(sandbox, 'test').forWorkspace('live')).toBe(sandbox);
-    expect(refusal(() => new PaymentProviders(sandbox, 'production').forWorkspace('live'))).toEqual({
-      kind: 'unavailable',
-      code: 'PAYMENT_PROVIDER_NOT_CONFIGURED',
-    });
+    for (const environment of ['test', 'production'] as const) {
+      expect(refusal(() => new PaymentProviders(sandbox, environment).forWorkspace('live'))).toEqual({
+        kind: 'unavailable',
+        code: 'PAYMENT_PROVIDER_NOT_CONFIGURED',
+      });
+    }
   });
 
   it('finds the adapter a webhook names', () => {

@@ -14,8 +14,8 @@ export function paymentProviderNotConfigured(): DomainError {
 /**
  * Which adapter serves a workspace. Sandbox workspaces always use the sandbox adapter. Live
  * workspaces use the real provider bound in billing-wallet.module.ts; without one, the sandbox
- * adapter stands in outside production only (development, tests), and in production every live
- * payment is refused with 503 PAYMENT_PROVIDER_NOT_CONFIGURED: test cards must never pay for real.
+ * adapter stands in in development only, and anywhere else (NODE_ENV production or test) every
+ * live payment is refused with 503 PAYMENT_PROVIDER_NOT_CONFIGURED: test cards never pay for real.
  */
 export class PaymentProviders {
   constructor(
@@ -27,7 +27,7 @@ export class PaymentProviders {
   forWorkspace(mode: WorkspaceMode): PaymentProvider {
     if (mode === 'sandbox') return this.sandbox;
     if (this.live) return this.live;
-    if (this.environment !== 'production') return this.sandbox;
+    if (this.environment === 'development') return this.sandbox;
     throw paymentProviderNotConfigured();
   }
 

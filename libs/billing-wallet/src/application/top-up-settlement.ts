@@ -78,7 +78,7 @@ export class TopUpSettlement {
 
   private async refund(topUp: StoredTopUp, payment: SettledPayment, reason: DomainError): Promise<StoredTopUp> {
     const amount = Money.of(topUp.view.amount, topUp.view.currency);
-    const { refundReference } = await payment.provider.refund(payment.reference, amount, reason.message);
+    const { refundReference } = await payment.provider.refund(topUp.view.id, payment.reference, amount, reason.message);
     await this.record(topUp, 'wallet_top_up.refunded', {
       refund_reference: refundReference,
       provider_reference: payment.reference,

@@ -31,8 +31,16 @@ export abstract class PaymentProvider {
   abstract attachPaymentMethod(token: string): Promise<AttachedPaymentMethod>;
   abstract openCheckout(topUpId: string, amount: Money): Promise<{ providerReference: string; checkoutUrl: string }>;
   abstract chargeOffSession(topUpId: string, amount: Money, paymentMethodId: string): Promise<ChargeOutcome>;
-  /** Gives back a settled payment (`providerReference` is the charge's or checkout's). */
-  abstract refund(providerReference: string, amount: Money, reason: string): Promise<{ refundReference: string }>;
+  /**
+   * Gives back a settled payment (`providerReference` is the charge's or checkout's). Idempotent
+   * per top-up: a webhook retried after a rolled-back attempt must not refund twice.
+   */
+  abstract refund(
+    topUpId: string,
+    providerReference: string,
+    amount: Money,
+    reason: string,
+  ): Promise<{ refundReference: string }>;
   /** Throws when the signature or its timestamp is not acceptable. */
   abstract verifyWebhook(rawBody: string, signatureHeader: string | undefined): PaymentEvent;
 }

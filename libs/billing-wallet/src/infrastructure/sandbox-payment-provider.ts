@@ -11,6 +11,7 @@ const TEST_CARDS: Record<string, { brand: string; last4: string; declines: boole
 export const SIGNATURE_HEADER = 'billing-signature';
 
 export interface SandboxRefund {
+  topUpId: string;
   refundReference: string;
   providerReference: string;
   amount: string;
@@ -68,9 +69,19 @@ export class SandboxPaymentProvider extends PaymentProvider {
       : { status: 'succeeded', providerReference: reference };
   }
 
-  async refund(providerReference: string, amount: Money, reason: string): Promise<{ refundReference: string }> {
+  /** Once per top-up, as a real provider's idempotency key makes it. */
+  async refund(topUpId: string, providerReference: string, amount: Money, reason: string): Promise<{ refundReference: string }> {
+    const earlier = this.refunds.find((refund) => refund.topUpId === topUpId);
+    if (earlier) return { refundReference: earlier.refundReference };
     const refundReference = `re_sandbox_${randomBytes(12).toString('hex')}`;
-    this.refunds.push({ refundReference, providerReference, amount: amount.toString(), currency: amount.currency, reason });
+    this.refunds.push({
+      topUpId,
+      refundReference,
+      providerReference,
+      amount: amount.toString(),
+      currency: amount.currency,
+      reason,
+    });
     return { refundReference };
   }
 
