@@ -234,6 +234,34 @@ describe('Top-ups and payment methods', () => {
       expect(sandbox.refunds.filter((refund) => refund.providerReference === 'ch_paid_at_the_provider')).toHaveLength(1);
     });
 
+    it('refunds a payment that succeeds after its top-up was reported failed; the top-up stays failed', async () => {
+      const { wallet } = await apiB.customerWithWallet('EUR', 'B Late GmbH');
+      const created = await apiB.post(`/v1/wallets/${wallet.id}/top_ups`, { mode: 'hosted_checkout', amount: '6.00' });
+      expect(created.status).toBe(201);
+      const deliver = (type: 'top_up.succeeded' | 'top_up.failed') => {
+        const { body, signature } = sandbox.signedEvent({
+          id: `evt_${randomUUID()}`,
+          type,
+          topUpId: created.body.id,
+          providerReference: 'ch_paid_late',
+          failureCode: type === 'top_up.failed' ? 'expired' : undefined,
+        });
+        return t.http
+          .post('/v1/webhooks/payments/sandbox')
+          .set('Content-Type', 'application/json')
+          .set('Billing-Signature', signature)
+          .send(body);
+      };
+      expect((await deliver('top_up.failed')).status).toBe(200);
+      expect((await deliver('top_up.succeeded')).body).toEqual({ received: true, duplicate: false });
+      const [topUp] = await db.query(`SELECT status, failure_code FROM wallet_top_ups WHERE id = $1`, [created.body.id]);
+      expect(topUp).toEqual({ status: 'failed', failure_code: 'expired' });
+      expect(sandbox.refunds.filter((refund) => refund.topUpId === created.body.id)).toEqual([
+        expect.objectContaining({ providerReference: 'ch_paid_late', amount: '6.00' }),
+      ]);
+      expect((await apiB.wallet(wallet.id)).available_balance).toBe('0.00');
+    });
+
     it('checks an automatic top-up’s limits before charging: beyond them it fails uncharged', async () => {
       const { customer, wallet } = await apiB.customerWithWallet('EUR', 'B Auto Limited GmbH');
       const own = await card(apiB, customer.id);

@@ -40,7 +40,17 @@ export class TopUpSettlement {
   ) {}
 
   async succeed(topUp: StoredTopUp, payment: SettledPayment): Promise<StoredTopUp> {
-    if (topUp.view.status !== 'pending') return topUp;
+    if (topUp.view.status === 'succeeded') return topUp;
+    // Paid after it was reported failed: the customer's money goes back, the top-up stays failed.
+    if (topUp.view.status === 'failed') {
+      await this.refundPayment(
+        topUp,
+        payment,
+        'TOP_UP_ALREADY_FAILED',
+        'The top-up had already failed when its payment succeeded.',
+      );
+      return topUp;
+    }
     const wallet = await this.wallets.lock(topUp.key);
     if (!wallet) throw walletNotFound();
     const now = this.clock.now();
@@ -77,17 +87,21 @@ export class TopUpSettlement {
   }
 
   private async refund(topUp: StoredTopUp, payment: SettledPayment, reason: DomainError): Promise<StoredTopUp> {
+    await this.refundPayment(topUp, payment, reason.code, reason.message);
+    const failure = failureOf(reason, payment.reference);
+    return this.fail(topUp, { ...failure, failureMessage: `${failure.failureMessage} The payment was refunded.` });
+  }
+
+  private async refundPayment(topUp: StoredTopUp, payment: SettledPayment, code: string, message: string): Promise<void> {
     const amount = Money.of(topUp.view.amount, topUp.view.currency);
-    const { refundReference } = await payment.provider.refund(topUp.view.id, payment.reference, amount, reason.message);
+    const { refundReference } = await payment.provider.refund(topUp.view.id, payment.reference, amount, message);
     await this.record(topUp, 'wallet_top_up.refunded', {
       refund_reference: refundReference,
       provider_reference: payment.reference,
       amount: amount.toString(),
       currency: amount.currency,
-      reason: reason.code,
+      reason: code,
     });
-    const failure = failureOf(reason, payment.reference);
-    return this.fail(topUp, { ...failure, failureMessage: `${failure.failureMessage} The payment was refunded.` });
   }
 
   private record(topUp: StoredTopUp, action: string, data: Record<string, unknown> = {}): Promise<void> {
