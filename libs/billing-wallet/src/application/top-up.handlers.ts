@@ -8,7 +8,7 @@ import { Wallet } from '../domain/wallet';
 import { WalletKey, WalletRepository } from '../domain/wallet.repository';
 import { PaymentMethodStore } from '../infrastructure/payment-method.store';
 import { SandboxPaymentProvider } from '../infrastructure/sandbox-payment-provider';
-import { TopUpStore } from '../infrastructure/top-up.store';
+import { StoredTopUp, TopUpStore } from '../infrastructure/top-up.store';
 import { assertPaymentMethodOf } from './payment-method-reference';
 import { PaymentProviders } from './payment-providers';
 import { failureOf, TopUpSettlement } from './top-up-settlement';
@@ -254,18 +254,24 @@ export class AutoTopUp implements OnModuleInit {
     const amount = Money.of(topUp.view.amount, topUp.view.currency);
     let provider: PaymentProvider;
     try {
-      const wallet = await this.wallets.lock(topUp.key);
-      if (!wallet) throw walletNotFound();
-      wallet.assertCreditAllowed(amount);
-      await assertPaymentMethodOf(this.paymentMethods, wallet.snapshot, topUp.view.paymentMethodId ?? '', 'payment_method_id');
-      provider = await this.providerFor(topUp.key);
+      provider = await this.resolveBeforeCharging(topUp, amount);
     } catch (error) {
-      if (error instanceof DomainError) return void (await this.settlement.fail(topUp, failureOf(error)));
-      throw error;
+      if (!(error instanceof DomainError)) throw error;
+      await this.settlement.fail(topUp, failureOf(error));
+      return;
     }
     const outcome = await provider.chargeOffSession(topUpId, amount, topUp.view.paymentMethodId!);
     if (outcome.status === 'succeeded') await this.settlement.succeed(topUp, { provider, reference: outcome.providerReference });
     else await this.settlement.fail(topUp, outcome);
+  }
+
+  /** The wallet (locked, so its limits hold until settlement), its limits, the stored method, the provider. */
+  private async resolveBeforeCharging(topUp: StoredTopUp, amount: Money): Promise<PaymentProvider> {
+    const wallet = await this.wallets.lock(topUp.key);
+    if (!wallet) throw walletNotFound();
+    wallet.assertCreditAllowed(amount);
+    await assertPaymentMethodOf(this.paymentMethods, wallet.snapshot, topUp.view.paymentMethodId ?? '', 'payment_method_id');
+    return this.providerFor(topUp.key);
   }
 
   /** 'none' when the workspace has no provider: the job then fails the top-up with the reason. */
