@@ -151,6 +151,21 @@ describe('HTTP edge: errors, request ids, prefixes, limits', () => {
     expectErrorBody(response.body, 415, 'invalid_request_error', 'UNSUPPORTED_MEDIA_TYPE', response.headers['request-id']);
   });
 
+  it.each([
+    ['application/x-www-form-urlencoded', 'text=hello'],
+    ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="text"\r\n\r\nhello\r\n--x--\r\n'],
+    ['application/xml', '<text>hello</text>'],
+    ['application/octet-stream', 'text=hello'],
+    ['text/html', '<p>hello</p>'],
+  ])('answers 415 for a body sent as %s', async (type, body) => {
+    const response = await t.http.post('/v1/probes').set('Content-Type', type).send(body).expect(415);
+    expectErrorBody(response.body, 415, 'invalid_request_error', 'UNSUPPORTED_MEDIA_TYPE', response.headers['request-id']);
+  });
+
+  it('still reads JSON bodies, with any charset parameter', async () => {
+    await t.http.post('/v1/probes').set('Content-Type', 'application/json; charset=utf-8').send('{"text":"hello"}').expect(201);
+  });
+
   it('turns an unexpected error into a 500 that leaks nothing', async () => {
     const response = await t.http.get('/v1/probes/boom').expect(500);
     expectErrorBody(response.body, 500, 'api_error', 'INTERNAL_ERROR', response.headers['request-id']);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Response } from 'supertest';
+import { OutboxRelay } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { createScopelessKey, expectError, without } from '../support/auth-helpers';
 import { pathSpellings } from '../support/path-spellings';
@@ -28,6 +29,26 @@ const SIGNED_WEBHOOKS = /^POST \/v1\/webhooks\//;
 /** Routes that need only an authenticated principal holding at least one scope. */
 const AUTHENTICATION_ONLY = ['DELETE /v1/sessions/current', 'GET /v1/permissions'];
 
+/** The dotted names of every `…_id` property a JSON request body may carry, nested objects followed. */
+function bodyIdFields(document: any, schema: any, prefix = '', seen = new Set<string>()): string[] {
+  const ref: string | undefined = schema?.$ref ?? schema?.allOf?.find((part: any) => part.$ref)?.$ref;
+  if (ref) {
+    if (seen.has(ref)) return [];
+    return bodyIdFields(document, document.components.schemas[ref.split('/').pop()!], prefix, new Set([...seen, ref]));
+  }
+  return Object.entries<any>(schema?.properties ?? {}).flatMap(([name, property]) => {
+    const path = `${prefix}${name}`;
+    if (name.endsWith('_id') || name.endsWith('_ids')) return [path];
+    return property.$ref || property.allOf || property.properties ? bodyIdFields(document, property, `${path}.`, seen) : [];
+  });
+}
+
+/** `{a: {b: value}}` for `a.b`. */
+function nested(path: string, value: unknown): Record<string, unknown> {
+  const [head, ...rest] = path.split('.');
+  return { [head]: rest.length === 0 ? value : nested(rest.join('.'), value) };
+}
+
 function concretePath(path: string, ids: Record<string, string> = {}): string {
   return path.replace(/\{(\w+)\}/g, (_match, name: string) => ids[name] ?? randomUUID());
 }
@@ -38,12 +59,13 @@ describe('Route table: every documented route enforces authentication, scope and
   let b: TestTenant;
   let operations: Operation[];
   let catalog: string[];
+  let document: any;
 
   beforeAll(async () => {
     t = await createTestApp();
     a = await createTenant(t, { withOwner: true });
     b = await createTenant(t);
-    const document = (await t.http.get('/openapi.json').expect(200)).body;
+    document = (await t.http.get('/openapi.json').expect(200)).body;
     operations = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
       METHODS.filter((method) => item[method]).map((method) => {
         const operation = item[method];
@@ -277,6 +299,81 @@ describe('Route table: every documented route enforces authentication, scope and
           b.api_key.id,
         ]);
       expect(count).toBe(0);
+    });
+
+    describe('ids in request bodies and in stored settings', () => {
+      /** Organization B's own resources by collection: the target of its writes, and what a body may name of its own. */
+      const own: Record<string, string> = {};
+
+      beforeAll(async () => {
+        const post = (path: string, auth: string, body: object) =>
+          t.http.post(path).set('Authorization', auth).set('Idempotency-Key', idem()).send(body).expect(201);
+        own.workspaces = b.liveWorkspaceId;
+        own.api_keys = b.api_key.id;
+        own.customers = (await post('/v1/customers', b.auth, { name: 'B customer', currency: 'EUR' })).body.id;
+        if (operations.some((operation) => operation.label === 'GET /v1/wallets')) {
+          // Primary wallets, once the outbox relay has delivered the customers' creation.
+          await t.app.get(OutboxRelay).wake();
+          const walletOf = async (auth: string, customer: string) =>
+            (await t.http.get(`/v1/wallets?customer_id=${customer}`).set('Authorization', auth).expect(200)).body.data[0].id;
+          resources.wallets ??= { id: await walletOf(a.auth, resources.customers.id) };
+          own.wallets = await walletOf(b.auth, own.customers);
+        }
+        if (operations.some((operation) => operation.label === 'POST /v1/customers/{id}/payment_methods')) {
+          const card = { token: 'pm_card_visa' };
+          resources.payment_methods = {
+            id: (await post(`/v1/customers/${resources.customers.id}/payment_methods`, a.auth, card)).body.id,
+          };
+          own.payment_methods = (await post(`/v1/customers/${own.customers}/payment_methods`, b.auth, card)).body.id;
+        }
+      });
+
+      it('answers organization B on every PATCH and PUT whose body names an organization A resource exactly as for an unknown id, and stores none of them', async () => {
+        const before = await snapshot();
+        const exercised: string[] = [];
+        for (const operation of secured().filter((candidate) => candidate.method === 'patch' || candidate.method === 'put')) {
+          const schema = document.paths[operation.path][operation.method].requestBody?.content?.['application/json']?.schema;
+          const target = own[operation.path.split('/')[2]];
+          const path = concretePath(operation.path, target ? { id: target } : {});
+          for (const field of bodyIdFields(document, schema)) {
+            const name = field
+              .split('.')
+              .pop()!
+              .replace(/_ids?$/, '');
+            const kind = Object.keys(resources).find((collection) => name.endsWith(collection.replace(/s$/, '')));
+            // A body id this walk cannot resolve to a resource of both organizations: teach it the resource.
+            expect({ route: operation.label, field, kind: kind && own[kind] && kind }).toEqual({
+              route: operation.label,
+              field,
+              kind: expect.any(String),
+            });
+            const value = (id: string) => (field.endsWith('_ids') ? [id] : id);
+            const foreign = await call(operation, b.auth, path, nested(field, value(resources[kind!].id)));
+            const unknown = await call(operation, b.auth, path, nested(field, value(randomUUID())));
+            const seen = { route: operation.label, field, status: foreign.status, code: foreign.body?.error?.code };
+            expect(seen).toEqual({ route: operation.label, field, status: unknown.status, code: unknown.body?.error?.code });
+            expect(seen).toEqual({ route: operation.label, field, status: 404, code: expect.stringMatching(/_NOT_FOUND$/) });
+            // The field really is a reference the route takes: B's own resource is accepted.
+            const mine = await call(operation, b.auth, path, nested(field, value(own[kind!])));
+            const accepted = mine.status < 300 ? 'accepted' : `${mine.status} ${mine.body?.error?.code}`;
+            expect({ route: operation.label, field, accepted }).toEqual({ route: operation.label, field, accepted: 'accepted' });
+            exercised.push(`${operation.label} ${field} ${seen.status}`);
+          }
+        }
+        expect(exercised).toEqual(expect.arrayContaining(['PATCH /v1/wallets/{id} auto_topup_payment_method_id 404']));
+        expect(await snapshot()).toEqual(before);
+
+        // Stored settings: nothing organization B can read names one of organization A's resources.
+        const foreignIds = Object.values(resources).map(({ id }) => id);
+        for (const operation of secured().filter((candidate) => candidate.method === 'get')) {
+          const collection = operation.path.split('/')[2];
+          if (/\{(?!id\})/.test(operation.path) || (operation.path.includes('{id}') && !own[collection])) continue;
+          const response = await call(operation, b.auth, concretePath(operation.path, { id: own[collection] }));
+          if (response.status !== 200) continue;
+          const leaked = foreignIds.filter((id) => response.text.includes(id));
+          expect({ route: operation.label, leaked }).toEqual({ route: operation.label, leaked: [] });
+        }
+      });
     });
 
     it('does not show organization A’s resources in organization B’s lists', async () => {

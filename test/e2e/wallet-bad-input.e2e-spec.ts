@@ -112,7 +112,13 @@ const ROUTES: BadInputRoute[] = [
     name: 'settings',
     method: 'patch',
     path: (ids) => `/v1/wallets/${ids.wallet}`,
-    body: () => ({ currency: 'EUR', credit_limit: '5.00', max_balance: '1000.00', low_balance_threshold: '2.00' }),
+    body: (ids) => ({
+      currency: 'EUR',
+      credit_limit: '5.00',
+      max_balance: '1000.00',
+      low_balance_threshold: '2.00',
+      auto_topup_payment_method_id: ids.card,
+    }),
     amounts: [
       { field: 'credit_limit', kind: 'limit' },
       { field: 'max_balance', kind: 'limit' },
@@ -151,6 +157,14 @@ const ROUTES: BadInputRoute[] = [
     amounts: [{ field: 'amount', kind: 'positive' }],
     takesIds: true,
   },
+  {
+    name: 'off-session top-up',
+    method: 'post',
+    path: (ids) => `/v1/wallets/${ids.wallet}/top_ups`,
+    body: (ids) => ({ amount: '10.00', mode: 'off_session', payment_method_id: ids.card }),
+    amounts: [{ field: 'amount', kind: 'positive' }],
+    takesIds: true,
+  },
 ];
 
 describe('Wallet routes under generated bad input (R8)', () => {
@@ -167,7 +181,9 @@ describe('Wallet routes under generated bad input (R8)', () => {
     await api.ok(wallet.id, 'credit', { amount: '100.00' });
     const hold = await api.post(`/v1/wallets/${wallet.id}/holds`, { amount: '5.00' });
     expect(hold.status).toBe(201);
-    ids = { wallet: wallet.id, other: other.id, hold: hold.body.id, customer: customer.id };
+    const card = await api.post(`/v1/customers/${customer.id}/payment_methods`, { token: 'pm_card_visa' });
+    expect(card.status).toBe(201);
+    ids = { wallet: wallet.id, other: other.id, hold: hold.body.id, customer: customer.id, card: card.body.id };
   });
   afterAll(() => t.close());
 
@@ -175,12 +191,16 @@ describe('Wallet routes under generated bad input (R8)', () => {
     console.log(`wallet bad input R8: SEED=${seed} (replay: SEED=${seed} npm test -- ${__filename.split('/test/')[1]})`);
     // Another tenant's wallet: "not yours" must be refused like "unknown".
     const stranger = await createTenant(t);
-    const foreignId = (await new WalletClient(t, stranger.auth).customerWithWallet('EUR', 'Stranger AG')).wallet.id;
+    const strangers = new WalletClient(t, stranger.auth);
+    const { customer, wallet } = await strangers.customerWithWallet('EUR', 'Stranger AG');
+    const card = await strangers.post(`/v1/customers/${customer.id}/payment_methods`, { token: 'pm_card_visa' });
+    expect(card.status).toBe(201);
     await expectEveryDefectRefused(t, {
       auth: tenant.auth,
       routes: ROUTES,
       ids,
-      foreignId,
+      foreignId: wallet.id,
+      foreignIds: { card: card.body.id },
       seed,
       runs: BAD_INPUT_RUNS,
       tables: TABLES,

@@ -456,11 +456,13 @@ describe('Wallets (prepaid, on the ledger)', () => {
         'AUTO_TOPUP_INCOMPLETE',
       );
       expect(await state(wallet.id)).toEqual(before);
+      const card = await api.post(`/v1/customers/${wallet.customer_id}/payment_methods`, { token: 'pm_card_visa' });
+      expect(card.status).toBe(201);
       const enabled = await api.patch(`/v1/wallets/${wallet.id}`, {
         auto_topup_enabled: true,
         auto_topup_amount: '25',
         low_balance_threshold: '5',
-        auto_topup_payment_method_id: 'pm_card_visa',
+        auto_topup_payment_method_id: card.body.id,
       });
       expect(enabled.status).toBe(200);
       expect(enabled.body).toEqual(
@@ -468,7 +470,7 @@ describe('Wallets (prepaid, on the ledger)', () => {
           auto_topup_enabled: true,
           auto_topup_amount: '25.00',
           low_balance_threshold: '5.00',
-          auto_topup_payment_method_id: 'pm_card_visa',
+          auto_topup_payment_method_id: card.body.id,
         }),
       );
       const disabled = await api.patch(`/v1/wallets/${wallet.id}`, { auto_topup_enabled: false });
@@ -1049,11 +1051,11 @@ describe('Wallets (prepaid, on the ledger)', () => {
       expect(again.status).toBe(200);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.text).toBe(original.text);
-      // A different amount or reason under the same (source, reference) is still the original.
-      const altered = await api.money(wallet.id, 'credit', { ...body, amount: '99.00', reason: 'changed' });
-      expect(altered.status).toBe(200);
-      expect(altered.headers['idempotent-replayed']).toBe('true');
-      expect(altered.text).toBe(original.text);
+      // Another reason under the same (source, reference) is still the original operation.
+      const reworded = await api.money(wallet.id, 'credit', { ...body, reason: 'changed' });
+      expect(reworded.status).toBe(200);
+      expect(reworded.headers['idempotent-replayed']).toBe('true');
+      expect(reworded.text).toBe(original.text);
       // Another principal of the workspace gets the same replay.
       const writer = await createKey(t, tenant.auth, { name: 'replayer', scopes: ['wallets:write', 'wallets:read'] });
       const theirs = await api.as(`Bearer ${writer.secret}`).money(wallet.id, 'credit', body);
@@ -1068,18 +1070,53 @@ describe('Wallets (prepaid, on the ledger)', () => {
     });
 
     it('replays debits and adjustments too, even where the balance could no longer cover them', async () => {
-      const debit = await api.money(wallet.id, 'debit', { amount: '3.00', reference: 'order-1' });
+      const { wallet: drained } = await api.customerWithWallet('EUR', 'Replay Drained');
+      await api.ok(drained.id, 'credit', { amount: '4.00' });
+      const debit = await api.money(drained.id, 'debit', { amount: '3.00', reference: 'order-1' });
       expect(debit.status).toBe(200);
-      const adjust = await api.money(wallet.id, 'adjust', { amount: '-1.00', reference: 'fix-1' });
+      const adjust = await api.money(drained.id, 'adjust', { amount: '-1.00', reference: 'fix-1' });
       expect(adjust.status).toBe(200);
-      const after = await state(wallet.id);
-      const debitAgain = await api.money(wallet.id, 'debit', { amount: '100000.00', reference: 'order-1' });
+      const after = await state(drained.id);
+      expect(after.wallet.available_balance).toBe('0.00');
+      const debitAgain = await api.money(drained.id, 'debit', { amount: '3.00', reference: 'order-1' });
       expect([debitAgain.status, debitAgain.headers['idempotent-replayed']]).toEqual([200, 'true']);
       expect(debitAgain.text).toBe(debit.text);
-      const adjustAgain = await api.money(wallet.id, 'adjust', { amount: '-1.00', reference: 'fix-1' });
+      const adjustAgain = await api.money(drained.id, 'adjust', { amount: '-1.00', reference: 'fix-1' });
       expect([adjustAgain.status, adjustAgain.headers['idempotent-replayed']]).toEqual([200, 'true']);
       expect(adjustAgain.text).toBe(adjust.text);
-      expect(await state(wallet.id)).toEqual(after);
+      expect(await state(drained.id)).toEqual(after);
+    });
+
+    it('replays only the same operation, amount and currency: anything else is 409 REFERENCE_ALREADY_USED naming the original', async () => {
+      const { wallet: target } = await api.customerWithWallet('EUR', 'Replay Mismatch');
+      const credit = await api.money(target.id, 'credit', { amount: '50.00', source: 'PAYMENT', reference: 'pay-9' });
+      expect(credit.status).toBe(200);
+      const debit = await api.money(target.id, 'debit', { amount: '7.00', source: 'CHARGE', reference: 'use-9' });
+      expect(debit.status).toBe(200);
+      const after = await state(target.id);
+      const refusals = [
+        // The issue's case: a debit reusing a credit's (source, reference) debited nothing and answered the credit.
+        [api.money(target.id, 'debit', { amount: '20.00', source: 'PAYMENT', reference: 'pay-9' }), credit.body.id],
+        [api.money(target.id, 'credit', { amount: '51.00', source: 'PAYMENT', reference: 'pay-9' }), credit.body.id],
+        [api.money(target.id, 'adjust', { amount: '50.00', source: 'PAYMENT', reference: 'pay-9' }), credit.body.id],
+        [api.money(target.id, 'debit', { amount: '7.01', source: 'CHARGE', reference: 'use-9' }), debit.body.id],
+        [api.money(target.id, 'credit', { amount: '7.00', source: 'CHARGE', reference: 'use-9' }), debit.body.id],
+      ] as const;
+      for (const [pending, transactionId] of refusals) {
+        const response = await pending;
+        const error = expectWalletError(response, 409, 'REFERENCE_ALREADY_USED');
+        expect(error.details).toEqual({ transaction_id: transactionId });
+        expect(response.headers['idempotent-replayed']).toBeUndefined();
+      }
+      expect(await state(target.id)).toEqual(after);
+      // The very same operation still replays.
+      const again = await api.money(target.id, 'debit', {
+        amount: '7.00',
+        currency: 'EUR',
+        source: 'CHARGE',
+        reference: 'use-9',
+      });
+      expect([again.status, again.headers['idempotent-replayed'], again.text]).toEqual([200, 'true', debit.text]);
     });
 
     it('treats the same reference with another source, or on another wallet, as a new operation', async () => {

@@ -9,7 +9,7 @@ import { TestApp } from './test-app';
 /**
  * R8 machinery: valid requests spoiled by exactly one defect the contract refuses (an unknown
  * or mass-assigned field, a field of the wrong JSON type, a malformed decimal, an id that is not
- * the caller's, a body that is not a JSON object, arrays nested deeper than the edge allows). Every answer must be a 4xx in the contract's
+ * the caller's, a body that is not a JSON object, arrays nested deeper than the edge allows, a body that is not JSON at all: 415). Every answer must be a 4xx in the contract's
  * error shape; the suites then check that their tables hash as before.
  */
 
@@ -39,7 +39,10 @@ export type Defect =
   | { kind: 'wrong_type'; field: string; value: unknown }
   | { kind: 'bad_amount'; field: string; value: string }
   | { kind: 'foreign_id'; id: string }
+  /** The path keeps the caller's own ids; only the ids the body names are another tenant's (`id` absent) or made up. */
+  | { kind: 'foreign_body_id'; id?: string }
   | { kind: 'not_json'; text: string }
+  | { kind: 'media_type'; type: string; text: string }
   | { kind: 'too_deep'; field: string; depth: number };
 
 /** Deeper than the 32 levels the edge accepts, up to about 40 KB of brackets (once a 500: a stack overflow). */
@@ -131,10 +134,30 @@ function defectsFor(route: BadInputRoute, ids: Ids): fc.Arbitrary<Defect> {
       field: fc.constantFrom(...Object.keys(route.body(ids)), 'x_nested'),
       depth: TOO_DEEP,
     }),
+    // The route's own valid body, sent as anything but JSON: always 415.
+    fc.record({
+      kind: fc.constant('media_type' as const),
+      type: fc.constantFrom(
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+        'application/octet-stream',
+      ),
+      text: fc.constant(new URLSearchParams(stringFields(route.body(ids))).toString()),
+    }),
   ];
   if (route.takesIds) {
     options.push(
       fc.record({ kind: fc.constant('foreign_id' as const), id: fc.oneof(fc.uuid(), fc.stringMatching(/^[a-z0-9-]{1,40}$/)) }),
+    );
+  }
+  if (bodyOnlyIds(route, ids).length > 0) {
+    options.push(
+      fc.record({
+        kind: fc.constant('foreign_body_id' as const),
+        id: fc.oneof(fc.uuid(), fc.stringMatching(/^[a-z0-9_]{1,40}$/)),
+      }),
     );
   }
   for (const [field, value] of Object.entries(wrongTypes)) {
@@ -146,7 +169,26 @@ function defectsFor(route: BadInputRoute, ids: Ids): fc.Arbitrary<Defect> {
   return fc.oneof(...options);
 }
 
-function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string; body?: unknown; text?: string } {
+/** The body's top-level fields as a form would carry them. */
+function stringFields(body: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(body).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
+  );
+}
+
+/** The names of the ids a route's body refers to and its path does not. */
+function bodyOnlyIds(route: BadInputRoute, ids: Ids): string[] {
+  const body = JSON.stringify(route.body(ids));
+  const path = route.path(ids);
+  return Object.keys(ids).filter((name) => body.includes(`"${ids[name]}"`) && !path.includes(ids[name]));
+}
+
+function spoiled(
+  route: BadInputRoute,
+  ids: Ids,
+  defect: Defect,
+  foreignIds: Ids,
+): { path: string; body?: unknown; text?: string; type?: string } {
   const body: Record<string, any> = structuredClone(route.body(ids));
   switch (defect.kind) {
     case 'unknown_field':
@@ -164,6 +206,11 @@ function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string
       const foreign = Object.fromEntries(Object.keys(ids).map((name) => [name, defect.id]));
       return { path: route.path(foreign), body: route.body(foreign) };
     }
+    case 'foreign_body_id': {
+      const names = bodyOnlyIds(route, ids);
+      const foreign = { ...ids, ...Object.fromEntries(names.map((name) => [name, defect.id ?? foreignIds[name]])) };
+      return { path: route.path(ids), body: route.body(foreign) };
+    }
     case 'not_json':
       return { path: route.path(ids), text: defect.text };
     case 'too_deep': {
@@ -173,28 +220,40 @@ function spoiled(route: BadInputRoute, ids: Ids, defect: Defect): { path: string
       const nested = `${'['.repeat(defect.depth)}${']'.repeat(defect.depth)}`;
       return { path: route.path(ids), text: JSON.stringify({ ...rest, [defect.field]: 0 }).replace(/:0}$/, `:${nested}}`) };
     }
+    case 'media_type':
+      return { path: route.path(ids), text: defect.text, type: defect.type };
   }
 }
 
 /**
  * Sends `runs` spoiled requests per route; returns every answer that is not a well-formed 4xx.
- * `foreignId` (another tenant's resource) is tried as often as one defect in ten.
+ * `foreignId` (another tenant's resource) is tried as often as one defect in ten, and so are
+ * `foreignIds` (another tenant's resource of each kind, by id name: a payment method for `card`)
+ * where the body alone names them.
  */
 async function sendBadInput(
   t: TestApp,
-  options: { auth: string; routes: BadInputRoute[]; ids: Ids; foreignId: string; seed: number; runs: number },
+  options: { auth: string; routes: BadInputRoute[]; ids: Ids; foreignId: string; foreignIds?: Ids; seed: number; runs: number },
 ): Promise<string[]> {
   const unexpected: string[] = [];
+  const foreignIds = {
+    ...Object.fromEntries(Object.keys(options.ids).map((name) => [name, options.foreignId])),
+    ...options.foreignIds,
+  };
   for (const [index, route] of options.routes.entries()) {
     const foreign = fc.constant<Defect>({ kind: 'foreign_id', id: options.foreignId });
-    const arbitrary = route.takesIds
-      ? fc.oneof({ weight: 1, arbitrary: foreign }, { weight: 9, arbitrary: defectsFor(route, options.ids) })
-      : defectsFor(route, options.ids);
+    const foreignInBody = fc.constant<Defect>({ kind: 'foreign_body_id' });
+    const arbitrary = fc.oneof(
+      ...(route.takesIds ? [{ weight: 1, arbitrary: foreign }] : []),
+      ...(bodyOnlyIds(route, options.ids).length > 0 ? [{ weight: 1, arbitrary: foreignInBody }] : []),
+      { weight: 9, arbitrary: defectsFor(route, options.ids) },
+    );
     for (const defect of fc.sample(arbitrary, { seed: options.seed + index, numRuns: options.runs })) {
-      const { path, body, text } = spoiled(route, options.ids, defect);
+      const { path, body, text, type } = spoiled(route, options.ids, defect, foreignIds);
       let pending = t.http[route.method](path);
       if (!route.public) pending = pending.set('Authorization', options.auth).set('Idempotency-Key', idem());
-      pending = text === undefined ? pending.send(body as object) : pending.set('Content-Type', 'application/json').send(text);
+      pending =
+        text === undefined ? pending.send(body as object) : pending.set('Content-Type', type ?? 'application/json').send(text);
       const response: request.Response = await pending.then((r) => r);
       const error = response.body?.error;
       const wellFormed =
@@ -204,7 +263,8 @@ async function sendBadInput(
         typeof error?.code === 'string' &&
         typeof error?.type === 'string' &&
         typeof error?.message === 'string' &&
-        error?.request_id === response.headers['request-id'];
+        error?.request_id === response.headers['request-id'] &&
+        (defect.kind !== 'media_type' || response.status === 415);
       if (!wellFormed)
         unexpected.push(`${route.name} ${JSON.stringify(defect)} → ${response.status} ${response.text.slice(0, 200)}`);
     }

@@ -30,7 +30,12 @@ export class AppModule {
       imports: [
         LoggerModule.forRoot(loggerParams(options.config, options.logDestination)),
         CqrsModule.forRoot(),
-        PlatformModule.forRoot({ databaseUrl: options.databaseUrl, appSecret: options.appSecret, clock: options.clock }),
+        PlatformModule.forRoot({
+          databaseUrl: options.databaseUrl,
+          appSecret: options.appSecret,
+          clock: options.clock,
+          environment: options.config.NODE_ENV,
+        }),
         IdentityHttpModule,
         CatalogModule,
         DocumentsModule,

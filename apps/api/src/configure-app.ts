@@ -6,7 +6,7 @@ import { FastifyInstance } from 'fastify';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
-import { useBoundedJsonBodies } from './http/json-body';
+import { acceptJsonBodiesOnly } from './http/json-body';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
 import { isOperational } from './http/operational-paths';
@@ -29,8 +29,7 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
     return503OnClosing: true,
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
-  // JSON only: any other body type is a 415 rather than a string handed to the validators.
-  fastify.removeContentTypeParser('text/plain');
+  acceptJsonBodiesOnly(adapter, BODY_LIMIT_BYTES);
   fastify.addHook('onRequest', async (request, reply) => {
     (request.raw as { id?: string }).id = request.id;
     void reply.header('Request-Id', request.id);
@@ -57,7 +56,6 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
       { path: 'health/ready', method: RequestMethod.GET },
     ],
   });
-  useBoundedJsonBodies(app, BODY_LIMIT_BYTES);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalInterceptors(new RejectUndeclaredInputInterceptor());

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CustomerWallets } from '@app/identity';
+import { PlatformOptions } from '@app/shared-kernel';
 import { AdjustApprovalExecutor } from './application/adjust-approval.executor';
 import {
   CaptureHoldHandler,
@@ -10,13 +11,14 @@ import {
   ReleaseHoldHandler,
 } from './application/hold.handlers';
 import { PromotionalLotExpiry } from './application/lot-expiry';
+import { PaymentProviders } from './application/payment-providers';
+import { TopUpSettlement } from './application/top-up-settlement';
 import {
   AttachPaymentMethodHandler,
   AutoTopUp,
   CreateTopUpHandler,
   ProcessPaymentWebhookHandler,
   SettleSandboxTopUpHandler,
-  TopUpSettlement,
 } from './application/top-up.handlers';
 import { PrimaryWallets } from './application/primary-wallets';
 import { ListFxRatesHandler, PutFxRateHandler, TransferFundsHandler } from './application/transfer.handlers';
@@ -28,8 +30,8 @@ import {
 } from './application/wallet.handlers';
 import { GetWalletHandler, ListWalletsHandler, ListWalletTransactionsHandler } from './application/wallet.queries';
 import { HoldRepository } from './domain/hold.repository';
-import { PaymentProvider } from './domain/payment-provider';
 import { WalletRepository } from './domain/wallet.repository';
+import { PaymentMethodStore } from './infrastructure/payment-method.store';
 import { SandboxPaymentProvider } from './infrastructure/sandbox-payment-provider';
 import { TopUpStore } from './infrastructure/top-up.store';
 import { TypeOrmHoldRepository } from './infrastructure/typeorm-hold.repository';
@@ -41,8 +43,16 @@ import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.reposit
     { provide: WalletRepository, useClass: TypeOrmWalletRepository },
     { provide: HoldRepository, useClass: TypeOrmHoldRepository },
     SandboxPaymentProvider,
-    // The one place a real provider adapter replaces the sandbox.
-    { provide: PaymentProvider, useExisting: SandboxPaymentProvider },
+    // The one place a real provider is bound: add its adapter (a PaymentProvider) to `inject` and
+    // pass it as the third argument; it then serves every live workspace. Without one, live
+    // workspaces use the sandbox in development only, and are refused anywhere else.
+    {
+      provide: PaymentProviders,
+      useFactory: (sandbox: SandboxPaymentProvider, options: PlatformOptions) =>
+        new PaymentProviders(sandbox, options.environment),
+      inject: [SandboxPaymentProvider, PlatformOptions],
+    },
+    PaymentMethodStore,
     TopUpStore,
     TopUpSettlement,
     AttachPaymentMethodHandler,

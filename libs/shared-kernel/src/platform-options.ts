@@ -3,4 +3,6 @@ export abstract class PlatformOptions {
   abstract readonly databaseUrl: string;
   /** Signs cursors and webhooks. */
   abstract readonly appSecret: string;
+  /** NODE_ENV: what only development may do (a sandbox payment provider serving live workspaces) is refused elsewhere. */
+  abstract readonly environment: 'development' | 'test' | 'production';
 }

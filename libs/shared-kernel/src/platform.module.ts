@@ -25,6 +25,8 @@ export interface PlatformModuleOptions {
   appSecret: string;
   /** Replaces the database clock, for tests that move time by hand. */
   clock?: Clock;
+  /** NODE_ENV; development when not given. */
+  environment?: PlatformOptions['environment'];
 }
 
 /**
@@ -35,7 +37,11 @@ export interface PlatformModuleOptions {
 @Module({})
 export class PlatformModule {
   static forRoot(options: PlatformModuleOptions): DynamicModule {
-    const platformOptions: PlatformOptions = { databaseUrl: options.databaseUrl, appSecret: options.appSecret };
+    const platformOptions: PlatformOptions = {
+      databaseUrl: options.databaseUrl,
+      appSecret: options.appSecret,
+      environment: options.environment ?? 'development',
+    };
     return {
       module: PlatformModule,
       imports: [

@@ -169,7 +169,16 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
         },
         { weight: 1, arbitrary: fc.record({ type: fc.constant('tick' as const), minutes: fc.integer({ min: 1, max: 10 }) }) },
       );
-      return fc.sample(fc.array(op, { minLength: OPERATIONS, maxLength: OPERATIONS }), { seed, numRuns: 1 })[0];
+      const sampled = fc.sample(fc.array(op, { minLength: OPERATIONS, maxLength: OPERATIONS }), { seed, numRuns: 1 })[0];
+      // Every fifth operation with a reference retries an earlier one exactly (it replays); the
+      // others reuse references at random (409 REFERENCE_ALREADY_USED unless they match).
+      const referenced: Op[] = [];
+      return sampled.map((operation, index) => {
+        if (operation.type === 'tick' || operation.reference === null) return operation;
+        if (referenced.length > 0 && index % 5 === 0) return referenced[index % referenced.length];
+        referenced.push(operation);
+        return operation;
+      });
     }
 
     /** Units are cents, or yen for the JPY wallet. */
@@ -271,8 +280,9 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
       };
       console.log(`wallet-concurrency R1: SEED=${seed} ${JSON.stringify(stats)}`);
 
-      // Only the refusals the rules allow: funds, limits, and a lot whose expiry the clock overtook.
-      const allowed = new Set(['INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'VALIDATION_ERROR:expires_at']);
+      // Only the refusals the rules allow: funds, limits, a lot whose expiry the clock overtook, and
+      // a reference reused for another operation.
+      const allowed = new Set(['INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'VALIDATION_ERROR:expires_at', 'REFERENCE_ALREADY_USED']);
       expect(outcomes.flatMap((o) => (o.refusal && !allowed.has(o.refusal) ? [`${o.op.type}: ${o.refusal}`] : []))).toEqual([]);
       expect(sweepFailures).toEqual([]);
       expect(stats.operations).toBeGreaterThanOrEqual(1000);

@@ -63,7 +63,13 @@ export class TopUpsController {
       'Admin top-up: hosted_checkout returns checkout_url; off_session charges a saved method now. Credited only on provider success.',
   })
   @ApiCreatedResponse({ type: TopUpDto })
-  @ApiErrors('WALLET_NOT_FOUND', 'PAYMENT_METHOD_NOT_FOUND', 'PAYMENT_FAILED')
+  @ApiErrors(
+    'WALLET_NOT_FOUND',
+    'PAYMENT_METHOD_NOT_FOUND',
+    'LIMIT_EXCEEDED',
+    'PAYMENT_FAILED',
+    'PAYMENT_PROVIDER_NOT_CONFIGURED',
+  )
   async create(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -82,7 +88,7 @@ export class TopUpsController {
   @RequireScope('customers:write')
   @ApiOperation({ summary: 'Save a payment method for a customer from a provider token.' })
   @ApiCreatedResponse({ type: PaymentMethodDto })
-  @ApiErrors('CUSTOMER_NOT_FOUND')
+  @ApiErrors('CUSTOMER_NOT_FOUND', 'PAYMENT_PROVIDER_NOT_CONFIGURED')
   async attach(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: AttachPaymentMethodDto) {
     return toPaymentMethodDto(await this.commands.execute(new AttachPaymentMethodCommand(actor, id, body.token)));
   }

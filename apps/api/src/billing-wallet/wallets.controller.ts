@@ -113,7 +113,13 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Update limits and settings; `currency` is an echo-guard.' })
   @ApiOkResponse({ type: WalletDto })
-  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'CREDIT_LIMIT_BELOW_BALANCE', 'AUTO_TOPUP_INCOMPLETE')
+  @ApiErrors(
+    'WALLET_NOT_FOUND',
+    'PAYMENT_METHOD_NOT_FOUND',
+    'CURRENCY_MISMATCH',
+    'CREDIT_LIMIT_BELOW_BALANCE',
+    'AUTO_TOPUP_INCOMPLETE',
+  )
   async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateWalletDto) {
     return walletResponse(
       await this.commands.execute(new UpdateWalletSettingsCommand(actor, id, body.currency, settingsOf(body))),
@@ -135,7 +141,7 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Credit: cash, or a promotional lot (source PROMOTION, optional expires_at).' })
   @ApiOkResponse({ type: WalletTransactionDto })
-  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'LIMIT_EXCEEDED')
+  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'LIMIT_EXCEEDED', 'REFERENCE_ALREADY_USED')
   credit(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -166,7 +172,14 @@ export class WalletsController {
   @ApiOperation({ summary: 'Signed cash correction; held for a human approval when the workspace requires it.' })
   @ApiOkResponse({ type: WalletTransactionDto })
   @ApiAcceptedResponse({ type: PendingApprovalDto, description: 'Held for approval; nothing applied. Poll Location.' })
-  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'APPROVAL_REQUIRED_HUMAN', 'INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED')
+  @ApiErrors(
+    'WALLET_NOT_FOUND',
+    'CURRENCY_MISMATCH',
+    'APPROVAL_REQUIRED_HUMAN',
+    'REFERENCE_ALREADY_USED',
+    'INSUFFICIENT_FUNDS',
+    'LIMIT_EXCEEDED',
+  )
   adjust(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,

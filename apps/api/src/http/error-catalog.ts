@@ -88,6 +88,12 @@ const CATALOG = {
   HOLD_NOT_PENDING: { kind: 'conflict', message: 'This hold is no longer pending.' },
   API_KEY_NOT_ACTIVE: { kind: 'conflict', message: 'Only an active key can be rotated.' },
   INVALID_STATUS_TRANSITION: { kind: 'conflict', message: 'This request was already decided.' },
+  REFERENCE_ALREADY_USED: {
+    kind: 'conflict',
+    message: 'This source and reference already name another operation on this wallet.',
+    param: 'reference',
+    details: { transaction_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0e' },
+  },
   APPROVAL_REQUIRED_HUMAN: {
     kind: 'conflict',
     message: 'This workspace requires a human approval for wallet.adjust; sign in to request it.',
@@ -132,6 +138,10 @@ const CATALOG = {
   },
   FX_RATE_NOT_CONFIGURED: { kind: 'rule_violation', message: 'No FX rate from EUR to USD is configured.' },
   PAYMENT_FAILED: { kind: 'payment_declined', message: 'Your card was declined.', details: { failure_code: 'card_declined' } },
+  PAYMENT_PROVIDER_NOT_CONFIGURED: {
+    kind: 'unavailable',
+    message: 'No payment provider is configured for live payments.',
+  },
   RATE_LIMITED: {
     kind: 'rate_limited',
     message: 'Rate limit of 1000 requests per minute exceeded.',

@@ -58,7 +58,7 @@ function frameworkError(error: unknown): DomainError | undefined {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new DomainError('payload_too_large', 'PAYLOAD_TOO_LARGE', 'The request body exceeds the 1 MB limit.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new DomainError('unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
+      return unsupportedMediaType();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return malformed();
@@ -69,6 +69,10 @@ function frameworkError(error: unknown): DomainError | undefined {
     return new DomainError('invalid_request', 'MALFORMED_REQUEST', 'The request could not be read.');
   }
   return undefined;
+}
+
+export function unsupportedMediaType(): DomainError {
+  return new DomainError('unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
 }
 
 function malformed(): DomainError {
@@ -84,7 +88,7 @@ function fromHttpException(error: HttpException): DomainError {
     case 413:
       return new DomainError('payload_too_large', 'PAYLOAD_TOO_LARGE', 'The request body exceeds the 1 MB limit.');
     case 415:
-      return new DomainError('unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
+      return unsupportedMediaType();
     default:
       return new DomainError(error.getStatus() >= 500 ? 'internal' : 'invalid_request', 'MALFORMED_REQUEST', error.message);
   }

@@ -1,6 +1,7 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DomainError } from '@app/shared-kernel';
-import { FastifyInstance, RawServerDefault } from 'fastify';
+import { FastifyInstance } from 'fastify';
+import { unsupportedMediaType } from './error-response';
 
 /**
  * How deeply arrays and objects may nest in a request body. No route takes more than three
@@ -12,20 +13,26 @@ import { FastifyInstance, RawServerDefault } from 'fastify';
 export const MAX_JSON_DEPTH = 32;
 
 /**
- * Every JSON body is parsed by Fastify's own parser (prototype-poisoning checks, the size
- * limit) and then measured before anything else reads it: too deep is 400 MALFORMED_REQUEST,
- * on every route, public ones included. Nest still keeps the raw bytes beside the parsed body
- * (`rawBody: true`) for signed webhooks.
+ * JSON only: any other body type is a 415 rather than a string or form fields handed to the
+ * validators. Fastify brings a text/plain parser, and Nest adds an url-encoded one at init unless
+ * a parser is already registered for the type; the catch-all below is registered, so Nest adds
+ * none. A JSON body is parsed by Fastify's own parser (prototype-poisoning checks, the size
+ * limit) and then measured before anything else reads it: too deep is 400 MALFORMED_REQUEST, on
+ * every route, public ones included. It keeps its raw bytes: provider webhooks are signed over them.
  */
-export function useBoundedJsonBodies(app: NestFastifyApplication, bodyLimit: number): void {
-  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+export function acceptJsonBodiesOnly(adapter: FastifyAdapter, bodyLimit: number): void {
+  const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  fastify.removeContentTypeParser('text/plain');
   const parse = fastify.getDefaultJsonParser('error', 'error');
-  app.useBodyParser<RawServerDefault>('application/json', { bodyLimit }, (request, body, done) =>
+  adapter.useBodyParser('application/json', true, { bodyLimit }, (request, body, done) =>
     parse(request, body.toString('utf8'), (error, value) => {
       if (error) done(error, undefined);
       else if (nestsDeeperThan(value, MAX_JSON_DEPTH)) done(tooDeep(), undefined);
       else done(null, value);
     }),
+  );
+  adapter.useBodyParser('*', false, { bodyLimit }, (_request, _body, done) =>
+    done(unsupportedMediaType(), undefined),
   );
 }
 

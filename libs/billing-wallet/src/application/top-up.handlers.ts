@@ -2,12 +2,16 @@ import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Actor, AuditLog, Clock, DomainError, invalidParameter, JobQueue, Money, newId } from '@app/shared-kernel';
+import { AuditLog, Clock, DomainError, invalidParameter, JobQueue, Money, newId } from '@app/shared-kernel';
 import { PaymentEvent, PaymentProvider } from '../domain/payment-provider';
 import { Wallet } from '../domain/wallet';
 import { WalletKey, WalletRepository } from '../domain/wallet.repository';
+import { PaymentMethodStore } from '../infrastructure/payment-method.store';
 import { SandboxPaymentProvider } from '../infrastructure/sandbox-payment-provider';
 import { StoredTopUp, TopUpStore } from '../infrastructure/top-up.store';
+import { assertPaymentMethodOf } from './payment-method-reference';
+import { PaymentProviders } from './payment-providers';
+import { failureOf, TopUpSettlement } from './top-up-settlement';
 import {
   AttachPaymentMethodCommand,
   CreateTopUpCommand,
@@ -17,73 +21,15 @@ import {
   TopUpView,
 } from './top-up.commands';
 import { keyOf, walletNotFound } from './wallet-keys';
-import { assertCustomerVisible } from './visibility';
+import { assertCustomerVisible, workspaceModeOf } from './visibility';
 
 export const AUTO_TOP_UP_JOB = 'wallets.auto-top-up';
-const SYSTEM = { type: 'system', id: null };
-
-function paymentMethodNotFound(): DomainError {
-  return new DomainError('not_found', 'PAYMENT_METHOD_NOT_FOUND', "No such payment method for this wallet's customer.", {
-    param: 'payment_method_id',
-  });
-}
-
-/** Credits a wallet for a top-up the provider reported paid, and settles the top-up; once. */
-@Injectable()
-export class TopUpSettlement {
-  constructor(
-    private readonly wallets: WalletRepository,
-    private readonly topUps: TopUpStore,
-    private readonly audit: AuditLog,
-    private readonly clock: Clock,
-  ) {}
-
-  async succeed(topUp: StoredTopUp, providerReference: string): Promise<StoredTopUp> {
-    if (topUp.view.status !== 'pending') return topUp;
-    const wallet = await this.wallets.lock(topUp.key);
-    if (!wallet) throw walletNotFound();
-    const now = this.clock.now();
-    const entry = wallet.credit({
-      amount: Money.of(topUp.view.amount, topUp.view.currency),
-      source: 'PAYMENT',
-      reason: topUp.view.automatic ? 'automatic top-up' : 'top-up',
-      reference: `top_up:${topUp.view.id}`,
-      createdBy: SYSTEM,
-      now,
-    });
-    await this.wallets.save(wallet);
-    const settled = await this.topUps.settle(
-      topUp.key,
-      topUp.view.id,
-      { status: 'succeeded', transactionId: entry.id, providerReference },
-      now,
-    );
-    await this.record(topUp, 'wallet_top_up.succeeded');
-    return settled;
-  }
-
-  async fail(
-    topUp: StoredTopUp,
-    outcome: { providerReference: string; failureCode: string; failureMessage: string },
-  ): Promise<StoredTopUp> {
-    if (topUp.view.status !== 'pending') return topUp;
-    const settled = await this.topUps.settle(topUp.key, topUp.view.id, { status: 'failed', ...outcome }, this.clock.now());
-    await this.record(topUp, 'wallet_top_up.failed');
-    return settled;
-  }
-
-  private record(topUp: StoredTopUp, action: string): Promise<void> {
-    return this.audit.record(
-      { organizationId: topUp.key.organizationId, workspaceId: topUp.key.workspaceId, principal: SYSTEM },
-      { action, resourceType: 'wallet_top_up', resourceId: topUp.view.id, data: { wallet_id: topUp.key.walletId } },
-    );
-  }
-}
 
 @CommandHandler(AttachPaymentMethodCommand)
 export class AttachPaymentMethodHandler implements ICommandHandler<AttachPaymentMethodCommand> {
   constructor(
-    private readonly provider: PaymentProvider,
+    private readonly providers: PaymentProviders,
+    private readonly paymentMethods: PaymentMethodStore,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
@@ -92,13 +38,10 @@ export class AttachPaymentMethodHandler implements ICommandHandler<AttachPayment
   @Transactional()
   async execute({ actor, customerId, token }: AttachPaymentMethodCommand): Promise<PaymentMethodView> {
     await assertCustomerVisible(this.txHost.tx, actor, customerId, 'id');
-    const method = await this.provider.attachPaymentMethod(token);
-    const view = { ...method, customerId, provider: this.provider.name, createdAt: this.clock.now() };
-    await this.txHost.tx.query(
-      `INSERT INTO payment_methods (organization_id, workspace_id, id, customer_id, provider, brand, last4, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [actor.organizationId, actor.workspaceId, view.id, customerId, view.provider, view.brand, view.last4, view.createdAt],
-    );
+    const provider = this.providers.forWorkspace(actor.workspaceMode);
+    const method = await provider.attachPaymentMethod(token);
+    const view = { ...method, customerId, provider: provider.name, createdAt: this.clock.now() };
+    await this.paymentMethods.insert(actor, view);
     await this.audit.record(actor, {
       action: 'payment_method.attached',
       resourceType: 'payment_method',
@@ -115,12 +58,13 @@ export class CreateTopUpHandler implements ICommandHandler<CreateTopUpCommand> {
     private readonly wallets: WalletRepository,
     private readonly topUps: TopUpStore,
     private readonly settlement: TopUpSettlement,
-    private readonly provider: PaymentProvider,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly providers: PaymentProviders,
+    private readonly paymentMethods: PaymentMethodStore,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
   ) {}
 
+  /** Everything that can refuse comes before money moves: the wallet, the amount, its limits, the method, the provider. */
   @Transactional()
   async execute({ actor, walletId, input }: CreateTopUpCommand): Promise<TopUpView> {
     const mode = input.mode ?? 'hosted_checkout';
@@ -131,39 +75,27 @@ export class CreateTopUpHandler implements ICommandHandler<CreateTopUpCommand> {
     const wallet = await this.wallets.lock(key);
     if (!wallet) throw walletNotFound();
     const amount = this.amountOf(input.amount, wallet);
-    const id = newId();
-    const now = this.clock.now();
-    if (mode === 'hosted_checkout') {
-      const checkout = await this.provider.openCheckout(id, amount);
-      const topUp = await this.topUps.insert(key, {
-        id,
-        mode,
-        automatic: false,
-        amount,
-        paymentMethodId: null,
-        provider: this.provider.name,
-        ...checkout,
-        now,
-      });
-      await this.audit.record(actor, {
-        action: 'wallet_top_up.created',
-        resourceType: 'wallet_top_up',
-        resourceId: id,
-        data: { wallet_id: walletId, mode },
-      });
-      return topUp!.view;
+    wallet.assertCreditAllowed(amount);
+    let paymentMethodId: string | null = null;
+    if (mode === 'off_session') {
+      if (!input.paymentMethodId)
+        throw invalidParameter('payment_method_id', 'REQUIRED', 'payment_method_id is required for off_session top-ups.');
+      await assertPaymentMethodOf(this.paymentMethods, wallet.snapshot, input.paymentMethodId, 'payment_method_id');
+      paymentMethodId = input.paymentMethodId;
     }
-    const paymentMethodId = await this.paymentMethodOf(actor, wallet, input.paymentMethodId);
+    const provider = this.providers.forWorkspace(actor.workspaceMode);
+    const id = newId();
+    const checkout = mode === 'hosted_checkout' ? await provider.openCheckout(id, amount) : undefined;
     const topUp = (await this.topUps.insert(key, {
       id,
       mode,
       automatic: false,
       amount,
       paymentMethodId,
-      provider: this.provider.name,
-      providerReference: null,
-      checkoutUrl: null,
-      now,
+      provider: provider.name,
+      providerReference: checkout?.providerReference ?? null,
+      checkoutUrl: checkout?.checkoutUrl ?? null,
+      now: this.clock.now(),
     }))!;
     await this.audit.record(actor, {
       action: 'wallet_top_up.created',
@@ -171,13 +103,14 @@ export class CreateTopUpHandler implements ICommandHandler<CreateTopUpCommand> {
       resourceId: id,
       data: { wallet_id: walletId, mode },
     });
-    const charge = await this.provider.chargeOffSession(id, amount, paymentMethodId);
+    if (!paymentMethodId) return topUp.view;
+    const charge = await provider.chargeOffSession(id, amount, paymentMethodId);
     if (charge.status === 'failed') {
       throw new DomainError('payment_declined', 'PAYMENT_FAILED', charge.failureMessage, {
         details: { failure_code: charge.failureCode },
       });
     }
-    return (await this.settlement.succeed(topUp, charge.providerReference)).view;
+    return (await this.settlement.succeed(topUp, { provider, reference: charge.providerReference })).view;
   }
 
   private amountOf(value: string | undefined, wallet: Wallet): Money {
@@ -190,43 +123,37 @@ export class CreateTopUpHandler implements ICommandHandler<CreateTopUpCommand> {
     if (!fallback) throw invalidParameter('amount', 'REQUIRED', 'amount is required when the wallet has no auto_topup_amount.');
     return fallback;
   }
-
-  private async paymentMethodOf(actor: Actor, wallet: Wallet, id: string | undefined): Promise<string> {
-    if (!id) throw invalidParameter('payment_method_id', 'REQUIRED', 'payment_method_id is required for off_session top-ups.');
-    const rows = await this.txHost.tx.query(
-      'SELECT 1 FROM payment_methods WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND customer_id = $4',
-      [actor.organizationId, actor.workspaceId, id, wallet.snapshot.customerId],
-    );
-    if (rows.length === 0) throw paymentMethodNotFound();
-    return id;
-  }
 }
 
 @CommandHandler(ProcessPaymentWebhookCommand)
 export class ProcessPaymentWebhookHandler implements ICommandHandler<ProcessPaymentWebhookCommand> {
   constructor(
-    private readonly provider: PaymentProvider,
+    private readonly providers: PaymentProviders,
     private readonly topUps: TopUpStore,
     private readonly settlement: TopUpSettlement,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly clock: Clock,
   ) {}
 
-  /** Verified before anything is stored; the (provider, event id) key makes redelivery a no-op. */
+  /**
+   * Verified before anything is stored; the (provider, event id) key makes redelivery a no-op.
+   * A verified event is always acknowledged: the top-up it names reaches a terminal state
+   * (credited, or failed and refunded), so the provider has nothing left to retry.
+   */
   @Transactional()
-  async execute({ provider, rawBody, signature }: ProcessPaymentWebhookCommand): Promise<{ duplicate: boolean }> {
-    if (provider !== this.provider.name)
-      throw new DomainError('not_found', 'UNKNOWN_PROVIDER', `No payment provider named ${provider}.`);
-    const event: PaymentEvent = this.provider.verifyWebhook(rawBody, signature);
+  async execute({ provider: name, rawBody, signature }: ProcessPaymentWebhookCommand): Promise<{ duplicate: boolean }> {
+    const provider = this.providers.named(name);
+    if (!provider) throw new DomainError('not_found', 'UNKNOWN_PROVIDER', `No payment provider named ${name}.`);
+    const event: PaymentEvent = provider.verifyWebhook(rawBody, signature);
     const inserted = await this.txHost.tx.query(
       `INSERT INTO payment_webhook_events (provider, event_id, type, payload, received_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT DO NOTHING RETURNING event_id`,
-      [provider, event.id, event.type, rawBody, this.clock.now()],
+      [name, event.id, event.type, rawBody, this.clock.now()],
     );
     if (inserted.length === 0) return { duplicate: true };
     const topUp = await this.topUps.lock(event.topUpId);
     if (!topUp) return { duplicate: false };
-    if (event.type === 'top_up.succeeded') await this.settlement.succeed(topUp, event.providerReference);
+    if (event.type === 'top_up.succeeded') await this.settlement.succeed(topUp, { provider, reference: event.providerReference });
     else {
       await this.settlement.fail(topUp, {
         providerReference: event.providerReference,
@@ -281,9 +208,12 @@ export class SettleSandboxTopUpHandler implements ICommandHandler<SettleSandboxT
 export class AutoTopUp implements OnModuleInit {
   constructor(
     private readonly jobs: JobQueue,
+    private readonly wallets: WalletRepository,
     private readonly topUps: TopUpStore,
     private readonly settlement: TopUpSettlement,
-    private readonly provider: PaymentProvider,
+    private readonly providers: PaymentProviders,
+    private readonly paymentMethods: PaymentMethodStore,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly clock: Clock,
   ) {}
 
@@ -304,7 +234,7 @@ export class AutoTopUp implements OnModuleInit {
       automatic: true,
       amount,
       paymentMethodId,
-      provider: this.provider.name,
+      provider: await this.providerNameFor(key),
       providerReference: null,
       checkoutUrl: null,
       now: this.clock.now(),
@@ -312,16 +242,51 @@ export class AutoTopUp implements OnModuleInit {
     if (started) await this.jobs.send(AUTO_TOP_UP_JOB, { topUpId: id });
   }
 
+  /**
+   * Charges a pending automatic top-up, after resolving again everything it relies on: the
+   * wallet's limits, the stored payment method (inside the wallet's tenant and customer) and the
+   * workspace's provider. What no longer holds fails the top-up with its reason, uncharged.
+   */
   @Transactional()
   async charge(topUpId: string): Promise<void> {
     const topUp = await this.topUps.lock(topUpId);
     if (!topUp || topUp.view.status !== 'pending') return;
-    const outcome = await this.provider.chargeOffSession(
-      topUpId,
-      Money.of(topUp.view.amount, topUp.view.currency),
-      topUp.view.paymentMethodId!,
-    );
-    if (outcome.status === 'succeeded') await this.settlement.succeed(topUp, outcome.providerReference);
+    const amount = Money.of(topUp.view.amount, topUp.view.currency);
+    let provider: PaymentProvider;
+    try {
+      provider = await this.resolveBeforeCharging(topUp, amount);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      await this.settlement.fail(topUp, failureOf(error));
+      return;
+    }
+    const outcome = await provider.chargeOffSession(topUpId, amount, topUp.view.paymentMethodId!);
+    if (outcome.status === 'succeeded') await this.settlement.succeed(topUp, { provider, reference: outcome.providerReference });
     else await this.settlement.fail(topUp, outcome);
+  }
+
+  /** The wallet (locked, so its limits hold until settlement), its limits, the stored method, the provider. */
+  private async resolveBeforeCharging(topUp: StoredTopUp, amount: Money): Promise<PaymentProvider> {
+    const wallet = await this.wallets.lock(topUp.key);
+    if (!wallet) throw walletNotFound();
+    wallet.assertCreditAllowed(amount);
+    await assertPaymentMethodOf(this.paymentMethods, wallet.snapshot, topUp.view.paymentMethodId ?? '', 'payment_method_id');
+    return this.providerFor(topUp.key);
+  }
+
+  /** 'none' when the workspace has no provider: the job then fails the top-up with the reason. */
+  private async providerNameFor(key: WalletKey): Promise<string> {
+    try {
+      return (await this.providerFor(key)).name;
+    } catch (error) {
+      if (error instanceof DomainError) return 'none';
+      throw error;
+    }
+  }
+
+  private async providerFor(key: WalletKey): Promise<PaymentProvider> {
+    const mode = await workspaceModeOf(this.txHost.tx, key);
+    if (!mode) throw walletNotFound();
+    return this.providers.forWorkspace(mode);
   }
 }

@@ -12,8 +12,10 @@ import {
   Money,
   parseCurrency,
 } from '@app/shared-kernel';
-import { SOURCES, Source, Wallet } from '../domain/wallet';
+import { EntryType, replayOf, SOURCES, Source, Wallet } from '../domain/wallet';
 import { WalletRepository } from '../domain/wallet.repository';
+import { PaymentMethodStore } from '../infrastructure/payment-method.store';
+import { assertSettingsReferences } from './payment-method-reference';
 import { toWalletSettings } from './settings-input';
 import { createdBy, keyOf, walletNotFound } from './wallet-keys';
 import { AutoTopUp } from './top-up.handlers';
@@ -32,6 +34,7 @@ import { assertCustomerVisible } from './visibility';
 export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand> {
   constructor(
     private readonly wallets: WalletRepository,
+    private readonly paymentMethods: PaymentMethodStore,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
@@ -42,6 +45,7 @@ export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand>
     const currency = parseCurrency(input.currency);
     await assertCustomerVisible(this.txHost.tx, actor, input.customerId, 'customer_id');
     const settings = toWalletSettings(input.settings, currency);
+    await assertSettingsReferences(this.paymentMethods, { ...actor, customerId: input.customerId }, settings);
     const wallet = Wallet.open({
       organizationId: actor.organizationId,
       workspaceId: actor.workspaceId,
@@ -74,6 +78,7 @@ export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand>
 export class UpdateWalletSettingsHandler implements ICommandHandler<UpdateWalletSettingsCommand> {
   constructor(
     private readonly wallets: WalletRepository,
+    private readonly paymentMethods: PaymentMethodStore,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
   ) {}
@@ -83,7 +88,9 @@ export class UpdateWalletSettingsHandler implements ICommandHandler<UpdateWallet
     const wallet = await this.wallets.lock(keyOf(actor, walletId));
     if (!wallet) throw walletNotFound();
     wallet.assertCurrency(currency);
-    wallet.configure(toWalletSettings(settings, wallet.snapshot.currency), this.clock.now());
+    const changes = toWalletSettings(settings, wallet.snapshot.currency);
+    await assertSettingsReferences(this.paymentMethods, wallet.snapshot, changes);
+    wallet.configure(changes, this.clock.now());
     await this.wallets.save(
       wallet,
       this.audit.write(actor, { action: 'wallet.settings_updated', resourceType: 'wallet', resourceId: wallet.id }),
@@ -194,12 +201,18 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
     const reference = input.reference ?? null;
     const original = reference === null ? undefined : await this.wallets.findByReference(key, source, reference);
     const replay: MoneyOperationResult | undefined = original && {
-      transaction: { walletId, currency: wallet.snapshot.currency, entry: original },
+      transaction: {
+        walletId,
+        currency: wallet.snapshot.currency,
+        entry: replayOf(original, ENTRY_TYPES[kind], kind === 'debit' ? amount.negate() : amount),
+      },
       replayed: true,
     };
     return { source, wallet, amount, reference, replay };
   }
 }
+
+const ENTRY_TYPES: Record<MoneyOperationKind, EntryType> = { credit: 'credit', debit: 'debit', adjust: 'adjustment' };
 
 function parseSource(value: string | undefined, kind: MoneyOperationKind): Source {
   if (value === undefined) return kind === 'adjust' ? 'MANUAL' : kind === 'credit' ? 'PAYMENT' : 'CHARGE';

@@ -25,3 +25,12 @@ export function currencyMismatch(expected: string, given: string): DomainError {
     details: { wallet_currency: expected, currency: given },
   });
 }
+
+export function referenceAlreadyUsed(transactionId: string): DomainError {
+  return new DomainError(
+    'conflict',
+    'REFERENCE_ALREADY_USED',
+    'This (source, reference) already names another operation on this wallet; only the same operation, amount and currency replays.',
+    { param: 'reference', details: { transaction_id: transactionId } },
+  );
+}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DomainError, Money } from '@app/shared-kernel';
-import { LedgerEntry, Wallet } from './wallet';
+import { LedgerEntry, replayOf, Wallet } from './wallet';
 
 const usd = (amount: string) => Money.of(amount, 'USD');
 const by = { type: 'api_key', id: '00000000-0000-7000-8000-000000000001' };
@@ -192,5 +192,37 @@ describe('Wallet', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('replays a (source, reference) only for the same kind of line, signed amount and currency', () => {
+    const wallet = openWallet();
+    const credit = wallet.credit({ amount: usd('50.00'), source: 'PAYMENT', reference: 'r', createdBy: by, now: t0 });
+    const debit = wallet.debit({ amount: usd('20.00'), source: 'CHARGE', reference: 'd', createdBy: by, now: t0 });
+    expect(replayOf(credit, 'credit', usd('50'))).toBe(credit);
+    expect(replayOf(debit, 'debit', usd('-20.00'))).toBe(debit);
+    expect(code(() => replayOf(credit, 'debit', usd('-20.00')))).toBe('REFERENCE_ALREADY_USED');
+    expect(code(() => replayOf(credit, 'debit', usd('-50.00')))).toBe('REFERENCE_ALREADY_USED');
+    expect(code(() => replayOf(credit, 'adjustment', usd('50.00')))).toBe('REFERENCE_ALREADY_USED');
+    expect(code(() => replayOf(credit, 'credit', usd('50.01')))).toBe('REFERENCE_ALREADY_USED');
+    expect(code(() => replayOf(credit, 'credit', Money.of('50.00', 'EUR')))).toBe('REFERENCE_ALREADY_USED');
+    expect(code(() => replayOf(debit, 'debit', usd('20.00')))).toBe('REFERENCE_ALREADY_USED');
+    try {
+      replayOf(credit, 'debit', usd('-20.00'));
+    } catch (error) {
+      expect((error as DomainError).details).toEqual({ transaction_id: credit.id });
+    }
+  });
+
+  it('tells whether it would take a credit, without changing anything', () => {
+    const wallet = openWallet({ maxBalance: '30.00', maxSingleCredit: '10.00' });
+    wallet.credit({ amount: usd('10.00'), source: 'PAYMENT', createdBy: by, now: t0 });
+    wallet.credit({ amount: usd('10.00'), source: 'PAYMENT', createdBy: by, now: t0 });
+    const before = structuredClone(wallet.snapshot);
+    expect(code(() => wallet.assertCreditAllowed(usd('10.00')))).toBeUndefined();
+    expect(code(() => wallet.assertCreditAllowed(usd('10.01')))).toBe('LIMIT_EXCEEDED');
+    wallet.credit({ amount: usd('5.00'), source: 'PAYMENT', createdBy: by, now: t0 });
+    expect(code(() => wallet.assertCreditAllowed(usd('5.01')))).toBe('LIMIT_EXCEEDED');
+    expect(code(() => wallet.assertCreditAllowed(usd('0.00')))).toBe('VALIDATION_ERROR');
+    expect(wallet.snapshot.version).toBe(before.version + 1);
   });
 });

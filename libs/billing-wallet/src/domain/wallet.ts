@@ -1,6 +1,6 @@
 import { DomainError, invalidParameter, Money, newId } from '@app/shared-kernel';
 import { Hold, HoldTerms } from './hold';
-import { currencyMismatch, insufficientFunds, limitExceeded } from './wallet-errors';
+import { currencyMismatch, insufficientFunds, limitExceeded, referenceAlreadyUsed } from './wallet-errors';
 
 export const SOURCES = ['PAYMENT', 'REFUND', 'PROMOTION', 'INVOICE', 'CHARGE', 'FEE', 'MANUAL', 'TRANSFER'] as const;
 export type Source = (typeof SOURCES)[number];
@@ -182,12 +182,21 @@ export class Wallet {
     if (currency !== undefined && currency !== this.state.currency) throw currencyMismatch(this.state.currency, currency);
   }
 
-  credit(movement: MoneyMovement & { expiresAt?: Date | null }): LedgerEntry {
-    const amount = this.positive(movement.amount);
+  /**
+   * Whether the wallet would take this credit now: within max_single_credit and max_balance.
+   * Top-ups ask before any money moves; credit and transferIn ask again when they apply.
+   */
+  assertCreditAllowed(amount: Money): void {
+    this.positive(amount);
     const { maxSingleCredit, maxBalance } = this.state.limits;
     if (maxSingleCredit && amount.gt(maxSingleCredit)) throw limitExceeded('max_single_credit', maxSingleCredit);
     if (maxBalance && this.state.cash.plus(this.state.promotional).plus(amount).gt(maxBalance))
       throw limitExceeded('max_balance', maxBalance);
+  }
+
+  credit(movement: MoneyMovement & { expiresAt?: Date | null }): LedgerEntry {
+    const amount = this.positive(movement.amount);
+    this.assertCreditAllowed(amount);
     const promotion = movement.source === 'PROMOTION';
     const expiresAt = movement.expiresAt ?? null;
     if (!promotion && expiresAt)
@@ -292,10 +301,7 @@ export class Wallet {
   transferIn(portions: TransferPortion[], transferId: string, createdBy: Creator, now: Date, reason: string | null): LedgerEntry {
     const total = portions.reduce((sum, portion) => sum.plus(portion.amount), this.zero());
     const amount = this.positive(total);
-    const { maxSingleCredit, maxBalance } = this.state.limits;
-    if (maxSingleCredit && amount.gt(maxSingleCredit)) throw limitExceeded('max_single_credit', maxSingleCredit);
-    if (maxBalance && this.state.cash.plus(this.state.promotional).plus(amount).gt(maxBalance))
-      throw limitExceeded('max_balance', maxBalance);
+    this.assertCreditAllowed(amount);
     let promotional = this.zero();
     for (const portion of portions.filter((candidate) => candidate.promotional && candidate.amount.isPositive())) {
       const lot = {
@@ -539,6 +545,17 @@ export class Wallet {
     if (value.isNegative()) throw invalidParameter(param, 'OUT_OF_RANGE', `${param} must not be negative.`);
     return value;
   }
+}
+
+/**
+ * A repeated (source, reference) on a wallet is the original operation asked again only when it
+ * asks for the same thing: the same kind of line, the same signed amount in the same currency.
+ * Anything else reusing the reference is refused, naming the original.
+ */
+export function replayOf(original: LedgerEntry, type: EntryType, signedAmount: Money): LedgerEntry {
+  const same = original.type === type && original.amount.currency === signedAmount.currency && original.amount.eq(signedAmount);
+  if (!same) throw referenceAlreadyUsed(original.id);
+  return original;
 }
 
 function isExpired(lot: PromotionalLot, now: Date): boolean {

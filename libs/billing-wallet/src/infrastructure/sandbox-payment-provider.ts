@@ -9,16 +9,27 @@ const TEST_CARDS: Record<string, { brand: string; last4: string; declines: boole
   pm_card_declined: { brand: 'visa', last4: '0002', declines: true },
 };
 export const SIGNATURE_HEADER = 'billing-signature';
+
+export interface SandboxRefund {
+  topUpId: string;
+  refundReference: string;
+  providerReference: string;
+  amount: string;
+  currency: string;
+  reason: string;
+}
 const REPLAY_WINDOW_SECONDS = 5 * 60;
 
 /**
  * A provider that behaves like a real one without a network: test card tokens, hosted
- * checkouts, synchronous off-session charges and HMAC-signed webhooks (`t=<unix>,v1=<hex>` over
+ * checkouts, synchronous off-session charges, recorded refunds and HMAC-signed webhooks (`t=<unix>,v1=<hex>` over
  * `<t>.<body>`, five-minute replay window), as Stripe signs them.
  */
 @Injectable()
 export class SandboxPaymentProvider extends PaymentProvider {
   readonly name = 'sandbox';
+  /** Every refund asked of the sandbox, as a real provider's dashboard would list them. */
+  readonly refunds: SandboxRefund[] = [];
   private readonly secret: Buffer;
 
   constructor(
@@ -56,6 +67,22 @@ export class SandboxPaymentProvider extends PaymentProvider {
           failureMessage: 'Your card was declined.',
         }
       : { status: 'succeeded', providerReference: reference };
+  }
+
+  /** Once per top-up, as a real provider's idempotency key makes it. */
+  async refund(topUpId: string, providerReference: string, amount: Money, reason: string): Promise<{ refundReference: string }> {
+    const earlier = this.refunds.find((refund) => refund.topUpId === topUpId);
+    if (earlier) return { refundReference: earlier.refundReference };
+    const refundReference = `re_sandbox_${randomBytes(12).toString('hex')}`;
+    this.refunds.push({
+      topUpId,
+      refundReference,
+      providerReference,
+      amount: amount.toString(),
+      currency: amount.currency,
+      reason,
+    });
+    return { refundReference };
   }
 
   /** The sandbox's own outgoing webhook, signed as the endpoint expects it. */

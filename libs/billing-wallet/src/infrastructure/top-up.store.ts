@@ -114,7 +114,7 @@ export class TopUpStore {
     id: string,
     outcome:
       | { status: 'succeeded'; transactionId: string; providerReference: string }
-      | { status: 'failed'; failureCode: string; failureMessage: string; providerReference: string },
+      | { status: 'failed'; failureCode: string; failureMessage: string; providerReference: string | null },
     now: Date,
   ): Promise<StoredTopUp> {
     const [rows]: [TopUpRow[], number] = await this.txHost.tx.query(
