@@ -1,5 +1,5 @@
 export * from './identity.module';
-export { ALL_SCOPES, SCOPE_CATALOG, isScope, ROLES } from './domain/scopes';
+export { ALL_SCOPES, SCOPE_CATALOG, isOrganizationLevel, isScope, ROLES } from './domain/scopes';
 export type { Scope, ScopeDescription, Role } from './domain/scopes';
 export { APPROVAL_CHECKPOINTS } from './domain/workspace';
 export type { WorkspaceMode, WorkspaceSettings, ApprovalCheckpoint } from './domain/workspace';

@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiHeader, ApiNotFoundResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { Scope } from '@app/identity';
+import { isOrganizationLevel, type Scope } from '@app/identity';
 import { ErrorBodyDto } from '../error-body.dto';
 
 export const REQUIRED_SCOPE = 'billing:required-scope';
@@ -20,7 +20,10 @@ export function RequireScope(scope: Scope): MethodDecorator & ClassDecorator {
     ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'UNAUTHENTICATED, API_KEY_REVOKED or API_KEY_EXPIRED.' }),
     ApiForbiddenResponse({
       type: ErrorBodyDto,
-      description: `IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH or INSUFFICIENT_SCOPE (requires ${scope}).`,
+      description:
+        `IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH` +
+        (isOrganizationLevel(scope) ? ', SANDBOX_PRINCIPAL_FORBIDDEN (organization-level: live principals only)' : '') +
+        ` or INSUFFICIENT_SCOPE (requires ${scope}).`,
     }),
     ApiNotFoundResponse({ type: ErrorBodyDto, description: 'WORKSPACE_NOT_FOUND, or the resource is unknown or not yours.' }),
   );
