@@ -15,6 +15,7 @@ import {
   CreateWorkspaceHandler,
   ListWorkspacesHandler,
   UpdateWorkspaceHandler,
+  WorkspaceApprovalSettingsExecutor,
 } from './application/workspaces/workspace.handlers';
 import { ApiKeyRepository, OrganizationRepository, WorkspaceRepository } from './domain/repositories';
 import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.repository';
@@ -34,6 +35,7 @@ import { TypeOrmOrganizationRepository, TypeOrmWorkspaceRepository } from './inf
     ...ApiKeyLifecycleHandlers,
     CreateWorkspaceHandler,
     UpdateWorkspaceHandler,
+    WorkspaceApprovalSettingsExecutor,
     ListWorkspacesHandler,
     BootstrapOrganizationHandler,
     BootstrapIfEmptyHandler,

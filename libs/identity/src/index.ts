@@ -13,6 +13,7 @@ export { ListApiKeysQuery } from './application/api-keys/list-api-keys.query';
 export type { ApiKeyView } from './application/api-keys/api-key.view';
 export { CreateWorkspaceCommand, UpdateWorkspaceCommand, ListWorkspacesQuery } from './application/workspaces/workspace.commands';
 export type { WorkspaceView } from './application/workspaces/workspace.view';
+export type { UpdateWorkspaceResult } from './application/workspaces/workspace.commands';
 export { BootstrapOrganizationCommand, BootstrapIfEmptyCommand } from './application/bootstrap/bootstrap-organization.command';
 export type { BootstrapResult } from './application/bootstrap/bootstrap-organization.command';
 export { CreateSessionCommand, EndSessionCommand } from './application/sessions/session.commands';

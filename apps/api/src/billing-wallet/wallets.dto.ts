@@ -190,16 +190,7 @@ export class WalletTransactionListDto {
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
 }
 
-export class PendingApprovalDto {
-  @ApiProperty({ example: 'approval_request' }) object!: string;
-  @ApiProperty({ example: 'pending_approval' }) status!: string;
-  @ApiProperty({ example: { id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05', status: 'pending', checkpoint: 'wallet.adjust' } })
-  approval!: {
-    id: string;
-    status: string;
-    checkpoint: string;
-  };
-}
+export { PendingApprovalDto } from '../http/pending-approval.dto';
 
 export class CreateHoldDto {
   @ApiProperty(AMOUNT) @IsString() amount!: string;
