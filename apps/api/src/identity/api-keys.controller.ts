@@ -41,7 +41,7 @@ export class ApiKeysController {
         name: body.name,
         scopes: body.scopes,
         allowedIps: body.allowed_ips,
-        expiresAt: body.expires_at ?? null,
+        expiresAt: body.expires_at,
         keyType: body.key_type,
       }),
     );
