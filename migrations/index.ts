@@ -7,6 +7,7 @@ import { IdempotencyConcurrentReplays1763800500000 } from './1763800500000-idemp
 import { PrimaryWalletForEveryCustomer1763800700000 } from './1763800700000-primary-wallet-for-every-customer';
 import { IdempotencyKeyScope1763801100000 } from './1763801100000-idempotency-key-scope';
 import { UserEmailPerOrganization1763801100001 } from './1763801100001-user-email-per-organization';
+import { FxRatesPerWorkspace1763801200000 } from './1763801200000-fx-rates-per-workspace';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   PrimaryWalletForEveryCustomer1763800700000,
   IdempotencyKeyScope1763801100000,
   UserEmailPerOrganization1763801100001,
+  FxRatesPerWorkspace1763801200000,
 ];

@@ -371,6 +371,55 @@ describe('API keys: create, list, rotate, revoke', () => {
         expect(explicit.body.key_type).toBe('sk_test');
       });
     });
+
+    describe('limits inherited from the minting key', () => {
+      it('a child never outlives its minter nor widens its network: inherited when omitted, 403 when wider', async () => {
+        const expiresAt = new Date(clock.now().getTime() + 90_000);
+        const minter = await mint(org.auth, {
+          name: 'short-lived minter',
+          scopes: ['api_keys:write', 'costs:read'],
+          allowed_ips: ['127.0.0.0/8'],
+          expires_at: expiresAt.toISOString(),
+        });
+        const auth = bearer(minter.secret);
+        const child = await mint(auth, { name: 'child', scopes: ['costs:read'] });
+        expect(child.body).toEqual(
+          expect.objectContaining({ expires_at: expiresAt.toISOString(), allowed_ips: ['127.0.0.0/8'] }),
+        );
+        const narrower = await mint(auth, {
+          name: 'narrower',
+          scopes: ['costs:read'],
+          allowed_ips: ['127.0.0.1'],
+          expires_at: new Date(expiresAt.getTime() - 1000).toISOString(),
+        });
+        expect(narrower.body.allowed_ips).toEqual(['127.0.0.1']);
+
+        const later = await post('/v1/api_keys', auth, {
+          name: 'later',
+          scopes: ['costs:read'],
+          expires_at: new Date(expiresAt.getTime() + 1000).toISOString(),
+        });
+        expect(expectError(later, 403, 'EXPIRY_NOT_GRANTABLE')).toEqual(
+          expect.objectContaining({ param: 'expires_at', details: { minter_expires_at: expiresAt.toISOString() } }),
+        );
+        for (const allowedIps of [[], ['0.0.0.0/0'], ['127.0.0.1', '203.0.113.7'], ['::1']]) {
+          const wider = await post('/v1/api_keys', auth, { name: 'wider', scopes: ['costs:read'], allowed_ips: allowedIps });
+          expect(expectError(wider, 403, 'IP_RANGE_NOT_GRANTABLE').param).toBe('allowed_ips');
+        }
+        expect((await listAll()).filter((row) => ['later', 'wider'].includes(row.name))).toEqual([]);
+
+        // The child dies with its minter.
+        await usable(child.secret).expect(200);
+        clock.advance(90_000);
+        expectError(await usable(child.secret), 401, 'API_KEY_EXPIRED');
+      });
+
+      it('a session does not bound what it mints: the human’s authority outlives the sign-in', async () => {
+        const session = await ownerSession();
+        const key = await mint(session, { name: 'from the dashboard', scopes: ['costs:read'] });
+        expect(key.body).toEqual(expect.objectContaining({ expires_at: null, allowed_ips: [] }));
+      });
+    });
   });
 
   describe('list', () => {
@@ -441,6 +490,20 @@ describe('API keys: create, list, rotate, revoke', () => {
       expectError(await t.http.get(`/v1/api_keys?cursor=${foreign}`).set('Authorization', org.auth), 400, 'INVALID_CURSOR');
     });
 
+    it('shows a sandbox principal sk_test keys only: live keys do not exist for it', async () => {
+      const live = await mint(org.auth, { name: 'live only', scopes: ['costs:read'] });
+      const test = await mint(org.auth, { name: 'test visible', scopes: ['costs:read'], key_type: 'sk_test' });
+      const seen = await listAll(org.sandboxAuth);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((row) => row.key_type === 'sk_test')).toBe(true);
+      const ids = seen.map((row) => row.id);
+      expect(ids).toEqual(expect.arrayContaining([test.id, org.sandbox_api_key.id]));
+      expect(ids).not.toContain(live.id);
+      expect(ids).not.toContain(org.api_key.id);
+      // The live view still shows both types.
+      expect((await listAll()).map((row) => row.id)).toEqual(expect.arrayContaining([live.id, test.id]));
+    });
+
     it('requires api_keys:read', async () => {
       const key = await mint(org.auth, { name: 'writer', scopes: ['api_keys:write'] });
       const error = expectError(
@@ -505,6 +568,16 @@ describe('API keys: create, list, rotate, revoke', () => {
         expect(expectError(await post(`/v1/api_keys/${id}/revoke`, org.auth), 404, 'API_KEY_NOT_FOUND').param).toBe('id');
       }
       await usable(other.rootKey).expect(200);
+    });
+
+    it('answers a sandbox principal revoking a sk_live key as for an unknown key: 404, and the key keeps working', async () => {
+      const live = await mint(org.auth, { name: 'live, out of reach', scopes: ['costs:read'] });
+      const refused = await post(`/v1/api_keys/${live.id}/revoke`, org.sandboxAuth);
+      expect(expectError(refused, 404, 'API_KEY_NOT_FOUND').param).toBe('id');
+      await usable(live.secret).expect(200);
+      expect(await listed(live.id)).toEqual(expect.objectContaining({ status: 'active', revoked_at: null }));
+      const test = await mint(org.sandboxAuth, { name: 'sandbox, in reach', scopes: ['costs:read'] });
+      expect((await post(`/v1/api_keys/${test.id}/revoke`, org.sandboxAuth).expect(200)).body.status).toBe('revoked');
     });
 
     it('requires api_keys:write', async () => {
@@ -630,7 +703,7 @@ describe('API keys: create, list, rotate, revoke', () => {
       await usable(rotated.body.secret).expect(200);
     });
 
-    it('refuses a sandbox principal rotating a sk_live key with 403 KEY_TYPE_NOT_GRANTABLE', async () => {
+    it('answers a sandbox principal rotating a sk_live key as for an unknown key: 404 API_KEY_NOT_FOUND', async () => {
       const session = await ownerSession();
       const liveKey = await mint(org.auth, { name: 'live target', scopes: ['costs:read'] });
       for (const [auth, headers] of [
@@ -638,7 +711,7 @@ describe('API keys: create, list, rotate, revoke', () => {
         [session, { 'X-Workspace-Id': 'sandbox' }],
       ] as Array<[string, Record<string, string>]>) {
         const refused = await post(`/v1/api_keys/${liveKey.id}/rotate`, auth, undefined, headers);
-        expect(expectError(refused, 403, 'KEY_TYPE_NOT_GRANTABLE').param).toBe('id');
+        expect(expectError(refused, 404, 'API_KEY_NOT_FOUND').param).toBe('id');
       }
       expect(await listed(liveKey.id)).toEqual(expect.objectContaining({ revokes_at: null, status: 'active' }));
       const testKey = await mint(org.sandboxAuth, { name: 'sandbox target', scopes: ['costs:read'] });

@@ -31,9 +31,10 @@ describe('Approvals', () => {
     db = t.app.get(DataSource);
     tenant = await createTenant(t, { withOwner: true });
     owner = await signIn(t, tenant.owner!.email, tenant.owner!.password);
+    // Approvers are created by a human owner (an API key may not: they are the second pair of eyes).
     const created = await t.http
       .post('/v1/users')
-      .set('Authorization', tenant.auth)
+      .set('Authorization', owner)
       .set('Idempotency-Key', idem())
       .send({ email: 'approver@example.com', password: 'approver password 1', role: 'admin' })
       .expect(201);
@@ -308,7 +309,7 @@ describe('Approvals', () => {
     const id = await hold(walletId, '31.00');
     await t.http
       .post('/v1/users')
-      .set('Authorization', tenant.auth)
+      .set('Authorization', owner)
       .set('Idempotency-Key', idem())
       .send({ email: 'second-approver@example.com', password: 'approver password 2', role: 'owner' })
       .expect(201);
@@ -462,15 +463,25 @@ describe('Approvals', () => {
     expect(await approvalRows()).toBe(rows);
   });
 
-  it('stops holding once the workspace opts out again', async () => {
+  it('stops holding only once a second human approved the opt-out: the key it binds cannot switch it off', async () => {
     const walletId = await fundedWallet();
     const before = await walletState(walletId);
+    const optOut = (auth: string) =>
+      t.http
+        .patch(`/v1/workspaces/${tenant.liveWorkspaceId}`)
+        .set('Authorization', auth)
+        .send({ settings: { approval_required_for: [] } });
+    const byKey = await optOut(tenant.auth);
+    expectError(byKey, 409, 'conflict_error', 'APPROVAL_REQUIRED_HUMAN');
+    expect(byKey.body.error.details).toEqual({ checkpoint: 'workspace.approval_settings' });
+    expectError(await adjust(tenant.auth, walletId, { amount: '70.00' }), 409, 'conflict_error', 'APPROVAL_REQUIRED_HUMAN');
+
+    const held = await optOut(owner).expect(202);
+    const optOutId = held.body.approval.id;
+    // Still held while pending: the opt-out has not applied.
+    expectError(await adjust(tenant.auth, walletId, { amount: '70.00' }), 409, 'conflict_error', 'APPROVAL_REQUIRED_HUMAN');
+    expect((await decide(admin, optOutId, 'approve')).status).toBe(200);
     const rows = await approvalRows();
-    await t.http
-      .patch(`/v1/workspaces/${tenant.liveWorkspaceId}`)
-      .set('Authorization', tenant.auth)
-      .send({ settings: { approval_required_for: [] } })
-      .expect(200);
     try {
       const direct = await adjust(tenant.auth, walletId, { amount: '70.00' });
       expect(direct.status).toBe(200);
@@ -478,12 +489,47 @@ describe('Approvals', () => {
       expect(direct.body).toEqual(line);
       expect(await approvalRows()).toBe(rows);
     } finally {
+      // Opting back in applies at once, for a key too: it only tightens the control.
       await t.http
         .patch(`/v1/workspaces/${tenant.liveWorkspaceId}`)
         .set('Authorization', tenant.auth)
         .send({ settings: { approval_required_for: ['wallet.adjust'] } })
         .expect(200);
     }
+  });
+
+  it('keeps approvers a human owner’s choice: an API key or an admin cannot create one (403), a developer they may', async () => {
+    const users = async () =>
+      (await db.query('SELECT count(*)::int AS count FROM users WHERE organization_id = $1', [tenant.organization_id]))[0].count;
+    const count = await users();
+    const create = (auth: string, role: string) =>
+      t.http
+        .post('/v1/users')
+        .set('Authorization', auth)
+        .set('Idempotency-Key', idem())
+        .send({ email: `${role}-${idem()}@example.com`, password: 'a long enough password', role });
+    for (const role of ['owner', 'admin']) {
+      const byKey = await create(tenant.auth, role);
+      expectError(byKey, 403, 'permission_error', 'HUMAN_SESSION_REQUIRED');
+      expect(byKey.body.error.param).toBe('role');
+      expectError(await create(admin, role), 403, 'permission_error', 'OWNER_ROLE_REQUIRED');
+    }
+    expect(await users()).toBe(count);
+    expect((await create(tenant.auth, 'developer')).status).toBe(201);
+    expect((await create(admin, 'viewer')).status).toBe(201);
+    const byOwner = await create(owner, 'admin');
+    expect(byOwner.status).toBe(201);
+    const audited = await t.http
+      .get(`/v1/audit_events?resource_id=${byOwner.body.id}`)
+      .set('Authorization', tenant.auth)
+      .expect(200);
+    expect(audited.body.data).toEqual([
+      expect.objectContaining({
+        action: 'user.created',
+        principal: { type: 'user', id: tenant.user_id },
+        data: { role: 'admin' },
+      }),
+    ]);
   });
 
   it('audits the request and each decision, and the adjustment in the requester’s name', async () => {

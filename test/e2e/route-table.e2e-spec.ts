@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Response } from 'supertest';
 import { OutboxRelay } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
-import { createScopelessKey, expectError, without } from '../support/auth-helpers';
+import { createScopelessKey, eventually, expectError, without } from '../support/auth-helpers';
 import { pathSpellings } from '../support/path-spellings';
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -28,6 +28,29 @@ const PUBLIC = ['GET /health/live', 'GET /health/ready', 'POST /v1/sessions'];
 const SIGNED_WEBHOOKS = /^POST \/v1\/webhooks\//;
 /** Routes that need only an authenticated principal holding at least one scope. */
 const AUTHENTICATION_ONLY = ['DELETE /v1/sessions/current', 'GET /v1/permissions'];
+/**
+ * Organization-level routes: they govern live workspaces too, so a sandbox principal never
+ * reaches them (403 SANDBOX_PRINCIPAL_FORBIDDEN). Every other route is the sandbox's own share.
+ */
+const ORGANIZATION_LEVEL = [
+  'GET /v1/users',
+  'POST /v1/users',
+  'GET /v1/workspaces',
+  'POST /v1/workspaces',
+  'PATCH /v1/workspaces/{id}',
+  'GET /v1/audit_events',
+];
+/** Bodies that pass validation, so that a live id is refused for what it is (404), not for the body. */
+const VALID_BODIES: Record<string, object> = {
+  'POST /v1/wallets/{id}/credit': { amount: '1.00' },
+  'POST /v1/wallets/{id}/debit': { amount: '1.00' },
+  'POST /v1/wallets/{id}/adjust': { amount: '1.00' },
+  'POST /v1/wallets/{id}/holds': { amount: '1.00' },
+  'POST /v1/wallets/{id}/transfer': { amount: { value: '1.00', currency: 'EUR' }, target_wallet_id: randomUUID() },
+  'POST /v1/wallets/{id}/top_ups': { mode: 'hosted_checkout', amount: '5.00' },
+  'POST /v1/customers/{id}/payment_methods': { token: 'pm_card_visa' },
+  'PATCH /v1/workspaces/{id}': { name: 'Hijacked', settings: { approval_required_for: [] } },
+};
 
 /** The dotted names of every `…_id` property a JSON request body may carry, nested objects followed. */
 function bodyIdFields(document: any, schema: any, prefix = '', seen = new Set<string>()): string[] {
@@ -206,6 +229,137 @@ describe('Route table: every documented route enforces authentication, scope and
       exercised.push(operation.label);
     }
     expect(exercised).toEqual(expect.arrayContaining(['POST /v1/api_keys/{id}/rotate', 'POST /v1/api_keys/{id}/revoke']));
+  });
+
+  describe('sandbox: a sk_test key holding every scope never reaches live data or organization-level routes', () => {
+    let s: TestTenant;
+    /** The organization's live resources, by the collection that names them. */
+    const live: Record<string, string> = {};
+
+    /**
+     * A digest of every row of live data of the organization: each table with an organization_id,
+     * restricted to live workspaces where it has a workspace_id (found in the catalog, so a table
+     * added later is covered too); last_used_at is bookkeeping, not data.
+     */
+    async function liveDigest(): Promise<Record<string, string>> {
+      const db = t.app.get(DataSource);
+      const tables: Array<{ table_name: string; scoped: boolean }> = await db.query(
+        `SELECT c.table_name, bool_or(w.column_name IS NOT NULL) AS scoped
+           FROM information_schema.columns c
+           JOIN information_schema.tables tb ON tb.table_schema = c.table_schema AND tb.table_name = c.table_name
+                                              AND tb.table_type = 'BASE TABLE'
+           LEFT JOIN information_schema.columns w ON w.table_schema = c.table_schema AND w.table_name = c.table_name
+                                                  AND w.column_name = 'workspace_id'
+          WHERE c.table_schema = 'public' AND c.column_name = 'organization_id'
+          GROUP BY c.table_name ORDER BY c.table_name`,
+      );
+      const digest: Record<string, string> = {};
+      for (const { table_name: table, scoped } of tables) {
+        const [{ hash }] = await db.query(
+          `SELECT md5(coalesce(string_agg((to_jsonb(x) - 'last_used_at')::text, ',' ORDER BY (to_jsonb(x) - 'last_used_at')::text), ''))
+                    AS hash
+             FROM "${table}" x
+            WHERE organization_id = $1
+              ${scoped ? `AND workspace_id IN (SELECT id FROM workspaces WHERE organization_id = $1 AND mode = 'live')` : ''}`,
+          [s.organization_id],
+        );
+        digest[table] = hash;
+      }
+      return digest;
+    }
+
+    beforeAll(async () => {
+      s = await createTenant(t, { withOwner: true });
+      const post = (path: string, body: object, auth = s.auth) =>
+        t.http.post(path).set('Authorization', auth).set('Idempotency-Key', idem()).send(body);
+      live.customers = (await post('/v1/customers', { name: 'Live customer', currency: 'EUR' }).expect(201)).body.id;
+      live.wallets = await eventually(async () => {
+        const wallets = await t.http.get(`/v1/wallets?customer_id=${live.customers}`).set('Authorization', s.auth);
+        return wallets.body.data?.[0]?.id;
+      }, 5000);
+      await post(`/v1/wallets/${live.wallets}/credit`, { amount: '10.00' }).expect(200);
+      live.hold_id = (await post(`/v1/wallets/${live.wallets}/holds`, { amount: '1.00' }).expect(201)).body.id;
+      live.api_keys = (await createKey(t, s.auth, { name: 'live key', scopes: ['customers:read'] })).id;
+      live.workspaces = (
+        await post('/v1/workspaces', { name: 'Second live', slug: 'second-live', mode: 'live' }).expect(201)
+      ).body.id;
+      await t.http.put('/v1/fx_rates/USD/EUR').set('Authorization', s.auth).send({ rate: '0.9' }).expect(200);
+      await t.http
+        .patch(`/v1/workspaces/${s.liveWorkspaceId}`)
+        .set('Authorization', s.auth)
+        .send({ settings: { approval_required_for: ['wallet.adjust'] } })
+        .expect(200);
+      const owner = await signIn(t, s.owner!.email, s.owner!.password);
+      live.approvals = (await post(`/v1/wallets/${live.wallets}/adjust`, { amount: '2.00' }, owner).expect(202)).body.approval.id;
+    });
+
+    it('refuses exactly the organization-level routes with 403 SANDBOX_PRINCIPAL_FORBIDDEN; every other route answers (< 500)', async () => {
+      const documented = secured().map((operation) => operation.label);
+      expect(documented).toEqual(expect.arrayContaining(ORGANIZATION_LEVEL));
+      const refused: string[] = [];
+      for (const operation of secured()) {
+        const response = await call(operation, s.sandboxAuth, concretePath(operation.path), VALID_BODIES[operation.label] ?? {});
+        const code = response.body?.error?.code;
+        expect({ route: operation.label, code }).not.toEqual({
+          route: operation.label,
+          code: expect.stringMatching(/^(UNAUTHENTICATED|INSUFFICIENT_SCOPE|INTERNAL_ERROR)$/),
+        });
+        expect({ route: operation.label, server_error: response.status >= 500 }).toEqual({
+          route: operation.label,
+          server_error: false,
+        });
+        if (code === 'SANDBOX_PRINCIPAL_FORBIDDEN') {
+          expect(response.status).toBe(403);
+          refused.push(operation.label);
+        }
+      }
+      expect(refused.sort()).toEqual([...ORGANIZATION_LEVEL].sort());
+    });
+
+    it('answers every route naming a live resource exactly as for an unknown id (404), and leaves live data untouched', async () => {
+      const before = await liveDigest();
+      expect(Object.keys(before)).toEqual(expect.arrayContaining(['customers', 'wallets', 'api_keys', 'fx_rates']));
+      const exercised: string[] = [];
+      for (const operation of secured().filter((candidate) => /\{id\}/.test(candidate.path))) {
+        const id = live[operation.path.split('/')[2]];
+        if (!id) continue;
+        const body = VALID_BODIES[operation.label] ?? {};
+        const ids = { id, hold_id: live.hold_id };
+        const onLive = await call(operation, s.sandboxAuth, concretePath(operation.path, ids), body);
+        const unknown = await call(operation, s.sandboxAuth, concretePath(operation.path, { id: randomUUID() }), body);
+        const seen = { route: operation.label, status: onLive.status, code: onLive.body?.error?.code };
+        expect(seen).toEqual({ route: operation.label, status: unknown.status, code: unknown.body?.error?.code });
+        expect(seen.status).toBeGreaterThanOrEqual(400);
+        if (!ORGANIZATION_LEVEL.includes(operation.label)) expect(seen.status).toBe(404);
+        exercised.push(`${operation.label} ${seen.status}`);
+      }
+      expect(exercised).toEqual(
+        expect.arrayContaining([
+          'GET /v1/customers/{id} 404',
+          'GET /v1/wallets/{id} 404',
+          'POST /v1/wallets/{id}/credit 404',
+          'POST /v1/wallets/{id}/adjust 404',
+          'GET /v1/wallets/{id}/holds/{hold_id} 404',
+          'POST /v1/wallets/{id}/holds/{hold_id}/capture 404',
+          'POST /v1/api_keys/{id}/rotate 404',
+          'POST /v1/api_keys/{id}/revoke 404',
+          'POST /v1/approvals/{id}/approve 404',
+          'GET /v1/approvals/{id} 404',
+          'PATCH /v1/workspaces/{id} 403',
+        ]),
+      );
+
+      // The sandbox's own FX rate is its own: set it, and live neither lists nor uses it.
+      await t.http.put('/v1/fx_rates/USD/EUR').set('Authorization', s.sandboxAuth).send({ rate: '1000' }).expect(200);
+      const liveRates = await t.http.get('/v1/fx_rates').set('Authorization', s.auth).expect(200);
+      expect(liveRates.body.data).toEqual([expect.objectContaining({ from_currency: 'USD', to_currency: 'EUR', rate: '0.9' })]);
+      // Nor does a sandbox principal see live keys.
+      const keys = await t.http.get('/v1/api_keys?limit=200').set('Authorization', s.sandboxAuth).expect(200);
+      expect(keys.body.data.map((row: { id: string }) => row.id)).not.toEqual(expect.arrayContaining([live.api_keys]));
+      expect(keys.body.data.every((row: { key_type: string }) => row.key_type === 'sk_test')).toBe(true);
+
+      expect(await liveDigest()).toEqual(before);
+    });
   });
 
   describe('tenancy: another organization’s resources are 404 on every route that names them', () => {

@@ -214,7 +214,8 @@ describe('Sessions and users', () => {
   describe('POST /v1/users and GET /v1/users', () => {
     it('creates a user with a role: 201 with Location, no password anywhere, a scrypt hash at rest', async () => {
       const password = 'a long enough password #1';
-      const response = await createUser(`Bearer ${tenant.rootKey}`, { email: 'Finance@Example.com', password, role: 'admin' });
+      const ownerSession = await signIn(t, owner.email, owner.password);
+      const response = await createUser(ownerSession, { email: 'Finance@Example.com', password, role: 'admin' });
       expect(response.status).toBe(201);
       expect(response.body).toEqual({
         id: expect.stringMatching(UUID),
@@ -304,11 +305,21 @@ describe('Sessions and users', () => {
       const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM users WHERE email LIKE 'key-%@example.com'`);
       expect(count).toBe(0);
 
-      // An admin session may create an admin.
-      await createUser(tenant.auth, { email: 'admin2@example.com', password, role: 'admin' });
+      // Users who can approve are a human owner's choice: not an API key's (even the root key), not an admin's.
+      expectError(
+        await createUser(tenant.auth, { email: 'admin2@example.com', password, role: 'admin' }),
+        403,
+        'permission_error',
+        'HUMAN_SESSION_REQUIRED',
+      );
+      const ownerSession = await signIn(t, owner.email, owner.password);
+      expect((await createUser(ownerSession, { email: 'admin2@example.com', password, role: 'admin' })).status).toBe(201);
       const admin = await signIn(t, 'admin2@example.com', password);
-      const byAdmin = await createUser(admin, { email: 'admin3@example.com', password, role: 'admin' });
-      expect(byAdmin.status).toBe(201);
+      for (const role of ['admin', 'owner']) {
+        const byAdmin = await createUser(admin, { email: `admin3-${role}@example.com`, password, role });
+        expectError(byAdmin, 403, 'permission_error', 'OWNER_ROLE_REQUIRED');
+      }
+      expect((await createUser(admin, { email: 'admin3@example.com', password, role: 'developer' })).status).toBe(201);
     });
 
     it("lists the organization's users, newest first, with cursor pagination, and never another organization's", async () => {

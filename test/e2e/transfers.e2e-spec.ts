@@ -476,6 +476,36 @@ describe('Wallet transfers and FX rates', () => {
   });
 
   describe('POST /v1/wallets/{id}/transfer across currencies', () => {
+    it('converts at the rate of its own workspace: a sandbox rate never feeds a live transfer', async () => {
+      const sandbox = new WalletClient(t, tenant.sandboxAuth);
+      // The sandbox sets an absurd rate; it is the sandbox's alone.
+      const absurd = await putRate('USD', 'SEK', { rate: '1000' }, sandbox);
+      expect(absurd.status).toBe(200);
+      expect((await sandbox.get('/v1/fx_rates')).body.data).toEqual([
+        expect.objectContaining({ from_currency: 'USD', rate: '1000' }),
+      ]);
+      expect((await api.get('/v1/fx_rates')).body.data.filter((rate: any) => rate.to_currency === 'SEK')).toEqual([]);
+
+      const source = await walletWith('10.00', 'USD');
+      const target = await secondary(source, 'SEK');
+      const before = await books(source.id, target.id);
+      const body = { amount: { value: '1.00', currency: 'USD' }, target_wallet_id: target.id };
+      expectWalletError(await transfer(source.id, body), 422, 'FX_RATE_NOT_CONFIGURED');
+      expect(await books(source.id, target.id)).toEqual(before);
+
+      expect((await putRate('USD', 'SEK', { rate: '10.5' })).status).toBe(200);
+      const live = await ok(source.id, body);
+      expect(live.target_amount).toEqual({ value: '10.50', currency: 'SEK' });
+      // ...and the sandbox keeps converting at its own rate.
+      const { wallet: sandboxSource } = await sandbox.customerWithWallet('USD', 'Sandbox Inc');
+      await sandbox.ok(sandboxSource.id, 'credit', { amount: '2.00' });
+      const created = await sandbox.post('/v1/wallets', { customer_id: sandboxSource.customer_id, currency: 'SEK' });
+      expect(created.status).toBe(201);
+      const converted = await transfer(sandboxSource.id, { ...body, target_wallet_id: created.body.id }, idem(), sandbox);
+      expect(converted.status).toBe(200);
+      expect(converted.body.target_amount).toEqual({ value: '1000.00', currency: 'SEK' });
+    });
+
     it('refuses a cross-currency transfer without a configured rate: 422 FX_RATE_NOT_CONFIGURED, moving nothing', async () => {
       const source = await walletWith('50.00', 'GBP');
       const target = await secondary(source, 'CHF');

@@ -1186,7 +1186,7 @@ describe('Wallets (prepaid, on the ledger)', () => {
       robot = new WalletClient(t, org.auth);
       owner = robot.as(await signIn(t, org.owner!.email, org.owner!.password));
       const email = `approver-${randomUUID().slice(0, 8)}@example.com`;
-      const user = await robot.post('/v1/users', { email, password: 'approver password 1', role: 'admin' });
+      const user = await owner.post('/v1/users', { email, password: 'approver password 1', role: 'admin' });
       expect(user.status).toBe(201);
       approver = robot.as(await signIn(t, email, 'approver password 1'));
       ({ wallet } = await robot.customerWithWallet('EUR', 'Approval GmbH'));

@@ -66,17 +66,42 @@ describe('Workspaces: list, create, update, select', () => {
       expect(ids).not.toContain(other.sandboxWorkspaceId);
     });
 
-    it('answers a sandbox key and a session too: workspaces are organization-wide', async () => {
+    it('answers a live session; refuses every sandbox principal with 403 SANDBOX_PRINCIPAL_FORBIDDEN, changing nothing', async () => {
       const session = await signIn(t, org.owner!.email, org.owner!.password);
       expect((await listAll(session)).map((row) => row.id).sort()).toEqual([org.liveWorkspaceId, org.sandboxWorkspaceId].sort());
       const testKey = await createKey(
         t,
         session,
-        { name: 'sandbox reader', scopes: ['workspaces:read'] },
+        { name: 'sandbox admin', scopes: ['workspaces:read', 'workspaces:write'] },
         { 'X-Workspace-Id': 'sandbox' },
       );
       expect(testKey.body.key_type).toBe('sk_test');
-      expect(await listAll(`Bearer ${testKey.secret}`)).toHaveLength(2);
+      const before = await listAll();
+      const sandboxPrincipals: Array<[string, Record<string, string>]> = [
+        [org.sandboxAuth, {}],
+        [`Bearer ${testKey.secret}`, {}],
+        [session, { 'X-Workspace-Id': 'sandbox' }],
+      ];
+      for (const [auth, headers] of sandboxPrincipals) {
+        const listed = await t.http.get('/v1/workspaces').set('Authorization', auth).set(headers);
+        expect(expectError(listed, 403, 'SANDBOX_PRINCIPAL_FORBIDDEN').details).toEqual({
+          required_scope: 'workspaces:read',
+          workspace_mode: 'sandbox',
+        });
+        expectError(
+          await create({ name: 'From sandbox', slug: 'from-sandbox', mode: 'live' }, auth).set(headers),
+          403,
+          'SANDBOX_PRINCIPAL_FORBIDDEN',
+        );
+        for (const id of [org.liveWorkspaceId, org.sandboxWorkspaceId]) {
+          expectError(
+            await patch(id, { name: 'Hijacked', settings: { approval_required_for: [] } }, auth).set(headers),
+            403,
+            'SANDBOX_PRINCIPAL_FORBIDDEN',
+          );
+        }
+      }
+      expect(await listAll()).toEqual(before);
     });
 
     it('requires workspaces:read', async () => {
@@ -246,7 +271,7 @@ describe('Workspaces: list, create, update, select', () => {
       expect((await listAll()).find((row) => row.id === workspace.id)).toEqual(workspace);
     });
 
-    it('sets and clears approval_required_for', async () => {
+    it('sets a checkpoint at once; removing one is held for a second human (409 for an API key, 202 for a human)', async () => {
       const set = await patch(workspace.id, { settings: { approval_required_for: ['wallet.adjust', 'wallet.adjust'] } }).expect(
         200,
       );
@@ -255,13 +280,79 @@ describe('Workspaces: list, create, update, select', () => {
         settings: { approval_required_for: ['wallet.adjust'] },
         updated_at: expect.any(String),
       });
-      expect((await listAll()).find((row) => row.id === workspace.id).settings).toEqual({
-        approval_required_for: ['wallet.adjust'],
+      workspace = set.body;
+      expect((await listAll()).find((row) => row.id === workspace.id)).toEqual(workspace);
+
+      // The key the control binds cannot switch it off, alone or with a rename.
+      for (const body of [
+        { settings: { approval_required_for: [] } },
+        { name: 'Quiet', settings: { approval_required_for: [] } },
+      ]) {
+        const refused = expectError(await patch(workspace.id, body), 409, 'APPROVAL_REQUIRED_HUMAN');
+        expect(refused.details).toEqual({ checkpoint: 'workspace.approval_settings' });
+      }
+      expect((await listAll()).find((row) => row.id === workspace.id)).toEqual(workspace);
+
+      // A human's request is held, and the requester cannot approve it.
+      const owner = await signIn(t, org.owner!.email, org.owner!.password);
+      const held = await patch(workspace.id, { settings: { approval_required_for: [] } }, owner).expect(202);
+      expect(held.body).toEqual({
+        object: 'approval_request',
+        status: 'pending_approval',
+        approval: { id: expect.any(String), status: 'pending', checkpoint: 'workspace.approval_settings' },
       });
-      const cleared = await patch(workspace.id, { settings: { approval_required_for: [] } }).expect(200);
-      expect(cleared.body.settings).toEqual({ approval_required_for: [] });
-      expect(cleared.body.name).toBe('Renamed');
-      workspace = cleared.body;
+      const approvalId = held.body.approval.id;
+      expect(held.headers.location).toBe(`/v1/approvals/${approvalId}`);
+      expect((await listAll()).find((row) => row.id === workspace.id)).toEqual(workspace);
+      const decide = (auth: string) =>
+        t.http.post(`/v1/approvals/${approvalId}/approve`).set('Authorization', auth).set('Idempotency-Key', idem()).send({});
+      expectError(await decide(owner), 403, 'SELF_APPROVAL_FORBIDDEN');
+      expectError(await decide(org.auth), 403, 'HUMAN_SESSION_REQUIRED');
+
+      // A second human (an admin the owner created) approves: the change applies atomically, in the requester's name.
+      const adminEmail = `approver-${randomUUID().slice(0, 8)}@example.com`;
+      await t.http
+        .post('/v1/users')
+        .set('Authorization', owner)
+        .set('Idempotency-Key', idem())
+        .send({ email: adminEmail, password: 'approver password 1', role: 'admin' })
+        .expect(201);
+      const admin = await signIn(t, adminEmail, 'approver password 1');
+      const approved = await decide(admin).expect(200);
+      expect(approved.body).toEqual(
+        expect.objectContaining({
+          checkpoint: 'workspace.approval_settings',
+          status: 'approved',
+          requested_by: { type: 'user', id: org.user_id },
+          result: {
+            outcome: 'succeeded',
+            response: expect.objectContaining({ id: workspace.id, settings: { approval_required_for: [] } }),
+          },
+        }),
+      );
+      const cleared = (await listAll()).find((row) => row.id === workspace.id);
+      expect(cleared.settings).toEqual({ approval_required_for: [] });
+      expect(cleared.name).toBe('Renamed');
+      workspace = cleared;
+
+      // Every step is audited: the request, the decision, and the change in the requester's name.
+      const trail = await t.http.get('/v1/audit_events?limit=200').set('Authorization', org.auth).expect(200);
+      const actions = trail.body.data
+        .filter((event: any) => event.resource_id === approvalId || event.resource_id === workspace.id)
+        .map((event: any) => `${event.action} ${event.principal.type}`);
+      expect(actions).toEqual(
+        expect.arrayContaining(['approval.requested user', 'approval.approved user', 'workspace.updated user']),
+      );
+      const removals = trail.body.data.filter(
+        (event: any) => event.action === 'workspace.updated' && event.data.removed_checkpoints?.length > 0,
+      );
+      expect(removals).toEqual([
+        expect.objectContaining({
+          resource_id: workspace.id,
+          principal: { type: 'user', id: org.user_id },
+          data: expect.objectContaining({ removed_checkpoints: ['wallet.adjust'], settings: { approval_required_for: [] } }),
+        }),
+      ]);
     });
 
     it('treats absent and null fields as unchanged (merge-patch)', async () => {

@@ -15,6 +15,7 @@ import {
   CreateWorkspaceHandler,
   ListWorkspacesHandler,
   UpdateWorkspaceHandler,
+  WorkspaceApprovalSettingsExecutor,
 } from './application/workspaces/workspace.handlers';
 import { ApiKeyRepository, OrganizationRepository, WorkspaceRepository } from './domain/repositories';
 import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.repository';
@@ -31,6 +32,7 @@ const PROVIDERS = [
   ...ApiKeyLifecycleHandlers,
   CreateWorkspaceHandler,
   UpdateWorkspaceHandler,
+  WorkspaceApprovalSettingsExecutor,
   ListWorkspacesHandler,
   BootstrapOrganizationHandler,
   BootstrapIfEmptyHandler,

@@ -1,5 +1,5 @@
 export * from './identity.module';
-export { ALL_SCOPES, SCOPE_CATALOG, isScope, ROLES } from './domain/scopes';
+export { ALL_SCOPES, SCOPE_CATALOG, isOrganizationLevel, isScope, ROLES } from './domain/scopes';
 export type { Scope, ScopeDescription, Role } from './domain/scopes';
 export { APPROVAL_CHECKPOINTS } from './domain/workspace';
 export type { WorkspaceMode, WorkspaceSettings, ApprovalCheckpoint } from './domain/workspace';
@@ -14,6 +14,7 @@ export { ListApiKeysQuery } from './application/api-keys/list-api-keys.query';
 export type { ApiKeyView } from './application/api-keys/api-key.view';
 export { CreateWorkspaceCommand, UpdateWorkspaceCommand, ListWorkspacesQuery } from './application/workspaces/workspace.commands';
 export type { WorkspaceView } from './application/workspaces/workspace.view';
+export type { UpdateWorkspaceResult } from './application/workspaces/workspace.commands';
 export { BootstrapOrganizationCommand, BootstrapIfEmptyCommand } from './application/bootstrap/bootstrap-organization.command';
 export type { BootstrapResult } from './application/bootstrap/bootstrap-organization.command';
 export { CreateSessionCommand, EndSessionCommand } from './application/sessions/session.commands';

@@ -27,7 +27,7 @@ export class FxRatesController {
 
   @Get()
   @RequireScope('fx_rates:read')
-  @ApiOperation({ summary: 'The organization’s FX rates.' })
+  @ApiOperation({ summary: 'The workspace’s FX rates (a transfer converts at its own workspace’s rate).' })
   @ApiOkResponse({ type: FxRateListDto })
   async list(@CurrentActor() actor: Actor): Promise<FxRateListDto> {
     const rates = await this.queries.execute(new ListFxRatesQuery(actor));
@@ -36,7 +36,7 @@ export class FxRatesController {
 
   @Put(':from/:to')
   @RequireScope('fx_rates:write')
-  @ApiOperation({ summary: 'Set the rate from one currency to another; transfers snapshot it.' })
+  @ApiOperation({ summary: 'Set the workspace’s rate from one currency to another; its transfers snapshot it.' })
   @ApiOkResponse({ type: FxRateDto })
   async put(
     @CurrentActor() actor: Actor,

@@ -24,6 +24,7 @@ import {
 import type { Actor } from '@app/shared-kernel';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { pendingApproval } from '../http/pending-approval.dto';
 import { RequireScope } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
 import { ReplayAsConflict } from '../http/idempotency.interceptor';
@@ -317,7 +318,7 @@ export class WalletsController {
     body: MoneyOperationDto,
     reply: FastifyReply,
     expiresAt?: Date | null,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Record<string, unknown> | PendingApprovalDto> {
     const result = await this.commands.execute(
       new ApplyMoneyOperationCommand(actor, kind, walletId, {
         amount: body.amount,
@@ -329,12 +330,7 @@ export class WalletsController {
       }),
     );
     if ('held' in result) {
-      void reply.status(202).header('Location', `/v1/approvals/${result.approvalId}`);
-      return {
-        object: 'approval_request',
-        status: 'pending_approval',
-        approval: { id: result.approvalId, status: result.approvalStatus, checkpoint: 'wallet.adjust' },
-      };
+      return pendingApproval(reply, { id: result.approvalId, status: result.approvalStatus, checkpoint: 'wallet.adjust' });
     }
     if (result.replayed) void reply.header('Idempotent-Replayed', 'true');
     return transactionResponse(result.transaction);

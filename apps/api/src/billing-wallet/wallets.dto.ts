@@ -196,17 +196,7 @@ export class WalletTransactionListDto {
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
 }
 
-class PendingApprovalRefDto {
-  @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05' }) id!: string;
-  @ApiProperty({ example: 'pending' }) status!: string;
-  @ApiProperty({ example: 'wallet.adjust' }) checkpoint!: string;
-}
-
-export class PendingApprovalDto {
-  @ApiProperty({ example: 'approval_request' }) object!: string;
-  @ApiProperty({ example: 'pending_approval' }) status!: string;
-  @ApiProperty({ type: () => PendingApprovalRefDto }) approval!: PendingApprovalRefDto;
-}
+export { PendingApprovalDto } from '../http/pending-approval.dto';
 
 export class CreateHoldDto {
   @ApiProperty(AMOUNT) @IsString() amount!: string;

@@ -57,6 +57,21 @@ const CATALOG = {
     message: 'The webhook signature is missing, invalid or outside the 5-minute window.',
   },
   IP_NOT_ALLOWED: { kind: 'forbidden', message: 'This API key may not be used from 198.51.100.7.' },
+  SANDBOX_PRINCIPAL_FORBIDDEN: {
+    kind: 'forbidden',
+    message: 'A sandbox principal cannot reach organization-level resources; use a live key or session.',
+  },
+  EXPIRY_NOT_GRANTABLE: {
+    kind: 'forbidden',
+    message: 'A minted key cannot outlive the key that mints it.',
+    param: 'expires_at',
+  },
+  IP_RANGE_NOT_GRANTABLE: {
+    kind: 'forbidden',
+    message: 'A minted key cannot reach addresses outside the minting key’s allowed_ips.',
+    param: 'allowed_ips',
+  },
+  OWNER_ROLE_REQUIRED: { kind: 'forbidden', message: 'Only an owner may create an admin: admins decide approvals.' },
   WORKSPACE_FORBIDDEN: { kind: 'forbidden', message: 'This workspace belongs to another organization.' },
   WORKSPACE_MODE_MISMATCH: { kind: 'forbidden', message: 'An sk_test_ key cannot act on a live workspace.' },
   INSUFFICIENT_SCOPE: {

@@ -31,9 +31,7 @@ export function acceptJsonBodiesOnly(adapter: FastifyAdapter, bodyLimit: number)
       else done(null, value);
     }),
   );
-  adapter.useBodyParser('*', false, { bodyLimit }, (_request, _body, done) =>
-    done(unsupportedMediaType(), undefined),
-  );
+  adapter.useBodyParser('*', false, { bodyLimit }, (_request, _body, done) => done(unsupportedMediaType(), undefined));
 }
 
 /**

@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { METHOD_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer, Reflector } from '@nestjs/core';
 import { OpenAPIObject } from '@nestjs/swagger';
+import { isOrganizationLevel, isScope } from '@app/identity';
 import { ANY_SCOPE, PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth/route-access';
 import { API_ERRORS, ErrorCode, exampleBody, statusOf } from './error-catalog';
 import { idempotencyKeyRule, IdempotencyKeyRule, replayAsConflictField } from './idempotency.interceptor';
@@ -16,6 +17,8 @@ const WITH_BODY = new Set(['post', 'put', 'patch']);
 interface RouteFacts {
   authenticated: boolean;
   scope: string | undefined;
+  /** Organization-level resources (users, workspaces, the audit log) refuse sandbox principals. */
+  organizationLevel: boolean;
   idempotency: IdempotencyKeyRule;
   replayAsConflict: boolean;
   hasBody: boolean;
@@ -86,9 +89,11 @@ function factsOf(
   const authenticated = !reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets);
   const input = declaredInputOf(controller, handler);
   const parameters: Array<{ in: string; name: string }> = operation.parameters ?? [];
+  const scope = reflector.getAllAndOverride<string | undefined>(REQUIRED_SCOPE, targets);
   return {
     authenticated,
-    scope: reflector.getAllAndOverride<string | undefined>(REQUIRED_SCOPE, targets),
+    scope,
+    organizationLevel: scope !== undefined && isScope(scope) && isOrganizationLevel(scope),
     idempotency: idempotencyKeyRule(method, authenticated, handler),
     replayAsConflict: replayAsConflictField(handler) !== undefined,
     hasBody: WITH_BODY.has(method) || input.body !== 'none',
@@ -121,6 +126,7 @@ function errorCodes(facts: RouteFacts): Map<number, ErrorCode[]> {
           'WORKSPACE_NOT_FOUND',
         ] as const)
       : []),
+    ...(facts.organizationLevel ? (['SANDBOX_PRINCIPAL_FORBIDDEN'] as const) : []),
     ...(facts.rateLimited ? (['RATE_LIMITED'] as const) : []),
   ];
   const byStatus = new Map<number, ErrorCode[]>();

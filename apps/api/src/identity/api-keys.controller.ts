@@ -32,7 +32,7 @@ export class ApiKeysController {
   @RequireScope('api_keys:write')
   @ApiOperation({ summary: 'Create an API key; its secret is returned once.' })
   @ApiCreatedResponse({ type: ApiKeyWithSecretDto })
-  @ApiErrors('SCOPE_NOT_GRANTABLE', 'KEY_TYPE_NOT_GRANTABLE')
+  @ApiErrors('SCOPE_NOT_GRANTABLE', 'KEY_TYPE_NOT_GRANTABLE', 'EXPIRY_NOT_GRANTABLE', 'IP_RANGE_NOT_GRANTABLE')
   async create(
     @CurrentActor() actor: Actor,
     @Body() body: CreateApiKeyDto,
@@ -43,7 +43,7 @@ export class ApiKeysController {
         name: body.name,
         scopes: body.scopes,
         allowedIps: body.allowed_ips,
-        expiresAt: body.expires_at ?? null,
+        expiresAt: body.expires_at,
         keyType: body.key_type,
       }),
     );

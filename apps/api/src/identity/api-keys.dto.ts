@@ -21,13 +21,20 @@ export class CreateApiKeyDto {
 
   @ApiPropertyOptional({
     example: ['203.0.113.0/24', '2001:db8::1'],
-    description: 'Addresses or CIDR blocks; empty means unrestricted.',
+    description:
+      'Addresses or CIDR blocks; empty means unrestricted. Omitted: the minting key’s own list (a session: unrestricted). ' +
+      'A list wider than the minting key’s is refused (403 IP_RANGE_NOT_GRANTABLE).',
   })
   @IsOptional()
   @IsArray()
   allowed_ips?: unknown[];
 
-  @ApiPropertyOptional({ example: '2027-01-01T00:00:00Z', description: 'Omitted means non-expiring.' })
+  @ApiPropertyOptional({
+    example: '2027-01-01T00:00:00Z',
+    description:
+      'Omitted: the minting key’s own expiry (a session: non-expiring). Later than the minting key’s expiry is refused ' +
+      '(403 EXPIRY_NOT_GRANTABLE).',
+  })
   @IsOptional()
   @IsTimestamp()
   expires_at?: Date;

@@ -53,7 +53,7 @@ export class UsersController {
   @RequireScope('users:write')
   @ApiOperation({ summary: 'Invite a user with a role; the role may not exceed the caller’s scopes.' })
   @ApiCreatedResponse({ type: UserDto })
-  @ApiErrors('ALREADY_EXISTS', 'SCOPE_NOT_GRANTABLE')
+  @ApiErrors('ALREADY_EXISTS', 'SCOPE_NOT_GRANTABLE', 'HUMAN_SESSION_REQUIRED', 'OWNER_ROLE_REQUIRED')
   async create(
     @CurrentActor() actor: Actor,
     @Body() body: CreateUserDto,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   APPROVAL_CHECKPOINTS,
   CreateWorkspaceCommand,
@@ -14,6 +14,7 @@ import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-valid
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { ApiErrors } from '../http/error-catalog';
+import { PendingApprovalDto, pendingApproval } from '../http/pending-approval.dto';
 import { RequireScope } from '../http/auth/route-access';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
@@ -111,12 +112,26 @@ export class WorkspacesController {
 
   @Patch(':id')
   @RequireScope('workspaces:write')
-  @ApiOperation({ summary: 'Rename a workspace or change its settings (merge-patch; null leaves a field unchanged).' })
+  @ApiOperation({
+    summary:
+      'Rename a workspace or change its settings (merge-patch; null leaves a field unchanged). A change that removes an ' +
+      'approval checkpoint is held for a second human (checkpoint workspace.approval_settings).',
+  })
   @ApiOkResponse({ type: WorkspaceDto })
-  @ApiErrors('WORKSPACE_NOT_FOUND')
-  async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateWorkspaceDto): Promise<WorkspaceDto> {
-    return toDto(
-      await this.commands.execute(new UpdateWorkspaceCommand(actor, id, { name: body.name, settings: body.settings })),
+  @ApiAcceptedResponse({ type: PendingApprovalDto, description: 'Removes a checkpoint: held for approval; nothing applied.' })
+  @ApiErrors('WORKSPACE_NOT_FOUND', 'APPROVAL_REQUIRED_HUMAN')
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: UpdateWorkspaceDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WorkspaceDto | PendingApprovalDto> {
+    const result = await this.commands.execute(
+      new UpdateWorkspaceCommand(actor, id, { name: body.name, settings: body.settings }),
     );
+    if (result.held) {
+      return pendingApproval(reply, { id: result.approvalId, status: result.approvalStatus, checkpoint: result.checkpoint });
+    }
+    return toDto(result.workspace);
   }
 }

@@ -55,13 +55,23 @@ export class PutFxRateHandler implements ICommandHandler<PutFxRateCommand> {
     const value = parseDecimal(rate, 'rate', { maxIntegerDigits: 12, maxScale: 12, allowNegative: false });
     if (value.lte(0)) throw invalidParameter('rate', 'OUT_OF_RANGE', 'rate must be greater than zero.');
     const [row]: FxRateRow[] = await this.txHost.tx.query(
-      `INSERT INTO fx_rates (organization_id, from_currency, to_currency, rate, updated_at, updated_by_type, updated_by_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (organization_id, from_currency, to_currency)
+      `INSERT INTO fx_rates (organization_id, workspace_id, from_currency, to_currency, rate, updated_at, updated_by_type,
+                             updated_by_id)
+       VALUES ($1, $8, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (organization_id, workspace_id, from_currency, to_currency)
        DO UPDATE SET rate = EXCLUDED.rate, updated_at = EXCLUDED.updated_at, updated_by_type = EXCLUDED.updated_by_type,
                      updated_by_id = EXCLUDED.updated_by_id
        RETURNING from_currency, to_currency, rate, updated_at`,
-      [actor.organizationId, from, to, value.toFixed(), this.clock.now(), actor.principal.type, actor.principal.id],
+      [
+        actor.organizationId,
+        from,
+        to,
+        value.toFixed(),
+        this.clock.now(),
+        actor.principal.type,
+        actor.principal.id,
+        actor.workspaceId,
+      ],
     );
     await this.audit.record(actor, {
       action: 'fx_rate.set',
@@ -79,8 +89,9 @@ export class ListFxRatesHandler implements IQueryHandler<ListFxRatesQuery> {
 
   async execute({ actor }: ListFxRatesQuery): Promise<FxRateView[]> {
     const rows: FxRateRow[] = await this.dataSource.query(
-      'SELECT from_currency, to_currency, rate, updated_at FROM fx_rates WHERE organization_id = $1 ORDER BY from_currency, to_currency',
-      [actor.organizationId],
+      `SELECT from_currency, to_currency, rate, updated_at FROM fx_rates WHERE organization_id = $1 AND workspace_id = $2
+        ORDER BY from_currency, to_currency`,
+      [actor.organizationId, actor.workspaceId],
     );
     return rows.map(toView);
   }
@@ -133,7 +144,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     const amount = Money.parse(input.amount, source.snapshot.currency, 'amount.value');
     if (!amount.isPositive()) throw invalidParameter('amount.value', 'OUT_OF_RANGE', 'amount.value must be greater than zero.');
     const now = this.clock.now();
-    const rate = await this.rateFor(actor.organizationId, source.snapshot.currency, target.snapshot.currency);
+    const rate = await this.rateFor(actor, source.snapshot.currency, target.snapshot.currency);
     const transferId = newId();
     const availableBefore = source.availableBalance;
     const by = createdBy(actor);
@@ -206,12 +217,18 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     return { source, target };
   }
 
-  private async rateFor(organizationId: string, from: string, to: string): Promise<{ value: Big; asOf: Date } | null> {
+  /** The rate of the transfer's own workspace: a sandbox rate never feeds a live transfer. */
+  private async rateFor(
+    actor: TransferFundsCommand['actor'],
+    from: string,
+    to: string,
+  ): Promise<{ value: Big; asOf: Date } | null> {
     if (from === to) return null;
     const [row] = await preparedQuery<FxRateRow>(
       this.txHost.tx,
-      'SELECT from_currency, to_currency, rate, updated_at FROM fx_rates WHERE organization_id = $1 AND from_currency = $2 AND to_currency = $3',
-      [organizationId, from, to],
+      `SELECT from_currency, to_currency, rate, updated_at FROM fx_rates
+        WHERE organization_id = $1 AND workspace_id = $4 AND from_currency = $2 AND to_currency = $3`,
+      [actor.organizationId, from, to, actor.workspaceId],
     );
     if (!row) {
       throw new DomainError(

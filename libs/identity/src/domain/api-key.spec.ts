@@ -1,9 +1,10 @@
-import { ApiKey, grantableKeyTypes, KeyType, Minter } from './api-key';
+import { ApiKey, grantableKeyTypes, KeyType, Minter, UNLIMITED_MINTER } from './api-key';
+import { IpAllowlist } from './ip-allowlist';
 
 const NOW = new Date('2026-11-24T12:00:00Z');
 
 function minter(mode: 'live' | 'sandbox', scopes: string[] = ['costs:read', 'api_keys:write']): Minter {
-  return { type: 'api_key', id: 'minter', scopes: new Set(scopes), keyTypes: grantableKeyTypes(mode) };
+  return { type: 'api_key', id: 'minter', scopes: new Set(scopes), keyTypes: grantableKeyTypes(mode), ...UNLIMITED_MINTER };
 }
 
 function mint(keyType: KeyType, by: Minter, scopes: string[] = ['costs:read']) {
@@ -40,5 +41,56 @@ describe('ApiKey key types', () => {
       expect(successor.snapshot.keyType).toBe('sk_test');
       expect(secret).toMatch(/^sk_test_/);
     }
+  });
+});
+
+describe('ApiKey limits inherited from the minter', () => {
+  const expiry = new Date(NOW.getTime() + 90_000);
+  const limited: Minter = { ...minter('live'), expiresAt: expiry, allowedIps: IpAllowlist.parse(['127.0.0.1', '10.0.0.0/8']) };
+
+  function mintWith(by: Minter, fields: { expiresAt?: Date | null; allowedIps?: unknown }) {
+    return ApiKey.mint({
+      organizationId: 'org',
+      name: 'child',
+      scopes: ['costs:read'],
+      keyType: 'sk_live',
+      minter: by,
+      now: NOW,
+      ...fields,
+    });
+  }
+
+  it('inherits the minter’s expiry and addresses when they are omitted', () => {
+    const { key } = mintWith(limited, {});
+    expect(key.snapshot.expiresAt).toEqual(expiry);
+    expect(key.snapshot.allowedIps.entries).toEqual(['127.0.0.1', '10.0.0.0/8']);
+  });
+
+  it('accepts an earlier expiry and a narrower network', () => {
+    const earlier = new Date(NOW.getTime() + 60_000);
+    const { key } = mintWith(limited, { expiresAt: earlier, allowedIps: ['10.1.2.0/24', '127.0.0.1'] });
+    expect(key.snapshot.expiresAt).toEqual(earlier);
+    expect(key.snapshot.allowedIps.entries).toEqual(['10.1.2.0/24', '127.0.0.1']);
+  });
+
+  it('refuses a later expiry with EXPIRY_NOT_GRANTABLE', () => {
+    expect(() => mintWith(limited, { expiresAt: new Date(expiry.getTime() + 1) })).toThrow(
+      expect.objectContaining({ code: 'EXPIRY_NOT_GRANTABLE', kind: 'forbidden', param: 'expires_at' }),
+    );
+  });
+
+  it.each([[[]], [['0.0.0.0/0']], [['10.0.0.0/7']], [['127.0.0.2']], [['::1']], [['127.0.0.1', '192.168.0.1']]])(
+    'refuses the wider network %j with IP_RANGE_NOT_GRANTABLE',
+    (allowedIps) => {
+      expect(() => mintWith(limited, { allowedIps })).toThrow(
+        expect.objectContaining({ code: 'IP_RANGE_NOT_GRANTABLE', kind: 'forbidden', param: 'allowed_ips' }),
+      );
+    },
+  );
+
+  it('leaves an unlimited minter’s child unlimited unless asked', () => {
+    const { key } = mintWith(minter('live'), {});
+    expect(key.snapshot.expiresAt).toBeNull();
+    expect(key.snapshot.allowedIps.unrestricted).toBe(true);
   });
 });

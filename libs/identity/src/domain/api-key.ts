@@ -16,12 +16,21 @@ export interface Creator {
 
 /**
  * What the minting principal may hand on: a key never carries a scope its minter lacks, nor a
- * key type it may not grant (see `grantableKeyTypes`).
+ * key type it may not grant (see `grantableKeyTypes`), nor outlives its minter, nor works from
+ * an address its minter may not use from.
  */
 export interface Minter extends Creator {
   scopes: ReadonlySet<string>;
   keyTypes: ReadonlySet<KeyType>;
+  /** The minting key's own expiry; null for a non-expiring key or a user (see `MinterLimits`). */
+  expiresAt: Date | null;
+  /** The minting key's own allowed_ips; unrestricted for a user. */
+  allowedIps: IpAllowlist;
 }
+
+/** The limits a minting principal carries: an API key's expiry and addresses, none for a user. */
+export type MinterLimits = Pick<Minter, 'expiresAt' | 'allowedIps'>;
+export const UNLIMITED_MINTER: MinterLimits = { expiresAt: null, allowedIps: IpAllowlist.parse([]) };
 
 const LIVE_GRANTS: ReadonlySet<KeyType> = new Set<KeyType>(['sk_live', 'sk_test']);
 const SANDBOX_GRANTS: ReadonlySet<KeyType> = new Set<KeyType>(['sk_test']);
@@ -78,9 +87,7 @@ export class ApiKey {
     }
     ApiKey.assertKeyTypeGrantable(request.keyType, request.minter, 'key_type');
     const scopes = ApiKey.grantableScopes(request.scopes, request.minter);
-    if (!Array.isArray(request.allowedIps ?? []))
-      throw invalidParameter('allowed_ips', 'INVALID_TYPE', 'allowed_ips must be an array.');
-    const allowedIps = IpAllowlist.parse((request.allowedIps as unknown[] | undefined) ?? []);
+    const allowedIps = ApiKey.grantableAllowlist(request.allowedIps, request.minter);
     if (request.expiresAt && request.expiresAt.getTime() <= request.now.getTime()) {
       throw invalidParameter('expires_at', 'OUT_OF_RANGE', 'expires_at must be in the future.');
     }
@@ -90,7 +97,7 @@ export class ApiKey {
       keyType: request.keyType,
       scopes,
       allowedIps,
-      expiresAt: request.expiresAt ?? null,
+      expiresAt: ApiKey.grantableExpiry(request.expiresAt, request.minter),
       rotatedFromId: null,
       createdBy: { type: request.minter.type, id: request.minter.id },
       now: request.now,
@@ -152,6 +159,33 @@ export class ApiKey {
         },
       );
     }
+  }
+
+  /** Omitted (or null), the minter's own addresses; given, within them. */
+  private static grantableAllowlist(value: unknown, minter: Minter): IpAllowlist {
+    if (value === undefined || value === null) return minter.allowedIps;
+    if (!Array.isArray(value)) throw invalidParameter('allowed_ips', 'INVALID_TYPE', 'allowed_ips must be an array.');
+    const requested = IpAllowlist.parse(value);
+    if (requested.isWithin(minter.allowedIps)) return requested;
+    const outside = requested.unrestricted ? [] : requested.entriesOutside(minter.allowedIps);
+    throw new DomainError(
+      'forbidden',
+      'IP_RANGE_NOT_GRANTABLE',
+      `A key cannot be usable from addresses its minter may not use: keep allowed_ips within ${minter.allowedIps.entries.join(', ')}.`,
+      { param: 'allowed_ips', details: { not_grantable: outside, minter_allowed_ips: [...minter.allowedIps.entries] } },
+    );
+  }
+
+  /** Omitted (or null), the minter's own expiry; given, no later than it. */
+  private static grantableExpiry(value: Date | null | undefined, minter: Minter): Date | null {
+    if (value === undefined || value === null) return minter.expiresAt;
+    if (!minter.expiresAt || value.getTime() <= minter.expiresAt.getTime()) return value;
+    throw new DomainError(
+      'forbidden',
+      'EXPIRY_NOT_GRANTABLE',
+      `A key cannot outlive its minter, which expires at ${minter.expiresAt.toISOString()}.`,
+      { param: 'expires_at', details: { minter_expires_at: minter.expiresAt.toISOString() } },
+    );
   }
 
   private static assertKeyTypeGrantable(keyType: KeyType, minter: Minter, param: string): void {

@@ -32,6 +32,22 @@ export class IpAllowlist {
     return this.ranges.length === 0;
   }
 
+  /** Every address this list allows, `outer` allows too (an unrestricted list is within an unrestricted one only). */
+  isWithin(outer: IpAllowlist): boolean {
+    if (outer.unrestricted) return true;
+    if (this.unrestricted) return false;
+    return this.ranges.every(([address, bits]) =>
+      outer.ranges.some(
+        ([network, outerBits]) => address.kind() === network.kind() && bits >= outerBits && address.match(network, outerBits),
+      ),
+    );
+  }
+
+  /** The entries `outer` does not contain. */
+  entriesOutside(outer: IpAllowlist): string[] {
+    return this.entries.filter((_entry, index) => !new IpAllowlist([], [this.ranges[index]]).isWithin(outer));
+  }
+
   allows(address: string): boolean {
     if (this.unrestricted) return true;
     if (!ipaddr.isValid(address)) return false;

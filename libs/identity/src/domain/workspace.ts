@@ -7,6 +7,14 @@ export const WORKSPACE_MODES: readonly WorkspaceMode[] = ['live', 'sandbox'];
 export const APPROVAL_CHECKPOINTS = ['wallet.adjust'] as const;
 export type ApprovalCheckpoint = (typeof APPROVAL_CHECKPOINTS)[number];
 
+/**
+ * Checkpoints that hold regardless of any setting: changing a workspace's approval checkpoints in
+ * a way that removes one is itself held for a second human, so the four-eyes control cannot be
+ * switched off by the party it controls.
+ */
+export const WORKSPACE_APPROVAL_SETTINGS_CHECKPOINT = 'workspace.approval_settings';
+export const ALWAYS_HELD_CHECKPOINTS: readonly string[] = [WORKSPACE_APPROVAL_SETTINGS_CHECKPOINT];
+
 export interface WorkspaceSettings {
   approval_required_for: ApprovalCheckpoint[];
 }
@@ -64,8 +72,12 @@ export class Workspace {
     return this.state;
   }
 
-  /** Merge-patch: absent or null fields stay as they are. */
-  update(changes: { name?: unknown; settings?: { approval_required_for?: unknown } | null }, now: Date): void {
+  /** Merge-patch: absent or null fields stay as they are. Returns the checkpoints the change removes. */
+  update(
+    changes: { name?: unknown; settings?: { approval_required_for?: unknown } | null },
+    now: Date,
+  ): { removedCheckpoints: ApprovalCheckpoint[] } {
+    const before = this.state.settings.approval_required_for;
     const next = { ...this.state };
     if (changes.name !== undefined && changes.name !== null) next.name = validName(changes.name);
     const requested = changes.settings?.approval_required_for;
@@ -75,6 +87,7 @@ export class Workspace {
     next.updatedAt = now;
     next.version += 1;
     this.state = next;
+    return { removedCheckpoints: before.filter((checkpoint) => !next.settings.approval_required_for.includes(checkpoint)) };
   }
 
   requiresApproval(checkpoint: ApprovalCheckpoint): boolean {

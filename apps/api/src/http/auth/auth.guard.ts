@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { Reflector } from '@nestjs/core';
-import { AuthenticateRequestQuery } from '@app/identity';
+import { AuthenticateRequestQuery, isOrganizationLevel, Scope } from '@app/identity';
 import { Actor, DomainError } from '@app/shared-kernel';
 import { FastifyRequest } from 'fastify';
 import { ANY_SCOPE, PUBLIC_ROUTE, REQUIRED_SCOPE } from './route-access';
@@ -11,6 +11,8 @@ export type AuthenticatedRequest = FastifyRequest & { actor?: Actor };
 /**
  * Every route is protected unless marked @Public: authenticate (401, IP 403, workspace 404/403),
  * then the route's declared scope (403). A route that declares nothing is refused (fail closed).
+ * A sandbox principal (a sk_test key, or a session acting in a sandbox workspace) never reaches an
+ * organization-level route: the reach is the scope's resource's, so no route can forget it.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -44,6 +46,14 @@ export class AuthGuard implements CanActivate {
         {
           details: { required_scope: scope ?? null },
         },
+      );
+    }
+    if (scope !== ANY_SCOPE && actor.workspaceMode === 'sandbox' && isOrganizationLevel(scope as Scope)) {
+      throw new DomainError(
+        'forbidden',
+        'SANDBOX_PRINCIPAL_FORBIDDEN',
+        'A sandbox principal cannot reach organization-level resources (users, workspaces, the audit log); use a live credential.',
+        { details: { required_scope: scope, workspace_mode: 'sandbox' } },
       );
     }
     request.actor = actor;

@@ -1,7 +1,7 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, JobQueue, TransactionalNotifier } from '@app/shared-kernel';
+import { Actor, AuditLog, Clock, DomainError, JobQueue, TransactionalNotifier } from '@app/shared-kernel';
 import { ApiKey } from '../../domain/api-key';
 import { ApiKeyRepository } from '../../domain/repositories';
 import { CredentialCache } from '../authentication/credential-cache';
@@ -14,6 +14,13 @@ export const COMPLETE_ROTATION_JOB = 'api_keys.complete-rotation';
 
 function apiKeyNotFound(): DomainError {
   return new DomainError('not_found', 'API_KEY_NOT_FOUND', 'No such API key.', { param: 'id' });
+}
+
+/** The key, locked, if the actor may see it: a key type it may not grant (sk_live, to a sandbox principal) is unknown to it. */
+async function findVisibleForUpdate(keys: ApiKeyRepository, actor: Actor, apiKeyId: string): Promise<ApiKey> {
+  const key = await keys.findForUpdate(actor.organizationId, apiKeyId);
+  if (!key || !minterOf(actor).keyTypes.has(key.snapshot.keyType)) throw apiKeyNotFound();
+  return key;
 }
 
 @CommandHandler(RotateApiKeyCommand)
@@ -29,8 +36,7 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
 
   @Transactional()
   async execute({ actor, apiKeyId }: RotateApiKeyCommand) {
-    const key = await this.keys.findForUpdate(actor.organizationId, apiKeyId);
-    if (!key) throw apiKeyNotFound();
+    const key = await findVisibleForUpdate(this.keys, actor, apiKeyId);
     const now = this.clock.now();
     const { successor, secret } = key.rotate(minterOf(actor), now);
     await this.keys.save(key);
@@ -61,8 +67,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
 
   @Transactional()
   async execute({ actor, apiKeyId }: RevokeApiKeyCommand) {
-    const key = await this.keys.findForUpdate(actor.organizationId, apiKeyId);
-    if (!key) throw apiKeyNotFound();
+    const key = await findVisibleForUpdate(this.keys, actor, apiKeyId);
     const now = this.clock.now();
     const alreadyRevoked = key.snapshot.revokedAt !== null;
     key.revoke(now);

@@ -5,7 +5,7 @@ import { ApiKey, KeyType } from '../../domain/api-key';
 import { ApiKeyRepository } from '../../domain/repositories';
 import { toApiKeyView } from './api-key.view';
 import { CreateApiKeyCommand } from './create-api-key.command';
-import { minterOf } from './minter';
+import { minterLimits, minterOf } from './minter';
 
 @CommandHandler(CreateApiKeyCommand)
 export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand> {
@@ -24,7 +24,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
       ...input,
       organizationId: actor.organizationId,
       keyType,
-      minter: minterOf(actor),
+      minter: minterOf(actor, await minterLimits(actor, this.keys)),
       now,
     });
     await this.keys.insert(key);
@@ -32,7 +32,13 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
       action: 'api_key.created',
       resourceType: 'api_key',
       resourceId: key.id,
-      data: { name: key.snapshot.name, key_type: keyType, scopes: key.snapshot.scopes },
+      data: {
+        name: key.snapshot.name,
+        key_type: keyType,
+        scopes: key.snapshot.scopes,
+        allowed_ips: key.snapshot.allowedIps.entries,
+        expires_at: key.snapshot.expiresAt?.toISOString() ?? null,
+      },
     });
     return { key: toApiKeyView(key, now), secret };
   }

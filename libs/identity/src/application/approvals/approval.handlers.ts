@@ -5,6 +5,7 @@ import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@n
 import { DiscoveryService } from '@nestjs/core';
 import { Actor, AuditLog, Clock, DomainError, isUuid, newId } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
+import { ALWAYS_HELD_CHECKPOINTS } from '../../domain/workspace';
 import { ApprovalExecutor, ExecutesApprovalCheckpoint } from './approval-executor';
 import { ApprovalView, DecideApprovalCommand, GetApprovalQuery, HoldForApprovalCommand, HoldResult } from './approval.commands';
 
@@ -69,16 +70,20 @@ export class HoldForApprovalHandler implements ICommandHandler<HoldForApprovalCo
 
   @Transactional()
   async execute({ actor, checkpoint, payload }: HoldForApprovalCommand): Promise<HoldResult> {
-    const [workspace] = await this.txHost.tx.query(
-      `SELECT settings->'approval_required_for' ? $3 AS required FROM workspaces WHERE organization_id = $1 AND id = $2`,
-      [actor.organizationId, actor.workspaceId, checkpoint],
-    );
-    if (!workspace?.required) return { held: false };
+    if (!ALWAYS_HELD_CHECKPOINTS.includes(checkpoint)) {
+      const [workspace] = await this.txHost.tx.query(
+        `SELECT settings->'approval_required_for' ? $3 AS required FROM workspaces WHERE organization_id = $1 AND id = $2`,
+        [actor.organizationId, actor.workspaceId, checkpoint],
+      );
+      if (!workspace?.required) return { held: false };
+    }
     if (!actor.principal.human) {
       throw new DomainError(
         'conflict',
         'APPROVAL_REQUIRED_HUMAN',
-        `This workspace requires a human approval for ${checkpoint}; sign in as a user.`,
+        ALWAYS_HELD_CHECKPOINTS.includes(checkpoint)
+          ? `${checkpoint} always needs a human request and a second human's approval; sign in as a user.`
+          : `This workspace requires a human approval for ${checkpoint}; sign in as a user.`,
         {
           details: { checkpoint },
         },

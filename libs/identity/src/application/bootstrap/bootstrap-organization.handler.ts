@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuditLog, Clock, DomainError, invalidParameter, newId } from '@app/shared-kernel';
-import { ApiKey, grantableKeyTypes, KeyType, Minter } from '../../domain/api-key';
+import { ApiKey, grantableKeyTypes, KeyType, Minter, UNLIMITED_MINTER } from '../../domain/api-key';
 import { normalizeEmail } from '../../domain/email';
 import { assertAcceptablePassword, hashPassword } from '../../domain/password';
 import { ApiKeyRepository, OrganizationRepository, WorkspaceRepository } from '../../domain/repositories';
@@ -12,7 +12,13 @@ import { Workspace } from '../../domain/workspace';
 import { BootstrapIfEmptyCommand, BootstrapOrganizationCommand, BootstrapResult } from './bootstrap-organization.command';
 
 const BOOTSTRAP_LOCK_KEY = 7_210_441_998_003;
-const SYSTEM: Minter = { type: 'system', id: null, scopes: new Set<string>(ALL_SCOPES), keyTypes: grantableKeyTypes('live') };
+const SYSTEM: Minter = {
+  type: 'system',
+  id: null,
+  scopes: new Set<string>(ALL_SCOPES),
+  keyTypes: grantableKeyTypes('live'),
+  ...UNLIMITED_MINTER,
+};
 
 @CommandHandler(BootstrapOrganizationCommand)
 export class BootstrapOrganizationHandler implements ICommandHandler<BootstrapOrganizationCommand> {

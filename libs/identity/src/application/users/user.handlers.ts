@@ -15,6 +15,7 @@ import { DataSource } from 'typeorm';
 import { normalizeEmail } from '../../domain/email';
 import { assertAcceptablePassword, hashPassword } from '../../domain/password';
 import { Role, ROLES, scopesOfRole } from '../../domain/scopes';
+import { assertMayGrantRole } from './approver-grant';
 import { CreateUserCommand, ListUsersQuery, UserView } from './user.commands';
 
 interface UserRow {
@@ -49,6 +50,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
         details: { not_grantable: missing },
       });
     }
+    await assertMayGrantRole(this.txHost.tx, actor, role);
     assertAcceptablePassword(input.password);
     const rows: UserRow[] = await this.txHost.tx.query(
       `INSERT INTO users (organization_id, id, email, password_hash, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)

@@ -11,11 +11,17 @@ export class CreateWorkspaceCommand extends Command<WorkspaceView> {
   }
 }
 
-export class UpdateWorkspaceCommand extends Command<WorkspaceView> {
+export type WorkspaceChanges = { name?: unknown; settings?: { approval_required_for?: unknown } | null };
+
+/** Applied at once, or (when it removes an approval checkpoint) held for a second human's approval. */
+export type UpdateWorkspaceResult =
+  { held: false; workspace: WorkspaceView } | { held: true; approvalId: string; approvalStatus: string; checkpoint: string };
+
+export class UpdateWorkspaceCommand extends Command<UpdateWorkspaceResult> {
   constructor(
     readonly actor: Actor,
     readonly workspaceId: string,
-    readonly changes: { name?: unknown; settings?: { approval_required_for?: unknown } | null },
+    readonly changes: WorkspaceChanges,
   ) {
     super();
   }
