@@ -379,7 +379,7 @@ describe('Sessions and users', () => {
       const other = await createTenant(t);
       const here = await createUser(tenant.auth, { email: 'shared@example.com', password, role: 'viewer' });
       expect(here.status).toBe(201);
-      const there = await createUser(other.auth, { email: 'Shared@Example.com', password: `${password} 2`, role: 'admin' });
+      const there = await createUser(other.auth, { email: 'Shared@Example.com', password: `${password} 2`, role: 'developer' });
       expect(there.status).toBe(201);
       expect(there.body.id).not.toBe(here.body.id);
 
@@ -412,7 +412,7 @@ describe('Sessions and users', () => {
       const veteran = await createTenant(t, { withOwner: true });
       // What the migration did to every user it found.
       await db.query('UPDATE users SET signs_in_without_organization = true WHERE id = $1', [veteran.user_id]);
-      const squatter = await createUser(tenant.auth, { email: veteran.owner!.email, password, role: 'owner' });
+      const squatter = await createUser(tenant.auth, { email: veteran.owner!.email, password, role: 'developer' });
       expect(squatter.status).toBe(201);
 
       const legacy = await signInAs({ email: veteran.owner!.email, password: veteran.owner!.password });
