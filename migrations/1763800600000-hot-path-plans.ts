@@ -60,9 +60,16 @@ export class HotPathPlans1763800600000 implements MigrationInterface {
         END LOOP;
       END
       $$`);
+    // The (source, reference) lookup of a money operation, led by the wallet rather than the
+    // tenant: every other index of the ledger leads with (organization_id, workspace_id,
+    // wallet_id) and would read the wallet's whole history on a tie.
+    await q.query(`
+      CREATE INDEX wallet_transactions_reference_lookup_idx ON wallet_transactions (wallet_id, source, reference)
+        WHERE reference IS NOT NULL AND type IN ('credit', 'debit', 'adjustment')`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP INDEX wallet_transactions_reference_lookup_idx');
     await q.query(`
       CREATE OR REPLACE FUNCTION wallet_lock(p_organization_id uuid, p_workspace_id uuid, p_ids uuid[])
       ${RETURNS}
