@@ -95,18 +95,18 @@ function explained(notice: string): Explained | undefined {
  * Issue 8 §4: a hot-path plan must not depend on fresh statistics. Statistics are taken on the
  * empty tables, then one workspace grows to 50,000 customers and wallets (one wallet with 20,000
  * ledger lines, 5,000 spent promotional lots and 5,000 released holds; 20,000 API keys and
- * sessions, 50,000 audit events and idempotency records) without ANALYZE. Every statement the
+ * sessions, 50,000 audit events and idempotency records) without ANALYZE. The statements the
  * app sends on the hot paths (authentication, idempotency claim and record, wallet lock, read
- * and write, the lists) is explained by auto_explain as it runs, nested plpgsql statements and
- * foreign-key checks included; each flow runs 7 times, so named prepared statements and
- * plpgsql statements reach their generic plans (the 6th execution on).
+ * and write, the (source, reference) lookup, the hold lock) are explained by auto_explain as
+ * they run, nested plpgsql statements included; each flow runs 7 times, so named prepared
+ * statements and plpgsql statements reach their generic plans (the 6th execution on).
  */
 describe('Hot-path query plans on a workspace that grew without ANALYZE (PostgreSQL)', () => {
   const RUNS = 7;
   let t: TestApp;
   let sql: Client;
   let tenant: TestTenant;
-  let api: WalletClient;
+  let root: WalletClient;
   /** A key first used while plans are captured (its lookup is an authentication cache miss). */
   let worker: { id: string; secret: string };
   let hot: string;
@@ -142,11 +142,11 @@ describe('Hot-path query plans on a workspace that grew without ANALYZE (Postgre
     await sql.query('SET auto_explain.log_min_duration = -1');
 
     tenant = await createTenant(t, { withOwner: true });
-    api = new WalletClient(t, tenant.auth);
-    hot = (await api.customerWithWallet('USD', 'Hot customer')).wallet.id;
-    other = (await api.customerWithWallet('USD', 'Other customer')).wallet.id;
-    await api.ok(hot, 'credit', { amount: '1000.00', source: 'PAYMENT' });
-    await api.ok(hot, 'credit', { amount: '100.00', source: 'PROMOTION', expires_at: '2099-01-01T00:00:00Z' });
+    root = new WalletClient(t, tenant.auth);
+    hot = (await root.customerWithWallet('USD', 'Hot customer')).wallet.id;
+    other = (await root.customerWithWallet('USD', 'Other customer')).wallet.id;
+    await root.ok(hot, 'credit', { amount: '1000.00', source: 'PAYMENT' });
+    await root.ok(hot, 'credit', { amount: '100.00', source: 'PROMOTION', expires_at: '2099-01-01T00:00:00Z' });
     worker = await createKey(t, tenant.auth, {
       name: 'plans worker',
       scopes: ['wallets:read', 'wallets:write', 'customers:read', 'api_keys:read', 'audit_events:read'],
