@@ -142,7 +142,7 @@ SELECT ${[...columns.map((c) => column('src_', s, c)), ...columns.map((c) => col
   FROM wallet_lock(:org, :ws, ARRAY[${wid(s)}, ${wid(t)}]) l \\gset`;
 };
 
-/** The repository's walletWrites(): balances, ledger lines, new lots, drawn lots (CTEs of the one save statement). */
+/** The repository's walletWrites(): balances, ledger lines, new lots (CTEs of the one save statement). */
 const walletWrites = (n, prefix, delta, entry) => [
   `UPDATE wallets SET cash_balance = :${prefix}cash_balance::numeric + ${delta}, promotional_balance = :${prefix}promotional_balance::numeric,
     held_balance = :${prefix}held_balance::numeric, credit_limit = :${prefix}credit_limit::numeric, max_balance = NULL,
@@ -162,9 +162,7 @@ const walletWrites = (n, prefix, delta, entry) => [
   `INSERT INTO promotional_lots (organization_id, workspace_id, wallet_id, id, amount, remaining, expires_at, created_at)
   SELECT :org, :ws, ${wid(n)}, l.id, l.amount, l.remaining, l.expires_at, l.created_at
     FROM jsonb_to_recordset('[]'::jsonb) AS l(id uuid, amount numeric, remaining numeric, expires_at timestamptz, created_at timestamptz)`,
-  `UPDATE promotional_lots p SET remaining = d.remaining
-  FROM jsonb_to_recordset('[]'::jsonb) AS d(id uuid, remaining numeric)
- WHERE p.organization_id = :org AND p.workspace_id = :ws AND p.wallet_id = ${wid(n)} AND p.id = d.id`,
+  // No drawn lot: these wallets have none (the app writes one UPDATE per lot drawn).
 ];
 
 const audit = (action, resourceType, resourceId, data) => `

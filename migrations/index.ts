@@ -4,6 +4,7 @@ import { Wallets1763800200000 } from './1763800200000-wallets';
 import { IdempotencyClaim1763800300000 } from './1763800300000-idempotency-claim';
 import { WalletLock1763800400000 } from './1763800400000-wallet-lock';
 import { IdempotencyConcurrentReplays1763800500000 } from './1763800500000-idempotency-concurrent-replays';
+import { HotPathPlans1763800600000 } from './1763800600000-hot-path-plans';
 import { PrimaryWalletForEveryCustomer1763800700000 } from './1763800700000-primary-wallet-for-every-customer';
 import { IdempotencyKeyScope1763801100000 } from './1763801100000-idempotency-key-scope';
 import { UserEmailPerOrganization1763801100001 } from './1763801100001-user-email-per-organization';
@@ -17,6 +18,7 @@ export const migrations = [
   IdempotencyClaim1763800300000,
   WalletLock1763800400000,
   IdempotencyConcurrentReplays1763800500000,
+  HotPathPlans1763800600000,
   PrimaryWalletForEveryCustomer1763800700000,
   IdempotencyKeyScope1763801100000,
   UserEmailPerOrganization1763801100001,

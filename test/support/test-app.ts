@@ -19,6 +19,8 @@ export interface TestAppOptions {
   logDestination?: DestinationStream;
   /** Test-only modules (probes) mounted beside the real ones. */
   imports?: Array<Type | DynamicModule>;
+  /** Runs on the fresh database before the application connects to it (settings, statistics). */
+  beforeStart?: (database: TestDatabase) => Promise<void>;
 }
 
 export interface TestApp {
@@ -35,6 +37,7 @@ export const TEST_APP_SECRET = 'test-app-secret-0123456789abcdef0123456789';
 /** The real application, built by the same configureApp as main.ts, on a database of its own. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
+  await options.beforeStart?.(database);
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...options.env, DATABASE_URL: database.url });
   const adapter = createFastifyAdapter(config);
   const routes: string[] = [];

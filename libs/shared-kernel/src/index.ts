@@ -26,4 +26,5 @@ export * from './persistence/database-errors';
 export * from './persistence/prepared-query';
 export * from './persistence/run-migrations';
 export * from './persistence/sql-write';
+export * from './persistence/tenant-check';
 export * from './persistence/transactional-notifier';

@@ -1,4 +1,4 @@
-import { Actor, DomainError, isUuid } from '@app/shared-kernel';
+import { Actor, DomainError, isUuid, sameTenant } from '@app/shared-kernel';
 import { walletNotFound } from './wallet-keys';
 
 /** A DataSource or a transaction's EntityManager. */
@@ -8,7 +8,7 @@ interface Queryable {
 
 async function existsInWorkspace(db: Queryable, table: 'wallets' | 'customers', actor: Actor, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const rows = await db.query(`SELECT 1 FROM ${table} WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
+  const rows = await db.query(`SELECT 1 FROM ${table} WHERE id = $3 AND ${sameTenant(null, '$1', '$2')}`, [
     actor.organizationId,
     actor.workspaceId,
     id,

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { CursorCodec, isUuid, keysetPage, newestFirstPosition } from '@app/shared-kernel';
+import { CursorCodec, isUuid, keysetPage, newestFirstPosition, sameTenant } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { Wallet } from '../domain/wallet';
 import { toEntry, toWallet, TRANSACTION_COLUMNS, TransactionRow, WALLET_SELECT, WalletRow } from '../infrastructure/wallet-rows';
@@ -13,10 +13,11 @@ export class GetWalletHandler implements IQueryHandler<GetWalletQuery> {
 
   async execute({ actor, walletId }: GetWalletQuery): Promise<Wallet> {
     const rows: WalletRow[] = isUuid(walletId)
-      ? await this.dataSource.query(
-          `SELECT ${WALLET_SELECT} FROM wallets w WHERE w.organization_id = $1 AND w.workspace_id = $2 AND w.id = $3`,
-          [actor.organizationId, actor.workspaceId, walletId],
-        )
+      ? await this.dataSource.query(`SELECT ${WALLET_SELECT} FROM wallets w WHERE w.id = $3 AND ${sameTenant('w', '$1', '$2')}`, [
+          actor.organizationId,
+          actor.workspaceId,
+          walletId,
+        ])
       : [];
     if (!rows[0]) throw walletNotFound();
     return toWallet(rows[0]);

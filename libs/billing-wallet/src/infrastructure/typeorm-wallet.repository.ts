@@ -1,7 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { executeWrites, isUuid, preparedQuery, SqlWrite } from '@app/shared-kernel';
+import { executeWrites, isUuid, preparedQuery, sameTenant, SqlWrite } from '@app/shared-kernel';
 import { LedgerEntry, Source, Wallet } from '../domain/wallet';
 import { WalletKey, WalletRepository } from '../domain/wallet.repository';
 import {
@@ -71,8 +71,8 @@ export class TypeOrmWalletRepository extends WalletRepository {
     const rows: TransactionRow[] = await preparedQuery(
       this.txHost.tx,
       `SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions
-        WHERE organization_id = $1 AND workspace_id = $2 AND wallet_id = $3 AND source = $4 AND reference = $5
-          AND type IN ('credit', 'debit', 'adjustment')`,
+        WHERE wallet_id = $3 AND source = $4 AND reference = $5 AND type IN ('credit', 'debit', 'adjustment')
+          AND ${sameTenant(null, '$1', '$2')}`,
       [organizationId, workspaceId, walletId, source, reference],
     );
     return rows[0] && toEntry(rows[0]);

@@ -1,4 +1,4 @@
-import { Money, SqlWrite } from '@app/shared-kernel';
+import { Money, sameTenant, SqlWrite } from '@app/shared-kernel';
 import { EntryType, LedgerEntry, PromotionalLot, Source, Wallet, WalletState } from '../domain/wallet';
 
 /** The columns of a wallet read, with its open lots aggregated as JSON (one round trip). */
@@ -181,7 +181,7 @@ export function settingsParameters(s: Readonly<WalletState>): unknown[] {
   ];
 }
 
-/** The wallet row, its new ledger lines, its new lots and the lots it drew from: four writes of one statement. */
+/** The wallet row, its new ledger lines, its new lots and each lot it drew from: the writes of one statement. */
 export function walletWrites(wallet: Wallet): SqlWrite[] {
   const s = wallet.snapshot;
   const changes = wallet.takeChanges();
@@ -191,7 +191,7 @@ export function walletWrites(wallet: Wallet): SqlWrite[] {
       text: `UPDATE wallets SET cash_balance = $4, promotional_balance = $5, held_balance = $6, credit_limit = $7, max_balance = $8,
            max_single_credit = $9, low_balance_threshold = $10, auto_topup_enabled = $11, auto_topup_amount = $12,
            auto_topup_payment_method_id = $13, is_primary = $14, version = $15, updated_at = $16
-          WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+          WHERE id = $3 AND ${sameTenant(null, '$1', '$2')}`,
       values: [
         ...key,
         s.cash.toString(),
@@ -231,18 +231,14 @@ export function walletWrites(wallet: Wallet): SqlWrite[] {
         ),
       ],
     },
-    {
-      text: `UPDATE promotional_lots p SET remaining = d.remaining
-         FROM jsonb_to_recordset($4::jsonb) AS d(id uuid, remaining numeric)
-        WHERE p.organization_id = $1 AND p.workspace_id = $2 AND p.wallet_id = $3 AND p.id = d.id`,
-      values: [
-        ...key,
-        JSON.stringify(
-          changes.lotsDrawn
-            .filter((drawn) => !changes.lotsCreated.some((lot) => lot.id === drawn.lotId))
-            .map((drawn) => ({ id: drawn.lotId, remaining: drawn.remaining.toString() })),
-        ),
-      ],
-    },
+    // One UPDATE per drawn lot, by its whole key: a join on the list would let the planner read
+    // every lot the wallet ever had (spent ones included) whenever it guesses the wallet has few.
+    ...changes.lotsDrawn
+      .filter((drawn) => !changes.lotsCreated.some((lot) => lot.id === drawn.lotId))
+      .map((drawn) => ({
+        text: `UPDATE promotional_lots SET remaining = $5
+          WHERE organization_id = $1 AND workspace_id = $2 AND wallet_id = $3 AND id = $4`,
+        values: [...key, drawn.lotId, drawn.remaining.toString()],
+      })),
   ];
 }
