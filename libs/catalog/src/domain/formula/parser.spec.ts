@@ -123,6 +123,11 @@ describe('parseFormula', () => {
     expect(error.message).toContain(`(at position ${position})`);
   });
 
+  it('refuses 999 unclosed parentheses with a syntax error, not a stack overflow', () => {
+    expect(syntaxError(`${'('.repeat(999)}1`).position).toBe(1000);
+    expect(syntaxError(`${'('.repeat(1000)}`).position).toBe(1000);
+  });
+
   it('refuses more than 1,000 characters, at position 1000', () => {
     expect(syntaxError(`1${' '.repeat(1000)}`)).toEqual(expect.objectContaining({ position: 1000, reason: 'too_long' }));
   });
