@@ -1,11 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { CatalogModule } from '@app/catalog';
 import { DocumentsModule } from '@app/documents';
 import { Clock, PlatformModule } from '@app/shared-kernel';
 import { LoggerModule } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
 import { BillingWalletHttpModule } from './billing-wallet/billing-wallet-http.module';
+import { CatalogHttpModule } from './catalog/catalog-http.module';
 import { AppConfig } from './config/app-config';
 import { HealthController } from './health/health.controller';
 import { HttpEdgeModule } from './http/http.module';
@@ -37,7 +37,7 @@ export class AppModule {
           environment: options.config.NODE_ENV,
         }),
         IdentityHttpModule,
-        CatalogModule,
+        CatalogHttpModule,
         DocumentsModule,
         BillingWalletHttpModule,
         HttpEdgeModule,

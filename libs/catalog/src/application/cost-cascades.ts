@@ -210,7 +210,7 @@ export class CostCascades implements OnModuleInit {
     await this.finishTask(job, 'republished', published!);
   }
 
-  @Transactional({ propagation: Propagation.RequiresNew })
+  @Transactional(Propagation.RequiresNew)
   private async recordError(job: TaskJob, error: DomainError): Promise<void> {
     const run = await this.lockTask(job);
     if (!run) return;
@@ -229,7 +229,7 @@ export class CostCascades implements OnModuleInit {
     await this.finishTask(job, 'errored', errored, error);
   }
 
-  @Transactional({ propagation: Propagation.RequiresNew })
+  @Transactional(Propagation.RequiresNew)
   private async countAttempt(job: TaskJob): Promise<number> {
     const rows = await this.query<{ attempts: number }>(
       `UPDATE cascade_tasks SET attempts = attempts + 1 WHERE organization_id = $1 AND workspace_id = $2 AND run_id = $3

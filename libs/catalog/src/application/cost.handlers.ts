@@ -8,7 +8,7 @@ import { Product } from '../domain/product';
 import { OrgCostRepository, ProductRepository } from '../domain/repositories';
 import { CreatedBy } from '../domain/version-line';
 import { CostCascades } from './cost-cascades';
-import { CostInput, CostUpdateInput, CreateCostCommand, RemoveCostCommand, RestoreCostCommand, UpdateCostCommand } from './catalog.commands';
+import { CostInput, CreateCostCommand, RemoveCostCommand, RestoreCostCommand, UpdateCostCommand } from './catalog.commands';
 import { Pricing } from './pricing';
 import { ProductReleases } from './product-releases';
 

@@ -317,7 +317,7 @@ export class Product {
 
   publishDraft(input: { stagedVersionId: string; changeId: string; now: Date; materialization: Materialization } & ReleaseNotes): VersionRecord {
     this.assertCanGoLive({ ...input });
-    const { published } = this.line.publishDraft({ at: input.now, changeId: input.changeId, ...input });
+    const { published } = this.line.publishDraft({ at: input.now, changeId: input.changeId, releaseName: input.releaseName, releaseNote: input.releaseNote });
     this.recordGoLive(published, input.materialization, input.now);
     return published;
   }

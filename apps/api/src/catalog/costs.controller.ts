@@ -1,0 +1,137 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  CostInput,
+  CreateCostCommand,
+  GetCostQuery,
+  ListCostConsumersQuery,
+  ListCostsQuery,
+  RemoveCostCommand,
+  RestoreCostCommand,
+  UpdateCostCommand,
+} from '@app/catalog';
+import type { Actor } from '@app/shared-kernel';
+import type { FastifyReply } from 'fastify';
+import { CurrentActor } from '../http/auth/current-actor.decorator';
+import { RequireScope } from '../http/auth/route-access';
+import { ApiErrors } from '../http/error-catalog';
+import { ListQueryDto } from '../http/list-query.dto';
+import { ConsumerListDto, CostDto, CostListDto, CreateCostDto, ListCostsQueryDto, UpdateCostDto } from './catalog.dto';
+
+export function costInput(body: CreateCostDto): CostInput {
+  return {
+    key: body.key,
+    amount: body.amount,
+    expression: body.expression,
+    description: body.description,
+    metadata: body.metadata,
+    translations: body.translations,
+    productId: body.product_id,
+  };
+}
+
+const FORMULA_ERRORS = ['FORMULA_SYNTAX_ERROR', 'FORMULA_UNKNOWN_KEY', 'FORMULA_CYCLE', 'FORMULA_EVALUATION_ERROR'] as const;
+
+@ApiTags('Costs')
+@Controller('costs')
+export class CostsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  @RequireScope('costs:read')
+  @ApiOperation({ summary: 'List active costs, newest first: ORG, PRODUCT (the roll-up across products) or both.' })
+  @ApiOkResponse({ type: CostListDto })
+  list(@CurrentActor() actor: Actor, @Query() query: ListCostsQueryDto) {
+    return this.queries.execute(new ListCostsQuery(actor, query.scope, query.pageLimit, query.cursor));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireScope('costs:write')
+  @ApiOperation({ summary: 'Create an ORG-scoped cost: a key every product of the workspace can reference.' })
+  @ApiCreatedResponse({ type: CostDto })
+  @ApiErrors('ALREADY_EXISTS', ...FORMULA_ERRORS)
+  async create(@CurrentActor() actor: Actor, @Body() body: CreateCostDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    const id = await this.commands.execute(new CreateCostCommand(actor, undefined, costInput(body)));
+    void reply.header('Location', `/v1/costs/${id}`);
+    return this.queries.execute(new GetCostQuery(actor, id));
+  }
+
+  @Get(':id')
+  @RequireScope('costs:read')
+  @ApiOperation({ summary: 'Get a cost of either scope; a retired ORG cost is not served.' })
+  @ApiOkResponse({ type: CostDto })
+  @ApiErrors('COST_NOT_FOUND')
+  get(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    return this.queries.execute(new GetCostQuery(actor, id));
+  }
+
+  @Patch(':id')
+  @RequireScope('costs:write')
+  @ApiOperation({
+    summary:
+      'Update a cost: a new amount or expression is a new revision (effective_at for ORG costs, staged in the product’s draft for PRODUCT costs); description, translations, metadata and requires_continuous_coverage apply live.',
+  })
+  @ApiOkResponse({ type: CostDto })
+  @ApiErrors(
+    'COST_NOT_FOUND',
+    'DRAFT_NOT_SUPPORTED',
+    'PUBLISH_CONTROLS_NOT_ALLOWED',
+    'COST_NOT_ACTIVE',
+    'ENTITY_ARCHIVED',
+    'CONSUMER_WOULD_BREAK',
+    ...FORMULA_ERRORS,
+  )
+  async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateCostDto) {
+    await this.commands.execute(
+      new UpdateCostCommand(actor, id, {
+        amount: body.amount,
+        expression: body.expression,
+        description: body.description,
+        metadata: body.metadata,
+        translations: body.translations,
+        requiresContinuousCoverage: body.requires_continuous_coverage,
+        saveAsDraft: body.save_as_draft,
+        effectiveAt: body.effective_at,
+      }),
+    );
+    return this.queries.execute(new GetCostQuery(actor, id));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScope('costs:write')
+  @ApiOperation({
+    summary:
+      'Remove a cost: an ORG cost retires (its consumers republish without it); a released PRODUCT cost leaves the working draft; a never-released one is deleted.',
+  })
+  @ApiNoContentResponse({ description: 'Removed.' })
+  @ApiErrors('COST_NOT_FOUND', 'ENTITY_ARCHIVED')
+  async remove(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    await this.commands.execute(new RemoveCostCommand(actor, id));
+  }
+
+  @Get(':id/consumers')
+  @RequireScope('costs:read')
+  @ApiOperation({ summary: 'Consumers: for an ORG cost every ACTIVE product whose live version resolved it; for a PRODUCT cost its product.' })
+  @ApiOkResponse({ type: ConsumerListDto })
+  @ApiErrors('COST_NOT_FOUND')
+  consumers(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: ListQueryDto) {
+    return this.queries.execute(new ListCostConsumersQuery(actor, id, query.pageLimit, query.cursor));
+  }
+
+  @Post(':id/restore')
+  @HttpCode(200)
+  @RequireScope('costs:write')
+  @ApiOperation({ summary: 'Restore a removed or retired cost; 409 when the live version (or, for ORG, the key) is no longer its.' })
+  @ApiOkResponse({ type: CostDto })
+  @ApiErrors('COST_NOT_FOUND', 'COST_KEY_NOT_IN_HEAD', 'ALREADY_EXISTS', 'ENTITY_ARCHIVED')
+  async restore(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    await this.commands.execute(new RestoreCostCommand(actor, id));
+    return this.queries.execute(new GetCostQuery(actor, id));
+  }
+}
