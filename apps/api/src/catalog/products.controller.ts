@@ -142,7 +142,7 @@ export class ProductsController {
   }
 
   @Get(':id/costs')
-  @RequireScope('costs:read')
+  @RequireScope('products:read')
   @ApiOperation({
     summary:
       'The product’s costs: by default live values where the live version carries them, else staged ones; view=draft or view=head; product_version_id for a version’s materialized rows.',
@@ -159,7 +159,7 @@ export class ProductsController {
 
   @Post(':id/costs')
   @HttpCode(201)
-  @RequireScope('costs:write')
+  @RequireScope('products:write')
   @ApiOperation({ summary: 'Create a PRODUCT-scoped cost; it reaches billing when the product’s working draft goes live.' })
   @ApiCreatedResponse({ type: CostDto })
   @ApiErrors('PRODUCT_NOT_FOUND', 'ALREADY_EXISTS', 'ENTITY_ARCHIVED', 'FORMULA_SYNTAX_ERROR', 'FORMULA_UNKNOWN_KEY', 'FORMULA_CYCLE', 'FORMULA_EVALUATION_ERROR')
