@@ -1,6 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CursorCodec, isUuid, keysetPage, Page } from '@app/shared-kernel';
-import { DataSource } from 'typeorm';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { catalogNotFound } from '../domain/catalog-errors';
 import { CHANGE_COLUMNS, ChangeRow } from '../infrastructure/typeorm-change.repository';
 import { GetCascadeRunQuery, GetChangeQuery, ListCascadeTasksQuery } from './catalog.queries';
@@ -31,11 +32,11 @@ export function changeView(row: ChangeRow & { rank: number | null }): ChangeView
 
 @QueryHandler(GetChangeQuery)
 export class GetChangeHandler implements IQueryHandler<GetChangeQuery> {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async execute({ actor, changeId }: GetChangeQuery): Promise<ChangeView> {
     const [row]: (ChangeRow & { rank: number | null })[] = isUuid(changeId)
-      ? await this.dataSource.query(
+      ? await this.txHost.tx.query(
           `SELECT ${CHANGE_COLUMNS.split(',').map((column) => `c.${column.trim()}`).join(', ')},
                   (SELECT count(*) FROM changes q WHERE q.organization_id = c.organization_id AND q.workspace_id = c.workspace_id
                       AND q.subject_kind = c.subject_kind AND q.subject_id = c.subject_id AND q.status = 'pending'
@@ -69,12 +70,12 @@ interface RunReadRow {
 
 @QueryHandler(GetCascadeRunQuery)
 export class GetCascadeRunHandler implements IQueryHandler<GetCascadeRunQuery> {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   /** Progress is counted from the tasks, so it is always as current as they are. */
   async execute({ actor, runId }: GetCascadeRunQuery): Promise<CascadeRunView> {
     const [row]: RunReadRow[] = isUuid(runId)
-      ? await this.dataSource.query(
+      ? await this.txHost.tx.query(
           `SELECT r.id, r.trigger, r.source_id, r.source_version_id, r.source_version, r.status, r.effective_at, r.created_at, r.started_at,
                   t.last_task_at, t.total, t.pending, t.republished, t.unchanged, t.errored
              FROM cascade_runs r CROSS JOIN LATERAL (
@@ -113,13 +114,13 @@ export class GetCascadeRunHandler implements IQueryHandler<GetCascadeRunQuery> {
 @QueryHandler(ListCascadeTasksQuery)
 export class ListCascadeTasksHandler implements IQueryHandler<ListCascadeTasksQuery> {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly cursors: CursorCodec,
   ) {}
 
   async execute({ actor, runId, limit, cursor }: ListCascadeTasksQuery): Promise<Page<CascadeTaskView>> {
     const [run] = isUuid(runId)
-      ? await this.dataSource.query(`SELECT 1 FROM cascade_runs WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
+      ? await this.txHost.tx.query(`SELECT 1 FROM cascade_runs WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
           actor.organizationId,
           actor.workspaceId,
           runId,
@@ -142,7 +143,7 @@ export class ListCascadeTasksHandler implements IQueryHandler<ListCascadeTasksQu
       { list: 'cascade_tasks', filters: { run_id: runId }, order: 'subject:asc' },
       { limit, cursor },
       (after, rows) =>
-        this.dataSource.query(
+        this.txHost.tx.query(
           `SELECT subject_kind, subject_id, status, result_version_id, result_version, attempts, error_code, error_message, updated_at
              FROM cascade_tasks WHERE organization_id = $1 AND workspace_id = $2 AND run_id = $3
               AND ($4::text IS NULL OR (subject_kind, subject_id) > ($4, $5::uuid))

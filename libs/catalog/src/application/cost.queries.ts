@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Actor, Clock, CursorCodec, DomainError, isUuid, keysetPage, newestFirstPosition, Page } from '@app/shared-kernel';
-import { DataSource } from 'typeorm';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { catalogNotFound } from '../domain/catalog-errors';
 import { evaluateExpression, formulaReferences, parseFormula } from '../domain/formula';
 import { GetCostQuery, ListCostConsumersQuery, ListCostsQuery, ListProductCostsQuery } from './catalog.queries';
@@ -100,13 +101,13 @@ export function costView(row: CostReadRow): CostView {
 @Injectable()
 export class CostReader {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly pricing: Pricing,
     private readonly clock: Clock,
   ) {}
 
   async read(actor: Actor, where: string, params: unknown[], view: 'default' | 'draft' | 'head', tail = ''): Promise<CostReadRow[]> {
-    const rows: CostReadRow[] = await this.dataSource.query(`${costSelect(view)} WHERE c.organization_id = $1 AND c.workspace_id = $2 AND ${where} ${tail}`, [
+    const rows: CostReadRow[] = await this.txHost.tx.query(`${costSelect(view)} WHERE c.organization_id = $1 AND c.workspace_id = $2 AND ${where} ${tail}`, [
       actor.organizationId,
       actor.workspaceId,
       this.clock.now(),
@@ -135,7 +136,7 @@ export class CostReader {
 
   private async productDraftContent(actor: Actor, productId: string) {
     const rows: { key: string; cost_id: string; revision_no: number; amount: string | null; expression: string | null; references: string[] }[] =
-      await this.dataSource.query(
+      await this.txHost.tx.query(
         `SELECT e.key, e.cost_id, e.revision_no, r.amount::text AS amount, r.expression, r."references"
            FROM products p JOIN product_version_costs e ON e.organization_id = p.organization_id AND e.workspace_id = p.workspace_id
             AND e.product_version_id = coalesce(p.draft_version_id, p.head_version_id) AND e.scope = 'PRODUCT'
@@ -201,13 +202,13 @@ export class ListCostsHandler implements IQueryHandler<ListCostsQuery> {
 @QueryHandler(ListCostConsumersQuery)
 export class ListCostConsumersHandler implements IQueryHandler<ListCostConsumersQuery> {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly cursors: CursorCodec,
   ) {}
 
   async execute({ actor, costId, limit, cursor }: ListCostConsumersQuery): Promise<Page<ConsumerView>> {
     const [cost]: { scope: 'ORG' | 'PRODUCT'; product_id: string | null }[] = isUuid(costId)
-      ? await this.dataSource.query(`SELECT scope, product_id FROM costs WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
+      ? await this.txHost.tx.query(`SELECT scope, product_id FROM costs WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
           actor.organizationId,
           actor.workspaceId,
           costId,
@@ -220,13 +221,13 @@ export class ListCostConsumersHandler implements IQueryHandler<ListCostConsumers
       { limit, cursor },
       (after, rows) =>
         cost.scope === 'PRODUCT'
-          ? this.dataSource.query(
+          ? this.txHost.tx.query(
               `SELECT p.id AS product_id, v.id AS product_version_id, v.version FROM products p
                  LEFT JOIN product_versions v ON v.organization_id = p.organization_id AND v.workspace_id = p.workspace_id AND v.id = p.head_version_id
                 WHERE p.organization_id = $1 AND p.workspace_id = $2 AND p.id = $3 AND ($4::uuid IS NULL OR p.id > $4) LIMIT $5`,
               [actor.organizationId, actor.workspaceId, cost.product_id, after?.[0] ?? null, rows],
             )
-          : this.dataSource.query(
+          : this.txHost.tx.query(
               `SELECT p.id AS product_id, v.id AS product_version_id, v.version
                  FROM product_version_costs e
                  JOIN product_versions v ON v.organization_id = e.organization_id AND v.workspace_id = e.workspace_id
@@ -245,14 +246,14 @@ export class ListCostConsumersHandler implements IQueryHandler<ListCostConsumers
 @QueryHandler(ListProductCostsQuery)
 export class ListProductCostsHandler implements IQueryHandler<ListProductCostsQuery> {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly costs: CostReader,
     private readonly cursors: CursorCodec,
   ) {}
 
   async execute({ actor, productId, view, limit, cursor }: ListProductCostsQuery): Promise<Page<CostView>> {
     const [product]: { head_version_id: string | null; draft_version_id: string | null }[] = isUuid(productId)
-      ? await this.dataSource.query(
+      ? await this.txHost.tx.query(
           `SELECT head_version_id, draft_version_id FROM products WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
           [actor.organizationId, actor.workspaceId, productId],
         )
@@ -287,7 +288,7 @@ export class ListProductCostsHandler implements IQueryHandler<ListProductCostsQu
   /** A version's materialized rows (ORG ones included), as it resolved them. */
   private async versionCosts(actor: Actor, productId: string, versionId: string, limit: number, cursor: string | undefined) {
     const [version]: { id: string }[] = isUuid(versionId)
-      ? await this.dataSource.query(
+      ? await this.txHost.tx.query(
           `SELECT id FROM product_versions WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND product_id = $4`,
           [actor.organizationId, actor.workspaceId, versionId, productId],
         )
@@ -298,7 +299,7 @@ export class ListProductCostsHandler implements IQueryHandler<ListProductCostsQu
       { list: 'product_costs', filters: { product_id: productId, product_version_id: versionId }, order: 'key:asc' },
       { limit, cursor },
       (after, rows) =>
-        this.dataSource.query(
+        this.txHost.tx.query(
           `SELECT c.id, e.key, e.scope, c.product_id, c.state, c.description, c.metadata, c.translations, c.requires_continuous_coverage,
                   c.created_at, c.updated_at, r.revision_no, r.amount::text AS amount, r.expression, r.effective_at, e.value::text AS value,
                   CASE WHEN e.scope = 'PRODUCT' THEN true END AS released, NULL AS pending, NULL AS cascade_run_id, e.scope || ':' || e.key AS row_key

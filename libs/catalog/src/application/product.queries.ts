@@ -1,6 +1,8 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Actor, CursorCodec, DomainError, isUuid, keysetPage, newestFirstPosition, Page } from '@app/shared-kernel';
-import { DataSource } from 'typeorm';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { EntityManager } from 'typeorm';
 import { catalogNotFound } from '../domain/catalog-errors';
 import { VERSION_COLUMNS, VersionRow } from '../infrastructure/version-rows';
 import { GetProductDraftQuery, GetProductQuery, ListProductsQuery, ListProductVersionsQuery } from './catalog.queries';
@@ -81,11 +83,11 @@ export function lifecycleView(row: VersionRow & { rank: number | null }): Versio
 
 @QueryHandler(GetProductQuery)
 export class GetProductHandler implements IQueryHandler<GetProductQuery> {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async execute({ actor, productId }: GetProductQuery): Promise<ProductView> {
     const [row]: ProductReadRow[] = isUuid(productId)
-      ? await this.dataSource.query(`${PRODUCT_SELECT} WHERE p.organization_id = $1 AND p.workspace_id = $2 AND p.id = $3`, [
+      ? await this.txHost.tx.query(`${PRODUCT_SELECT} WHERE p.organization_id = $1 AND p.workspace_id = $2 AND p.id = $3`, [
           actor.organizationId,
           actor.workspaceId,
           productId,
@@ -99,7 +101,7 @@ export class GetProductHandler implements IQueryHandler<GetProductQuery> {
 @QueryHandler(ListProductsQuery)
 export class ListProductsHandler implements IQueryHandler<ListProductsQuery> {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly cursors: CursorCodec,
   ) {}
 
@@ -109,7 +111,7 @@ export class ListProductsHandler implements IQueryHandler<ListProductsQuery> {
       { list: 'products', filters: {}, order: 'created_at:desc' },
       { limit, cursor },
       (after, rows) =>
-        this.dataSource.query(
+        this.txHost.tx.query(
           `${PRODUCT_SELECT} WHERE p.organization_id = $1 AND p.workspace_id = $2
               AND ($3::timestamptz IS NULL OR (p.created_at, p.id) < ($3, $4::uuid))
             ORDER BY p.created_at DESC, p.id DESC LIMIT $5`,
@@ -152,9 +154,9 @@ function versionView(row: VersionReadRow): ProductVersionView {
   };
 }
 
-async function assertProduct(dataSource: DataSource, actor: Actor, productId: string) {
+async function assertProduct(manager: EntityManager, actor: Actor, productId: string) {
   const [product]: { head_version_id: string | null; draft_version_id: string | null }[] = isUuid(productId)
-    ? await dataSource.query(`SELECT head_version_id, draft_version_id FROM products WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
+    ? await manager.query(`SELECT head_version_id, draft_version_id FROM products WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
         actor.organizationId,
         actor.workspaceId,
         productId,
@@ -167,18 +169,18 @@ async function assertProduct(dataSource: DataSource, actor: Actor, productId: st
 @QueryHandler(ListProductVersionsQuery)
 export class ListProductVersionsHandler implements IQueryHandler<ListProductVersionsQuery> {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly cursors: CursorCodec,
   ) {}
 
   async execute({ actor, productId, limit, cursor }: ListProductVersionsQuery): Promise<Page<ProductVersionView>> {
-    await assertProduct(this.dataSource, actor, productId);
+    await assertProduct(this.txHost.tx, actor, productId);
     const page = await keysetPage<VersionReadRow>(
       this.cursors,
       { list: 'product_versions', filters: { product_id: productId }, order: 'version:desc' },
       { limit, cursor },
       (after, rows) =>
-        this.dataSource.query(
+        this.txHost.tx.query(
           `${VERSION_SELECT} WHERE v.organization_id = $1 AND v.workspace_id = $2 AND v.product_id = $3
               AND ($4::int IS NULL OR v.version < $4) ORDER BY v.version DESC LIMIT $5`,
           [actor.organizationId, actor.workspaceId, productId, after?.[0] ?? null, rows],
@@ -191,14 +193,14 @@ export class ListProductVersionsHandler implements IQueryHandler<ListProductVers
 
 @QueryHandler(GetProductDraftQuery)
 export class GetProductDraftHandler implements IQueryHandler<GetProductDraftQuery> {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   /** The staged draft with its diff from its base; 404 STAGED_DRAFT_NOT_FOUND is a state, not an error of the caller. */
   async execute({ actor, productId }: GetProductDraftQuery): Promise<ProductDraftView> {
-    const product = await assertProduct(this.dataSource, actor, productId);
+    const product = await assertProduct(this.txHost.tx, actor, productId);
     const ids = [product.draft_version_id, product.head_version_id].filter((id): id is string => id !== null);
     const rows: VersionReadRow[] = product.draft_version_id
-      ? await this.dataSource.query(
+      ? await this.txHost.tx.query(
           `${VERSION_SELECT} WHERE v.organization_id = $1 AND v.workspace_id = $2 AND (v.id = ANY($3::uuid[])
              OR v.id = (SELECT base_version_id FROM product_versions WHERE organization_id = $1 AND workspace_id = $2 AND id = $4))`,
           [actor.organizationId, actor.workspaceId, ids, product.draft_version_id],

@@ -210,6 +210,8 @@ export class Product {
 
   addCost(input: { key: string; value: CostValue; display: CostDisplay; effectiveAt: Date; now: Date; createdBy: CreatedBy }): ProductCost {
     this.assertNotArchived();
+    // Open first: the cost must not exist while an opening draft recomputes cost states.
+    this.ensureDraft(input.now, input.createdBy);
     if (this.allCosts.some((cost) => cost.key === input.key && cost.state !== 'removed')) {
       throw catalogConflict('ALREADY_EXISTS', `This product already has a cost with the key "${input.key}".`, { param: 'key' });
     }
