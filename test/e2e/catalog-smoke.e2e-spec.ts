@@ -42,3 +42,40 @@ describe('Catalog smoke: cost → product → publish → cascade', () => {
     expect(run.body).toMatchObject({ status: 'completed', counts: { total: 1, republished: 1, pending: 0 } });
   });
 });
+
+describe('Catalog smoke: evaluate and explain', () => {
+  let t: TestApp;
+  let api: CatalogClient;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    api = new CatalogClient(t, (await createTenant(t)).auth);
+  });
+  afterAll(() => t.close());
+
+  it('explains a formula with the revision of each key, what-if values, and previews a cascade', async () => {
+    const base = await api.orgCost('base', { amount: '10' });
+    await api.orgCost('uplift', { expression: 'base * 0.1' });
+    const explained = await t.http
+      .post('/v1/costs/evaluate')
+      .set('Authorization', api.auth)
+      .send({ expression: 'round(base + uplift, 2)' });
+    expect(explained.status).toBe(200);
+    expect(explained.body).toMatchObject({ object: 'formula_evaluation', value: '11' });
+    expect(explained.body.references).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: 'base', cost_id: base.id, scope: 'ORG', revision: 1, value: '10' }),
+        expect.objectContaining({ key: 'uplift', scope: 'ORG', value: '1', expression: 'base * 0.1' }),
+      ]),
+    );
+    const whatIf = await api.post('/v1/costs/evaluate', { expression: 'base + uplift', values: { base: '20' } });
+    expect(whatIf.body.value).toBe('21');
+
+    const product = await api.liveProduct('base * 2');
+    const preview = await api.post('/v1/costs/evaluate', { cost_id: base.id, amount: '15' });
+    expect(preview.status).toBe(200);
+    expect(preview.body.consumers).toEqual([
+      { product_id: product.id, version: 1, unit_price_before: '20', unit_price_after: '30', error: null },
+    ]);
+  });
+});

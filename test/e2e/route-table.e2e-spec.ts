@@ -20,6 +20,8 @@ interface Operation {
   secured: boolean;
   /** The scope named in the documented 403; undefined for routes that need authentication only. */
   scope?: string;
+  /** A POST whose Idempotency-Key is optional: a pure computation (evaluate, preview) that reads. */
+  pure: boolean;
   label: string;
 }
 
@@ -95,7 +97,9 @@ describe('Route table: every documented route enforces authentication, scope and
         const secured = (operation.security ?? document.security ?? []).some((requirement: object) => 'bearer' in requirement);
         const forbidden: string = operation.responses?.['403']?.description ?? '';
         const scope = /requires ([a-z_]+:(?:read|write))/.exec(forbidden)?.[1];
-        return { method, path, secured, scope, label: `${method.toUpperCase()} ${path}` };
+        const idempotencyKey = (operation.parameters ?? []).find((parameter: any) => parameter.name === 'Idempotency-Key');
+        const pure = method === 'post' && idempotencyKey !== undefined && !idempotencyKey.required;
+        return { method, path, secured, scope, pure, label: `${method.toUpperCase()} ${path}` };
       }),
     );
     const permissions = await t.http.get('/v1/permissions').set('Authorization', a.auth).expect(200);
@@ -146,7 +150,7 @@ describe('Route table: every documented route enforces authentication, scope and
       const [resource, access] = operation.scope!.split(':');
       expect({ route: operation.label, access }).toEqual({
         route: operation.label,
-        access: operation.method === 'get' ? 'read' : 'write',
+        access: operation.method === 'get' || operation.pure ? 'read' : 'write',
       });
       expect(catalog).toContain(operation.scope);
       const segment = operation.path.split('/')[2];

@@ -4,6 +4,7 @@ import { GetCascadeRunHandler, GetChangeHandler, ListCascadeTasksHandler } from 
 import { CostCascades } from './application/cost-cascades';
 import { CreateCostHandler, RemoveCostHandler, RestoreCostHandler, UpdateCostHandler } from './application/cost.handlers';
 import { CostReader, GetCostHandler, ListCostConsumersHandler, ListCostsHandler, ListProductCostsHandler } from './application/cost.queries';
+import { EvaluateFormulaHandler } from './application/evaluate-formula';
 import { Pricing } from './application/pricing';
 import { ProductReleases } from './application/product-releases';
 import { CreateProductHandler, DiscardProductDraftHandler, OpenProductDraftHandler, UpdateProductHandler } from './application/product.handlers';
@@ -44,6 +45,7 @@ import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repos
     GetChangeHandler,
     GetCascadeRunHandler,
     ListCascadeTasksHandler,
+    EvaluateFormulaHandler,
   ],
   // Tests and operators drive the jobs directly.
   exports: [ProductReleases, CostCascades],

@@ -472,3 +472,80 @@ export class CascadeTaskListDto {
   @ApiProperty({ type: [CascadeTaskDto] }) data!: CascadeTaskDto[];
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
 }
+
+// ——— Evaluate ———
+
+export class EvaluateFormulaDto {
+  @ApiPropertyOptional({ example: 'seat_price * (1 + margin)', description: 'Explain form: the formula to evaluate (or, with cost_id, the new expression).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  expression?: string;
+  @ApiPropertyOptional({ example: ID, description: 'Explain form: resolve keys as this product does (its PRODUCT costs shadow ORG ones).' })
+  @IsOptional()
+  @IsUUID()
+  product_id?: string;
+  @ApiPropertyOptional({ enum: ['draft', 'head'], example: 'draft', description: 'Explain form, with product_id: the working draft (default) or the live version.' })
+  @IsOptional()
+  @IsIn(['draft', 'head'])
+  view?: 'draft' | 'head';
+  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2027-01-01T00:00:00Z', description: 'Explain form: ORG values in effect at this instant (default now).' })
+  @IsOptional()
+  @IsTimestamp()
+  as_of?: Date;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { margin: '0.25' },
+    description: 'Explain form: what-if values standing for keys.',
+  })
+  @IsOptional()
+  @IsObject()
+  values?: Record<string, string>;
+  @ApiPropertyOptional({ example: ID, description: 'Cascade preview form: the ORG cost whose new value to try.' })
+  @IsOptional()
+  @IsUUID()
+  cost_id?: string;
+  @ApiPropertyOptional({ example: '14.00', description: 'Cascade preview form: the new amount (or send expression).' })
+  @IsOptional()
+  @IsString()
+  amount?: string;
+  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2027-01-01T00:00:00Z', description: 'Cascade preview form: when the value would take effect.' })
+  @IsOptional()
+  @IsTimestamp()
+  effective_at?: Date;
+}
+
+class ExplainReferenceDto {
+  @ApiProperty({ example: 'seat_price' }) key!: string;
+  @ApiProperty({ type: String, nullable: true, example: ID }) cost_id!: string | null;
+  @ApiProperty({ enum: ['ORG', 'PRODUCT', 'VALUE'], example: 'ORG', description: 'VALUE: a what-if value from the request.' }) scope!: string;
+  @ApiProperty({ type: Number, nullable: true, example: 2 }) revision!: number | null;
+  @ApiProperty({ example: '11' }) value!: string;
+  @ApiProperty({ type: String, nullable: true, example: null }) expression!: string | null;
+}
+
+class PreviewConsumerDto {
+  @ApiProperty({ example: ID }) product_id!: string;
+  @ApiProperty({ example: 3 }) version!: number;
+  @ApiProperty({ type: String, nullable: true, example: '13.75' }) unit_price_before!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '17.5' }) unit_price_after!: string | null;
+  @ApiProperty({ type: ErrorSummaryDto, nullable: true }) error!: ErrorSummaryDto | null;
+}
+
+export class FormulaEvaluationDto {
+  @ApiProperty({ enum: ['formula_evaluation', 'cascade_preview'], example: 'formula_evaluation' }) object!: string;
+  @ApiPropertyOptional({ example: '13.75', description: 'Explain form.' }) value?: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { type: 'binary', op: '*', value: '13.75', left: { type: 'ref', key: 'seat_price', value: '11' }, right: { type: 'number', text: '1.25', value: '1.25' } },
+    description: 'Explain form: the parsed formula, each node with its value.',
+  })
+  explain?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: [ExplainReferenceDto], description: 'Explain form: every key resolved, transitively.' }) references?: ExplainReferenceDto[];
+  @ApiPropertyOptional({ example: ID, description: 'Cascade preview form.' }) cost_id?: string;
+  @ApiPropertyOptional({ example: WHEN, description: 'Cascade preview form.' }) effective_at?: Date;
+  @ApiPropertyOptional({ type: [PreviewConsumerDto], description: 'Cascade preview form: each consumer before and after.' })
+  consumers?: PreviewConsumerDto[];
+}

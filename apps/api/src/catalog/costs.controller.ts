@@ -4,6 +4,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import {
   CostInput,
   CreateCostCommand,
+  EvaluateFormulaQuery,
   GetCostQuery,
   ListCostConsumersQuery,
   ListCostsQuery,
@@ -11,13 +12,24 @@ import {
   RestoreCostCommand,
   UpdateCostCommand,
 } from '@app/catalog';
+import { invalidParameter } from '@app/shared-kernel';
 import type { Actor } from '@app/shared-kernel';
+import { IdempotencyOptional } from '../http/idempotency.interceptor';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { RequireScope } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
 import { ListQueryDto } from '../http/list-query.dto';
-import { ConsumerListDto, CostDto, CostListDto, CreateCostDto, ListCostsQueryDto, UpdateCostDto } from './catalog.dto';
+import {
+  ConsumerListDto,
+  CostDto,
+  CostListDto,
+  CreateCostDto,
+  EvaluateFormulaDto,
+  FormulaEvaluationDto,
+  ListCostsQueryDto,
+  UpdateCostDto,
+} from './catalog.dto';
 
 export function costInput(body: CreateCostDto): CostInput {
   return {
@@ -59,6 +71,38 @@ export class CostsController {
     const id = await this.commands.execute(new CreateCostCommand(actor, undefined, costInput(body)));
     void reply.header('Location', `/v1/costs/${id}`);
     return this.queries.execute(new GetCostQuery(actor, id));
+  }
+
+  @Post('evaluate')
+  @HttpCode(200)
+  @IdempotencyOptional()
+  @RequireScope('costs:read')
+  @ApiOperation({
+    summary:
+      'Evaluate a formula and explain it (each key with the revision it resolved to; what-if values), or preview a cascade: each consumer’s unit price before and after a new ORG value. Changes nothing.',
+  })
+  @ApiOkResponse({ type: FormulaEvaluationDto })
+  @ApiErrors('COST_NOT_FOUND', 'PRODUCT_NOT_FOUND', ...FORMULA_ERRORS)
+  evaluate(@CurrentActor() actor: Actor, @Body() body: EvaluateFormulaDto) {
+    if (body.cost_id !== undefined) {
+      const explainOnly = (['product_id', 'view', 'as_of', 'values'] as const).find((field) => body[field] !== undefined);
+      if (explainOnly) throw invalidParameter(explainOnly, 'MUTUALLY_EXCLUSIVE', `${explainOnly} belongs to the explain form, not to a cascade preview (cost_id).`);
+      if ((body.amount === undefined) === (body.expression === undefined)) {
+        throw invalidParameter('amount', 'MUTUALLY_EXCLUSIVE', 'A cascade preview takes exactly one of amount or expression.');
+      }
+      return this.queries.execute(
+        new EvaluateFormulaQuery(actor, { preview: { costId: body.cost_id, amount: body.amount, expression: body.expression, effectiveAt: body.effective_at } }),
+      );
+    }
+    if (body.expression === undefined) throw invalidParameter('expression', 'REQUIRED', 'Send an expression to evaluate, or a cost_id to preview a cascade.');
+    const previewOnly = (['amount', 'effective_at'] as const).find((field) => body[field] !== undefined);
+    if (previewOnly) throw invalidParameter(previewOnly, 'MUTUALLY_EXCLUSIVE', `${previewOnly} belongs to a cascade preview (with cost_id).`);
+    if (body.view !== undefined && body.product_id === undefined) throw invalidParameter('view', 'INVALID_VALUE', 'view needs a product_id.');
+    return this.queries.execute(
+      new EvaluateFormulaQuery(actor, {
+        explain: { expression: body.expression, productId: body.product_id, view: body.view, asOf: body.as_of, values: body.values },
+      }),
+    );
   }
 
   @Get(':id')

@@ -33,6 +33,13 @@ interface OrgCostAt {
   references: string[];
 }
 
+/** An ORG key standing for an unsaved value (what a cascade preview asks about). */
+export interface OrgOverride {
+  key: string;
+  costId: string;
+  value: CostValue;
+}
+
 /** A key beyond which no closure can reach (model §3.6: depth 16, 64 keys). */
 const MAX_EXPANSION_ROUNDS = 17;
 
@@ -61,9 +68,19 @@ export class Pricing {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   /** The active ORG costs reachable from `keys`, with the value revision in effect at `at`. */
-  async orgScope(tenant: TenantKey, keys: Iterable<string>, at: Date): Promise<FormulaScope<CostRef>> {
+  async orgScope(tenant: TenantKey, keys: Iterable<string>, at: Date, override?: OrgOverride): Promise<FormulaScope<CostRef>> {
     const found = new Map<string, OrgCostAt>();
-    let wanted = [...new Set(keys)];
+    if (override) {
+      found.set(override.key, {
+        key: override.key,
+        cost_id: override.costId,
+        revision_no: 0,
+        amount: override.value.amount,
+        expression: override.value.expression,
+        references: override.value.references,
+      });
+    }
+    let wanted = [...new Set([...keys, ...(override?.value.references ?? [])])].filter((key) => !found.has(key));
     for (let round = 0; round < MAX_EXPANSION_ROUNDS && wanted.length > 0; round += 1) {
       const rows = await preparedQuery<OrgCostAt>(
         this.txHost.tx,
@@ -95,14 +112,20 @@ export class Pricing {
   }
 
   /** A product's scope: its content's PRODUCT costs, then the ORG costs in effect at `at`. */
-  async productScope(tenant: TenantKey, content: ProductContent, at: Date, extraKeys: string[] = []): Promise<FormulaScope<CostRef>> {
+  async productScope(
+    tenant: TenantKey,
+    content: ProductContent,
+    at: Date,
+    extraKeys: string[] = [],
+    override?: OrgOverride,
+  ): Promise<FormulaScope<CostRef>> {
     const own = new Map(content.entries.map((entry) => [entry.key, entry]));
     const needed = [
       ...referencesOf(content.priceExpression),
       ...content.entries.flatMap((entry) => entry.value.references),
       ...extraKeys,
     ].filter((key) => !own.has(key));
-    const org = await this.orgScope(tenant, needed, at);
+    const org = await this.orgScope(tenant, needed, at, override);
     const scope: FormulaScope<CostRef> = {
       lookup: (key) => {
         const entry = own.get(key);
@@ -145,9 +168,14 @@ export class Pricing {
    * Model §3.3: the price formula and every PRODUCT cost of the content, closed over their
    * references and evaluated at `at`. A refusal becomes PUBLISH_FORMULA_INVALID.
    */
-  async materialize(tenant: TenantKey, content: ProductContent, at: Date, context: { retiredKeys?: string[] } = {}): Promise<Materialization> {
+  async materialize(
+    tenant: TenantKey,
+    content: ProductContent,
+    at: Date,
+    context: { retiredKeys?: string[]; override?: OrgOverride } = {},
+  ): Promise<Materialization> {
     try {
-      const scope = await this.productScope(tenant, content, at);
+      const scope = await this.productScope(tenant, content, at, [], context.override);
       const result = materializeFormulas({ expression: content.priceExpression, keys: content.entries.map((entry) => entry.key) }, scope);
       const costs = result.keys.map(
         (resolved): MaterializedCost => ({
