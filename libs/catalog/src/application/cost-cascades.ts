@@ -65,7 +65,8 @@ export class CostCascades implements OnModuleInit {
 
   onModuleInit(): void {
     this.jobs.define<RunJob>({ name: CASCADE_RUN_JOB, handler: (job) => this.expand(job), maxLatencySeconds: 1 });
-    this.jobs.define<TaskJob>({ name: CASCADE_TASK_JOB, handler: (job) => this.runTask(job), maxLatencySeconds: 1 });
+    // Tasks lock one product each, so several run side by side; the pool keeps room for requests.
+    this.jobs.define<TaskJob>({ name: CASCADE_TASK_JOB, handler: (job) => this.runTask(job), maxLatencySeconds: 1, concurrency: 6 });
   }
 
   /** The consumers of an ORG cost now: ACTIVE products whose head has a row for it (transitive use included). */

@@ -56,6 +56,28 @@ function entryValue(row: { amount: string | null; expression: string | null; ref
     : { kind: 'expression', amount: null, expression: row.expression, references: row.references };
 }
 
+/** A version's cost rows in one statement (empty: none). */
+function versionCostsInsert(tenantValues: unknown[], versionId: string, rows: (Omit<MaterializedCost, 'value'> & { value: string | null })[]): SqlWrite[] {
+  if (rows.length === 0) return [];
+  return [
+    {
+      text: `INSERT INTO product_version_costs (organization_id, workspace_id, product_version_id, key, cost_id, scope, revision_no, kind, expression, value)
+             SELECT $1, $2, $3, * FROM unnest($4::text[], $5::uuid[], $6::text[], $7::int[], $8::text[], $9::text[], $10::numeric[])`,
+      values: [
+        ...tenantValues,
+        versionId,
+        rows.map((row) => row.key),
+        rows.map((row) => row.costId),
+        rows.map((row) => row.scope),
+        rows.map((row) => row.revisionNo),
+        rows.map((row) => row.kind),
+        rows.map((row) => row.expression),
+        rows.map((row) => row.value),
+      ],
+    },
+  ];
+}
+
 @Injectable()
 export class TypeOrmProductRepository extends ProductRepository {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
@@ -191,11 +213,19 @@ export class TypeOrmProductRepository extends ProductRepository {
           text: `UPDATE product_versions SET price_expression = $4, not_before = $5 WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
           values: [...tenantValues, versionId, content.priceExpression, content.notBefore],
         },
-        ...content.entries.map((entry) => ({
-          text: `INSERT INTO product_version_costs (organization_id, workspace_id, product_version_id, key, cost_id, scope, revision_no, kind, expression)
-                 VALUES ($1, $2, $3, $4, $5, 'PRODUCT', $6, $7, $8)`,
-          values: [...tenantValues, versionId, entry.key, entry.costId, entry.revisionNo, entry.value.kind, entry.value.expression],
-        })),
+        ...versionCostsInsert(
+          tenantValues,
+          versionId,
+          content.entries.map((entry) => ({
+            key: entry.key,
+            costId: entry.costId,
+            scope: 'PRODUCT' as const,
+            revisionNo: entry.revisionNo,
+            kind: entry.value.kind,
+            expression: entry.value.expression,
+            value: null,
+          })),
+        ),
       );
     }
     for (const { versionId, unitPrice, costs } of writes.materialized) {
@@ -208,11 +238,7 @@ export class TypeOrmProductRepository extends ProductRepository {
           text: `DELETE FROM product_version_costs WHERE organization_id = $1 AND workspace_id = $2 AND product_version_id = $3`,
           values: [...tenantValues, versionId],
         },
-        ...costs.map((cost) => ({
-          text: `INSERT INTO product_version_costs (organization_id, workspace_id, product_version_id, key, cost_id, scope, revision_no, kind, expression, value)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          values: [...tenantValues, versionId, cost.key, cost.costId, cost.scope, cost.revisionNo, cost.kind, cost.expression, cost.value],
-        })),
+        ...versionCostsInsert(tenantValues, versionId, costs),
       );
     }
     for (const costId of writes.deletedCosts) {
