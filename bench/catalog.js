@@ -23,9 +23,10 @@ const PORT = Number(process.env.BENCH_PORT ?? 3961);
 
 const log = (message) => console.log(`[catalog ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
-function client(base, auth) {
+function client(base, auth, workspace) {
   const call = async (method, path, body) => {
     const headers = { authorization: auth };
+    if (workspace) headers['x-workspace-id'] = workspace;
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method === 'POST') headers['idempotency-key'] = randomBytes(12).toString('hex');
     const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -37,6 +38,7 @@ function client(base, auth) {
     get: (path) => call('GET', path),
     post: (path, body = {}) => call('POST', path, body),
     patch: (path, body) => call('PATCH', path, body),
+    in: (other) => client(base, auth, other),
   };
 }
 
@@ -99,6 +101,7 @@ async function cascade(api, sql) {
 
 /** Seeds ORG costs by SQL (each with its first revision) until the workspace holds `total` of them. */
 async function seedCosts(sql, tenant, total) {
+  log(`seeding ${total} costs in workspace ${tenant.workspace_id}`);
   const { rows } = await sql.query(`SELECT count(*)::int AS n FROM costs WHERE workspace_id = $1`, [tenant.workspace_id]);
   const missing = total - rows[0].n;
   for (let done = 0; done < missing; done += 10_000) {
@@ -116,19 +119,30 @@ async function seedCosts(sql, tenant, total) {
   await sql.query('ANALYZE costs; ANALYZE cost_revisions');
 }
 
-/** Median latency of a first page and of a page 10 deep. */
-async function listLatency(api, path) {
-  const first = [];
-  for (let i = 0; i < SAMPLES; i += 1) first.push(await timed(() => api.get(`${path}${path.includes('?') ? '&' : '?'}limit=50`)));
-  let cursor;
-  let page = await api.get(`${path}${path.includes('?') ? '&' : '?'}limit=50`);
+/** The URL of a first page and of the page 10 deep. */
+async function pages(api, path) {
+  const first = `${path}${path.includes('?') ? '&' : '?'}limit=50`;
+  let deep = first;
+  let page = await api.get(first);
   for (let i = 0; i < 9 && page.pagination.cursor; i += 1) {
-    cursor = page.pagination.cursor;
-    page = await api.get(`${path}${path.includes('?') ? '&' : '?'}limit=50&cursor=${cursor}`);
+    deep = `${first}&cursor=${page.pagination.cursor}`;
+    page = await api.get(deep);
   }
-  const deep = [];
-  for (let i = 0; i < SAMPLES && cursor; i += 1) deep.push(await timed(() => api.get(`${path}${path.includes('?') ? '&' : '?'}limit=50&cursor=${cursor}`)));
-  return { first: median(first), deep: deep.length ? median(deep) : median(first) };
+  return { first, deep };
+}
+
+/**
+ * Median latency of each URL, the small and the large workspace measured in alternating rounds
+ * so that the machine's drift (other processes, checkpoints) falls on both alike.
+ */
+async function alternating(targets) {
+  const samples = targets.map(() => []);
+  for (let round = 0; round < 3; round += 1) {
+    for (const [index, { api, url }] of targets.entries()) {
+      for (let i = 0; i < SAMPLES / 3; i += 1) samples[index].push(await timed(() => api.get(url)));
+    }
+  }
+  return samples.map(median);
 }
 
 async function listPlans(sql, tenant) {
@@ -179,14 +193,27 @@ async function main() {
 
     const cascaded = await cascade(api, sql);
 
-    const measured = await api.post('/v1/products', { name: 'cost view' });
-    await inParallel(60, 8, (i) => api.post(`/v1/products/${measured.id}/costs`, { key: `own_${i}`, amount: '1.00' }));
-    await seedCosts(sql, tenant, SMALL);
-    const smallList = await listLatency(api, '/v1/costs?scope=ORG');
-    const smallView = await listLatency(api, `/v1/products/${measured.id}/costs`);
+    // Two workspaces of one database: SMALL costs in one, LARGE in the other, each with a product of 60 costs.
+    const small = (await api.post('/v1/workspaces', { name: 'bench small', slug: 'bench-small', mode: 'live' })).id;
+    const apis = { small: api.in(small), large: api };
+    const views = {};
+    for (const [size, scoped] of Object.entries(apis)) {
+      views[size] = (await scoped.post('/v1/products', { name: 'cost view' })).id;
+      await inParallel(60, 8, (i) => scoped.post(`/v1/products/${views[size]}/costs`, { key: `own_${i}`, amount: '1.00' }));
+    }
+    await seedCosts(sql, { organization_id: tenant.organization_id, workspace_id: small }, SMALL);
     await seedCosts(sql, tenant, LARGE);
-    const largeList = await listLatency(api, '/v1/costs?scope=ORG');
-    const largeView = await listLatency(api, `/v1/products/${measured.id}/costs`);
+    const lists = { small: await pages(apis.small, '/v1/costs?scope=ORG'), large: await pages(apis.large, '/v1/costs?scope=ORG') };
+    const [smallFirst, largeFirst, smallDeep, largeDeep, smallView, largeView] = await alternating([
+      { api: apis.small, url: lists.small.first },
+      { api: apis.large, url: lists.large.first },
+      { api: apis.small, url: lists.small.deep },
+      { api: apis.large, url: lists.large.deep },
+      { api: apis.small, url: `/v1/products/${views.small}/costs?limit=50` },
+      { api: apis.large, url: `/v1/products/${views.large}/costs?limit=50` },
+    ]);
+    const smallList = { first: smallFirst, deep: smallDeep };
+    const largeList = { first: largeFirst, deep: largeDeep };
     const plan = await listPlans(sql, tenant);
     log(`cost list plan at ${LARGE}: ${plan.join(' → ')}`);
     const seqScan = plan.some((node) => node.startsWith('Seq Scan'));
@@ -219,7 +246,7 @@ async function main() {
       },
       latencyRow(`GET /v1/costs first page at ${LARGE} costs vs ${SMALL}`, smallList.first, largeList.first),
       latencyRow(`GET /v1/costs page 10 at ${LARGE} costs vs ${SMALL}`, smallList.deep, largeList.deep),
-      latencyRow(`GET /v1/products/{id}/costs at ${LARGE} costs vs ${SMALL}`, smallView.first, largeView.first),
+      latencyRow(`GET /v1/products/{id}/costs at ${LARGE} costs vs ${SMALL}`, smallView, largeView),
       { figure: `cost list plan at ${LARGE} costs: sequential scans`, value: seqScan ? 1 : 0, bar: '0', pass: !seqScan },
       { figure: 'formula: evaluations/s of a 20-term formula', value: evaluations, unit: 'eval/s' },
     ]);

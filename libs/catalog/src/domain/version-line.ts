@@ -78,6 +78,7 @@ export interface GoLiveRequest {
 export class VersionLine {
   private readonly rows = new Map<string, VersionRecord>();
   private readonly dirty = new Set<string>();
+  private readonly inserted = new Set<string>();
 
   private constructor(
     private nextNumber: number,
@@ -132,6 +133,11 @@ export class VersionLine {
   /** Rows created or changed since restore, for the repository to write. */
   changedRows(): VersionRecord[] {
     return [...this.dirty].map((id) => this.rows.get(id)!);
+  }
+
+  /** Whether a row was created since restore (nothing of it is stored yet). */
+  isNew(id: string): boolean {
+    return this.inserted.has(id);
   }
 
   /** A draft holds staged edits when its content differs from its base's (or the initial content). */
@@ -485,6 +491,7 @@ export class VersionLine {
   private insert(row: VersionRecord): void {
     this.rows.set(row.id, row);
     this.dirty.add(row.id);
+    this.inserted.add(row.id);
   }
 
   private update(id: string, changes: Partial<VersionRecord>): void {

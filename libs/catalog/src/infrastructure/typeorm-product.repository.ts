@@ -202,44 +202,56 @@ export class TypeOrmProductRepository extends ProductRepository {
       ...writes.revisions.map((revision) => costRevisionInsert(tenant, revision)),
       ...versionUpserts('product_versions', tenant, 'product_id', s.id, writes.versions),
     ];
+    const materialized = new Map(writes.materialized.map((result) => [result.versionId, result]));
     for (const { versionId, content } of writes.contents) {
-      steps.push({
-        text: `DELETE FROM product_version_costs WHERE organization_id = $1 AND workspace_id = $2 AND product_version_id = $3 AND scope = 'PRODUCT'`,
-        values: [...tenantValues, versionId],
-      });
-      if (!content) continue;
-      steps.push(
-        {
-          text: `UPDATE product_versions SET price_expression = $4, not_before = $5 WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
-          values: [...tenantValues, versionId, content.priceExpression, content.notBefore],
-        },
-        ...versionCostsInsert(
-          tenantValues,
-          versionId,
-          content.entries.map((entry) => ({
-            key: entry.key,
-            costId: entry.costId,
-            scope: 'PRODUCT' as const,
-            revisionNo: entry.revisionNo,
-            kind: entry.value.kind,
-            expression: entry.value.expression,
-            value: null,
-          })),
-        ),
-      );
-    }
-    for (const { versionId, unitPrice, costs } of writes.materialized) {
-      steps.push(
-        {
-          text: `UPDATE product_versions SET unit_price = $4 WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
-          values: [...tenantValues, versionId, unitPrice],
-        },
-        {
-          text: `DELETE FROM product_version_costs WHERE organization_id = $1 AND workspace_id = $2 AND product_version_id = $3`,
+      const fresh = product.line.isNew(versionId);
+      const live = materialized.get(versionId);
+      // A version going live gets all its rows (PRODUCT ones included) from its materialization below.
+      if (!fresh || !live) {
+        steps.push({
+          text: `DELETE FROM product_version_costs WHERE organization_id = $1 AND workspace_id = $2 AND product_version_id = $3${live ? '' : " AND scope = 'PRODUCT'"}`,
           values: [...tenantValues, versionId],
-        },
-        ...versionCostsInsert(tenantValues, versionId, costs),
-      );
+        });
+      }
+      if (!content) continue;
+      steps.push({
+        text: `UPDATE product_versions SET price_expression = $4, not_before = $5, unit_price = $6
+                WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+        values: [...tenantValues, versionId, content.priceExpression, content.notBefore, live?.unitPrice ?? null],
+      });
+      if (!live) {
+        steps.push(
+          ...versionCostsInsert(
+            tenantValues,
+            versionId,
+            content.entries.map((entry) => ({
+              key: entry.key,
+              costId: entry.costId,
+              scope: 'PRODUCT' as const,
+              revisionNo: entry.revisionNo,
+              kind: entry.value.kind,
+              expression: entry.value.expression,
+              value: null,
+            })),
+          ),
+        );
+      }
+    }
+    const written = new Set(writes.contents.map((written) => written.versionId));
+    for (const { versionId, unitPrice, costs } of writes.materialized) {
+      if (!written.has(versionId)) {
+        steps.push(
+          {
+            text: `UPDATE product_versions SET unit_price = $4 WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+            values: [...tenantValues, versionId, unitPrice],
+          },
+          {
+            text: `DELETE FROM product_version_costs WHERE organization_id = $1 AND workspace_id = $2 AND product_version_id = $3`,
+            values: [...tenantValues, versionId],
+          },
+        );
+      }
+      steps.push(...versionCostsInsert(tenantValues, versionId, costs));
     }
     for (const costId of writes.deletedCosts) {
       steps.push({ text: `DELETE FROM costs WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, values: [...tenantValues, costId] });
