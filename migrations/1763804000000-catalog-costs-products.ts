@@ -233,6 +233,9 @@ export class CatalogCostsProducts1763804000000 implements MigrationInterface {
         completed_at timestamptz,
         PRIMARY KEY (organization_id, workspace_id, id)
       )`);
+    await q.query(
+      `CREATE INDEX cascade_runs_source_idx ON cascade_runs (organization_id, workspace_id, source_id, created_at DESC, id DESC)`,
+    );
     await q.query(`
       CREATE TABLE cascade_tasks (
         organization_id uuid NOT NULL,

@@ -32,40 +32,31 @@ interface CostReadRow {
   cascade_run_id: string | null;
 }
 
-/**
- * Which revision each cost shows. ORG: the value in effect at $now (and the next future one).
- * PRODUCT, by view: `default` the head's where the head carries it, else the working draft's;
- * `head` the head's; `draft` the draft's (the head's when no draft is open).
- */
-function costSelect(view: 'default' | 'draft' | 'head'): string {
-  const head = `(SELECT e.revision_no FROM product_version_costs e WHERE e.organization_id = c.organization_id
-                   AND e.workspace_id = c.workspace_id AND e.product_version_id = p.head_version_id AND e.cost_id = c.id AND e.scope = 'PRODUCT')`;
-  const draft = `(SELECT e.revision_no FROM product_version_costs e WHERE e.organization_id = c.organization_id
-                   AND e.workspace_id = c.workspace_id AND e.product_version_id = p.draft_version_id AND e.cost_id = c.id AND e.scope = 'PRODUCT')`;
-  const productRevision = {
-    default: `coalesce(${head}, ${draft}, c.current_revision_no)`,
-    head: head,
-    draft: `CASE WHEN p.draft_version_id IS NULL THEN ${head} ELSE ${draft} END`,
-  }[view];
-  return `
-    SELECT c.id, c.key, c.scope, c.product_id, c.state, c.description, c.metadata, c.translations, c.requires_continuous_coverage,
-           c.created_at, c.updated_at, r.revision_no, r.amount::text AS amount, r.expression, r.effective_at, NULL::text AS value,
-           CASE WHEN c.scope = 'PRODUCT' THEN ${head} IS NOT NULL END AS released,
-           CASE WHEN c.scope = 'ORG' THEN (
-             SELECT json_build_object('revision_no', f.revision_no, 'amount', f.amount::text, 'expression', f.expression, 'effective_at', f.effective_at)
-               FROM cost_revisions f WHERE f.organization_id = c.organization_id AND f.workspace_id = c.workspace_id AND f.cost_id = c.id
-                AND f.kind = 'value' AND f.effective_at > $3 ORDER BY f.effective_at, f.revision_no LIMIT 1) END AS pending,
-           CASE WHEN c.scope = 'ORG' THEN (
-             SELECT k.id FROM cascade_runs k WHERE k.organization_id = c.organization_id AND k.workspace_id = c.workspace_id
-                AND k.source_id = c.id ORDER BY k.created_at DESC, k.id DESC LIMIT 1) END AS cascade_run_id
-      FROM costs c
-      LEFT JOIN products p ON p.organization_id = c.organization_id AND p.workspace_id = c.workspace_id AND p.id = c.product_id
-      LEFT JOIN LATERAL (
-        SELECT v.revision_no, v.amount, v.expression, v.effective_at FROM cost_revisions v
-         WHERE v.organization_id = c.organization_id AND v.workspace_id = c.workspace_id AND v.cost_id = c.id AND v.kind = 'value'
-           AND CASE WHEN c.scope = 'ORG' THEN v.effective_at <= $3 ELSE v.revision_no = ${productRevision} END
-         ORDER BY v.effective_at DESC, v.revision_no DESC LIMIT 1) r ON true`;
+interface CostBaseRow {
+  id: string;
+  key: string;
+  scope: 'ORG' | 'PRODUCT';
+  product_id: string | null;
+  state: CostView['status'];
+  description: string | null;
+  metadata: Record<string, unknown>;
+  translations: Record<string, unknown>;
+  requires_continuous_coverage: boolean;
+  current_revision_no: number;
+  created_at: Date;
+  updated_at: Date;
 }
+
+interface RevisionRow {
+  cost_id: string;
+  revision_no: number;
+  amount: string | null;
+  expression: string | null;
+  effective_at: Date;
+}
+
+const COST_BASE = `SELECT c.id, c.key, c.scope, c.product_id, c.state, c.description, c.metadata, c.translations,
+  c.requires_continuous_coverage, c.current_revision_no, c.created_at, c.updated_at FROM costs c`;
 
 export function costView(row: CostReadRow): CostView {
   return {
@@ -106,14 +97,125 @@ export class CostReader {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * A page of costs with the revision each shows. The page is one indexed query; what it shows is
+   * read by id in a few batched lookups (never a join whose plan depends on fresh statistics).
+   * `where` and `tail` number their parameters from $3 ($1, $2: the tenant).
+   */
   async read(actor: Actor, where: string, params: unknown[], view: 'default' | 'draft' | 'head', tail = ''): Promise<CostReadRow[]> {
-    const rows: CostReadRow[] = await this.txHost.tx.query(`${costSelect(view)} WHERE c.organization_id = $1 AND c.workspace_id = $2 AND ${where} ${tail}`, [
-      actor.organizationId,
-      actor.workspaceId,
-      this.clock.now(),
-      ...params,
-    ]);
+    const base: CostBaseRow[] = await this.txHost.tx.query(
+      `${COST_BASE} WHERE c.organization_id = $1 AND c.workspace_id = $2 AND ${where} ${tail}`,
+      [actor.organizationId, actor.workspaceId, ...params],
+    );
+    if (base.length === 0) return [];
+    const now = this.clock.now();
+    const shown = new Map<string, RevisionRow>();
+    const pending = new Map<string, RevisionRow>();
+    const runs = new Map<string, string>();
+    const released = new Map<string, boolean>();
+    const orgIds = base.filter((row) => row.scope === 'ORG').map((row) => row.id);
+    if (orgIds.length > 0) {
+      for (const row of await this.lookup<RevisionRow>(
+        `SELECT DISTINCT ON (cost_id) cost_id, revision_no, amount::text AS amount, expression, effective_at FROM cost_revisions
+          WHERE organization_id = $1 AND workspace_id = $2 AND cost_id = ANY($3::uuid[]) AND kind = 'value' AND effective_at <= $4
+          ORDER BY cost_id, effective_at DESC, revision_no DESC`,
+        actor,
+        [orgIds, now],
+      ))
+        shown.set(row.cost_id, row);
+      for (const row of await this.lookup<RevisionRow>(
+        `SELECT DISTINCT ON (cost_id) cost_id, revision_no, amount::text AS amount, expression, effective_at FROM cost_revisions
+          WHERE organization_id = $1 AND workspace_id = $2 AND cost_id = ANY($3::uuid[]) AND kind = 'value' AND effective_at > $4
+          ORDER BY cost_id, effective_at, revision_no`,
+        actor,
+        [orgIds, now],
+      ))
+        pending.set(row.cost_id, row);
+      for (const row of await this.lookup<{ source_id: string; id: string }>(
+        `SELECT DISTINCT ON (source_id) source_id, id FROM cascade_runs
+          WHERE organization_id = $1 AND workspace_id = $2 AND source_id = ANY($3::uuid[]) ORDER BY source_id, created_at DESC, id DESC`,
+        actor,
+        [orgIds],
+      ))
+        runs.set(row.source_id, row.id);
+    }
+    const productCosts = base.filter((row) => row.scope === 'PRODUCT');
+    if (productCosts.length > 0) {
+      const chosen = await this.productRevisions(actor, productCosts, view);
+      for (const [costId, choice] of chosen) released.set(costId, choice.released);
+      const pairs = [...chosen].filter(([, choice]) => choice.revisionNo !== null);
+      for (const row of await this.lookup<RevisionRow>(
+        `SELECT r.cost_id, r.revision_no, r.amount::text AS amount, r.expression, r.effective_at
+           FROM unnest($3::uuid[], $4::int[]) AS w(cost_id, revision_no)
+           JOIN cost_revisions r ON r.organization_id = $1 AND r.workspace_id = $2 AND r.cost_id = w.cost_id AND r.revision_no = w.revision_no`,
+        actor,
+        [pairs.map(([costId]) => costId), pairs.map(([, choice]) => choice.revisionNo)],
+      ))
+        shown.set(row.cost_id, row);
+    }
+    const rows = base.map(
+      (row): CostReadRow => ({
+        ...row,
+        revision_no: shown.get(row.id)?.revision_no ?? (null as unknown as number),
+        amount: shown.get(row.id)?.amount ?? null,
+        expression: shown.get(row.id)?.expression ?? null,
+        effective_at: shown.get(row.id)?.effective_at ?? (null as unknown as Date),
+        value: null,
+        released: row.scope === 'PRODUCT' ? (released.get(row.id) ?? false) : null,
+        pending: pending.has(row.id)
+          ? {
+              revision_no: pending.get(row.id)!.revision_no,
+              amount: pending.get(row.id)!.amount,
+              expression: pending.get(row.id)!.expression,
+              effective_at: pending.get(row.id)!.effective_at.toISOString(),
+            }
+          : null,
+        cascade_run_id: runs.get(row.id) ?? null,
+      }),
+    );
     return Promise.all(rows.map((row) => this.withValue(actor, row)));
+  }
+
+  /**
+   * Which revision a PRODUCT cost shows, by view: `default` the live version's where it carries
+   * the cost, else the working draft's (else the latest); `head` the live one's; `draft` the
+   * draft's (the live one's when no draft is open). `released`: the live version carries it.
+   */
+  private async productRevisions(actor: Actor, costs: CostBaseRow[], view: 'default' | 'draft' | 'head') {
+    const products = await this.lookup<{ id: string; head_version_id: string | null; draft_version_id: string | null }>(
+      `SELECT id, head_version_id, draft_version_id FROM products WHERE organization_id = $1 AND workspace_id = $2 AND id = ANY($3::uuid[])`,
+      actor,
+      [[...new Set(costs.map((cost) => cost.product_id!))]],
+    );
+    const versions = new Map(products.map((product) => [product.id, product]));
+    const versionIds = products.flatMap((product) => [product.head_version_id, product.draft_version_id]).filter((id): id is string => id !== null);
+    const entries = versionIds.length
+      ? await this.lookup<{ product_version_id: string; cost_id: string; revision_no: number }>(
+          `SELECT product_version_id, cost_id, revision_no FROM product_version_costs
+            WHERE organization_id = $1 AND workspace_id = $2 AND product_version_id = ANY($3::uuid[]) AND scope = 'PRODUCT' AND cost_id = ANY($4::uuid[])`,
+          actor,
+          [versionIds, costs.map((cost) => cost.id)],
+        )
+      : [];
+    const revisionIn = (versionId: string | null | undefined, costId: string) =>
+      entries.find((entry) => entry.product_version_id === versionId && entry.cost_id === costId)?.revision_no ?? null;
+    return new Map(
+      costs.map((cost) => {
+        const product = versions.get(cost.product_id!);
+        const head = revisionIn(product?.head_version_id, cost.id);
+        const draft = revisionIn(product?.draft_version_id, cost.id);
+        const revisionNo = {
+          default: head ?? draft ?? cost.current_revision_no,
+          head,
+          draft: product?.draft_version_id ? draft : head,
+        }[view];
+        return [cost.id, { revisionNo, released: head !== null }] as const;
+      }),
+    );
+  }
+
+  private lookup<Row>(text: string, actor: Actor, params: unknown[]): Promise<Row[]> {
+    return this.txHost.tx.query(text, [actor.organizationId, actor.workspaceId, ...params]);
   }
 
   private async withValue(actor: Actor, row: CostReadRow): Promise<CostReadRow> {
@@ -167,7 +269,7 @@ export class GetCostHandler implements IQueryHandler<GetCostQuery> {
 
   async execute({ actor, costId }: GetCostQuery): Promise<CostView> {
     if (!isUuid(costId)) throw catalogNotFound(undefined, 'cost');
-    const [row] = await this.costs.read(actor, `c.id = $4 AND c.state <> 'retired'`, [costId], 'default');
+    const [row] = await this.costs.read(actor, `c.id = $3 AND c.state <> 'retired'`, [costId], 'default');
     if (!row) throw catalogNotFound(undefined, 'cost');
     return costView(row);
   }
@@ -188,10 +290,10 @@ export class ListCostsHandler implements IQueryHandler<ListCostsQuery> {
       (after, rows) =>
         this.costs.read(
           actor,
-          `c.state = 'active' AND ($4::text IS NULL OR c.scope = $4) AND ($5::timestamptz IS NULL OR (c.created_at, c.id) < ($5, $6::uuid))`,
+          `c.state = 'active' AND ($3::text IS NULL OR c.scope = $3) AND ($4::timestamptz IS NULL OR (c.created_at, c.id) < ($4, $5::uuid))`,
           [scope ?? null, after?.[0] ?? null, after?.[1] ?? null, rows],
           'default',
-          'ORDER BY c.created_at DESC, c.id DESC LIMIT $7',
+          'ORDER BY c.created_at DESC, c.id DESC LIMIT $6',
         ),
       newestFirstPosition,
     );
@@ -266,6 +368,15 @@ export class ListProductCostsHandler implements IQueryHandler<ListProductCostsQu
       head: [product.head_version_id],
       draft: [product.draft_version_id ?? product.head_version_id],
     }[view.view].filter((id): id is string => id !== null);
+    const listed: string[] = versions.length
+      ? (
+          await this.txHost.tx.query(
+            `SELECT DISTINCT cost_id FROM product_version_costs
+              WHERE organization_id = $1 AND workspace_id = $2 AND product_version_id = ANY($3::uuid[]) AND scope = 'PRODUCT'`,
+            [actor.organizationId, actor.workspaceId, versions],
+          )
+        ).map((row: { cost_id: string }) => row.cost_id)
+      : [];
     const page = await keysetPage<CostReadRow>(
       this.cursors,
       { list: 'product_costs', filters: { product_id: productId, view: view.view }, order: 'key:asc' },
@@ -273,12 +384,10 @@ export class ListProductCostsHandler implements IQueryHandler<ListProductCostsQu
       (after, rows) =>
         this.costs.read(
           actor,
-          `c.product_id = $4 AND c.scope = 'PRODUCT' AND EXISTS (SELECT 1 FROM product_version_costs e WHERE e.organization_id = c.organization_id
-             AND e.workspace_id = c.workspace_id AND e.cost_id = c.id AND e.product_version_id = ANY($5::uuid[]))
-             AND ($6::text IS NULL OR (c.key, c.id) > ($6, $7::uuid))`,
-          [productId, versions, after?.[0] ?? null, after?.[1] ?? null, rows],
+          `c.product_id = $3 AND c.scope = 'PRODUCT' AND c.id = ANY($4::uuid[]) AND ($5::text IS NULL OR (c.key, c.id) > ($5, $6::uuid))`,
+          [productId, listed, after?.[0] ?? null, after?.[1] ?? null, rows],
           view.view,
-          'ORDER BY c.key, c.id LIMIT $8',
+          'ORDER BY c.key, c.id LIMIT $7',
         ),
       (row) => [row.key, row.id],
     );
