@@ -78,6 +78,7 @@ export interface GoLiveRequest {
 export class VersionLine {
   private readonly rows = new Map<string, VersionRecord>();
   private readonly dirty = new Set<string>();
+  private readonly inserted = new Set<string>();
 
   private constructor(
     private nextNumber: number,
@@ -129,9 +130,15 @@ export class VersionLine {
     return index < 0 ? null : index + 1;
   }
 
-  /** Rows created or changed since restore, for the repository to write. */
+  /**
+   * Rows created or changed since restore, in an order that is safe to write one after the other:
+   * changed rows first, those leaving the draft or head slot (archived) before those taking one,
+   * then new rows — a new row may take the number a moved-up draft held until now.
+   */
   changedRows(): VersionRecord[] {
-    return [...this.dirty].map((id) => this.rows.get(id)!);
+    const order = { archived: 0, draft: 1, scheduled: 2, published: 3 } as const;
+    const rank = (row: VersionRecord) => (this.inserted.has(row.id) ? 4 : 0) + order[row.status];
+    return [...this.dirty].map((id) => this.rows.get(id)!).sort((a, b) => rank(a) - rank(b));
   }
 
   /** A draft holds staged edits when its content differs from its base's (or the initial content). */
@@ -485,6 +492,7 @@ export class VersionLine {
   private insert(row: VersionRecord): void {
     this.rows.set(row.id, row);
     this.dirty.add(row.id);
+    this.inserted.add(row.id);
   }
 
   private update(id: string, changes: Partial<VersionRecord>): void {

@@ -110,8 +110,9 @@ function versionValues(record: VersionRecord): unknown[] {
 }
 
 /**
- * Writes to apply one after the other: rows leaving the draft or head slot first, so the
- * one-draft, one-head and version-number unique indexes never see two holders.
+ * Writes to apply one after the other, in the order given: `VersionLine.changedRows()` lists
+ * rows leaving the draft or head slot first and new rows last, so the one-draft, one-head and
+ * version-number unique indexes never see two holders.
  */
 export function versionUpserts(
   table: string,
@@ -120,17 +121,14 @@ export function versionUpserts(
   ownerId: string,
   records: readonly VersionRecord[],
 ): SqlWrite[] {
-  const order = { archived: 0, draft: 1, scheduled: 2, published: 3 } as const;
   const columns = ['organization_id', 'workspace_id', ownerColumn, ...VERSION_COLUMNS];
   const placeholders = columns.map((_, index) => `$${index + 1}`).join(', ');
   const updates = VERSION_COLUMNS.filter((column) => column !== 'id')
     .map((column) => `${column} = EXCLUDED.${column}`)
     .join(', ');
-  return [...records]
-    .sort((a, b) => order[a.status] - order[b.status])
-    .map((record) => ({
-      text: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders})
-             ON CONFLICT (organization_id, workspace_id, id) DO UPDATE SET ${updates}`,
-      values: [tenant.organizationId, tenant.workspaceId, ownerId, ...versionValues(record)],
-    }));
+  return records.map((record) => ({
+    text: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders})
+           ON CONFLICT (organization_id, workspace_id, id) DO UPDATE SET ${updates}`,
+    values: [tenant.organizationId, tenant.workspaceId, ownerId, ...versionValues(record)],
+  }));
 }
