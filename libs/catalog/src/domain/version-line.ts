@@ -42,6 +42,15 @@ export interface VersionRecord {
   touchedAt: Date;
   errorCode: string | null;
   errorMessage: string | null;
+  /** Why an errored row failed, beyond its code (a formula's keys, the retired keys of a cascade). */
+  errorDetails: Record<string, unknown> | null;
+}
+
+/** A deterministic refusal recorded on an errored row. */
+export interface VersionError {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
 }
 
 export interface ReleaseNotes {
@@ -191,6 +200,7 @@ export class VersionLine {
       touchedAt: input.now,
       errorCode: null,
       errorMessage: null,
+      errorDetails: null,
     };
     this.insert(draft);
     return { draft, copyFrom: base?.id ?? null, copied: true };
@@ -312,10 +322,17 @@ export class VersionLine {
   }
 
   /** Firing failed a precondition: the row is archived as errored; the draft's base falls back to the head. */
-  errorRelease(versionId: string, error: { code: string; message: string }, now: Date): { row: VersionRecord; draftFollowUp: DraftFollowUp } {
+  errorRelease(versionId: string, error: VersionError, now: Date): { row: VersionRecord; draftFollowUp: DraftFollowUp } {
     const row = this.rows.get(versionId);
     if (row?.status !== 'scheduled') throw this.invalidTransition(row, 'archived');
-    this.update(versionId, { status: 'archived', archivedReason: 'errored', errorCode: error.code, errorMessage: error.message, touchedAt: now });
+    this.update(versionId, {
+      status: 'archived',
+      archivedReason: 'errored',
+      errorCode: error.code,
+      errorMessage: error.message,
+      errorDetails: error.details ?? null,
+      touchedAt: now,
+    });
     return { row: this.rows.get(versionId)!, draftFollowUp: this.afterBaseWithdrawn(versionId) };
   }
 
@@ -361,7 +378,7 @@ export class VersionLine {
     at: Date;
     cascadeSource: CascadeSource;
     createdBy: CreatedBy;
-    error: { code: string; message: string };
+    error: VersionError;
   }): VersionRecord {
     const row = this.newFrozenRow(input.id, this.head, input.at, input.createdBy);
     Object.assign(row, {
@@ -371,6 +388,7 @@ export class VersionLine {
       cascadeSource: input.cascadeSource,
       errorCode: input.error.code,
       errorMessage: input.error.message,
+      errorDetails: input.error.details ?? null,
     });
     this.insert(row);
     return row;
@@ -414,6 +432,7 @@ export class VersionLine {
       touchedAt: at,
       errorCode: null,
       errorMessage: null,
+      errorDetails: null,
     };
   }
 

@@ -23,6 +23,7 @@ export const VERSION_COLUMNS = [
   'touched_at',
   'error_code',
   'error_message',
+  'error_details',
 ] as const;
 
 export interface VersionRow {
@@ -46,6 +47,7 @@ export interface VersionRow {
   touched_at: Date;
   error_code: string | null;
   error_message: string | null;
+  error_details: Record<string, unknown> | null;
 }
 
 export function toVersionRecord(row: VersionRow): VersionRecord {
@@ -75,6 +77,7 @@ export function toVersionRecord(row: VersionRow): VersionRecord {
     touchedAt: row.touched_at,
     errorCode: row.error_code,
     errorMessage: row.error_message,
+    errorDetails: row.error_details,
   };
 }
 
@@ -106,6 +109,7 @@ function versionValues(record: VersionRecord): unknown[] {
     record.touchedAt,
     record.errorCode,
     record.errorMessage,
+    record.errorDetails && JSON.stringify(record.errorDetails),
   ];
 }
 
