@@ -10,6 +10,7 @@ import { IdempotencyKeyScope1763801100000 } from './1763801100000-idempotency-ke
 import { UserEmailPerOrganization1763801100001 } from './1763801100001-user-email-per-organization';
 import { FxRatesPerWorkspace1763801200000 } from './1763801200000-fx-rates-per-workspace';
 import { CatalogCostsProducts1763804000000 } from './1763804000000-catalog-costs-products';
+import { CatalogErrorDetails1763804100000 } from './1763804100000-catalog-error-details';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   UserEmailPerOrganization1763801100001,
   FxRatesPerWorkspace1763801200000,
   CatalogCostsProducts1763804000000,
+  CatalogErrorDetails1763804100000,
 ];

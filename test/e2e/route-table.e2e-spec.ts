@@ -52,7 +52,40 @@ const VALID_BODIES: Record<string, object> = {
   'POST /v1/wallets/{id}/top_ups': { mode: 'hosted_checkout', amount: '5.00' },
   'POST /v1/customers/{id}/payment_methods': { token: 'pm_card_visa' },
   'PATCH /v1/workspaces/{id}': { name: 'Hijacked', settings: { approval_required_for: [] } },
+  'POST /v1/products/{id}/costs': { key: 'hijacked', amount: '1.00' },
+  'PATCH /v1/costs/{id}': { amount: '2.00' },
+  'PATCH /v1/products/{id}': { name: 'Hijacked' },
+  'POST /v1/products/{id}/draft': {},
 };
+
+/**
+ * A catalog of one organization's workspace: an ORG cost whose value change started a cascade
+ * run, a live product, and a pending change scheduled on it. Keyed by the collection naming them.
+ */
+async function catalogResources(t: TestApp, auth: string): Promise<Record<string, string>> {
+  const send = (method: 'post' | 'patch', path: string, body: object) =>
+    t.http[method](path).set('Authorization', auth).set('Idempotency-Key', idem()).send(body);
+  const cost = (await send('post', '/v1/costs', { key: 'route_table_fee', amount: '1.00' }).expect(201)).body;
+  const product = (await send('post', '/v1/products', { name: 'Route table', price_expression: 'route_table_fee * 2' }).expect(201)).body;
+  const publish = (scheduledFor?: string) =>
+    send('post', '/v1/changes', {
+      operation: 'catalog.publish_version',
+      subject_kind: 'product',
+      subject_id: product.id,
+      staged_version_id: product.draft_version.id,
+      ...(scheduledFor ? { scheduled_for: scheduledFor } : {}),
+    }).expect(201);
+  await publish();
+  const run = (await send('patch', `/v1/costs/${cost.id}`, { amount: '2.00' }).expect(200)).body.cascade_run_id;
+  product.draft_version = (await send('patch', `/v1/products/${product.id}`, { price_expression: 'route_table_fee * 3' }).expect(200)).body.draft_version;
+  const change = (await publish('2099-01-01T00:00:00Z')).body.id;
+  // The run's jobs finish now, not while a walk compares digests of the data.
+  await eventually(async () => {
+    const status = (await t.http.get(`/v1/cascade_runs/${run}`).set('Authorization', auth).expect(200)).body.status;
+    return status === 'completed' ? status : undefined;
+  }, 10_000);
+  return { costs: cost.id, products: product.id, changes: change, cascade_runs: run };
+}
 
 /** The dotted names of every `…_id` property a JSON request body may carry, nested objects followed. */
 function bodyIdFields(document: any, schema: any, prefix = '', seen = new Set<string>()): string[] {
@@ -295,6 +328,7 @@ describe('Route table: every documented route enforces authentication, scope and
         .expect(200);
       const owner = await signIn(t, s.owner!.email, s.owner!.password);
       live.approvals = (await post(`/v1/wallets/${live.wallets}/adjust`, { amount: '2.00' }, owner).expect(202)).body.approval.id;
+      Object.assign(live, await catalogResources(t, s.auth));
     });
 
     it('refuses exactly the organization-level routes with 403 SANDBOX_PRINCIPAL_FORBIDDEN; every other route answers (< 500)', async () => {
@@ -350,6 +384,21 @@ describe('Route table: every documented route enforces authentication, scope and
           'POST /v1/approvals/{id}/approve 404',
           'GET /v1/approvals/{id} 404',
           'PATCH /v1/workspaces/{id} 403',
+          'GET /v1/costs/{id} 404',
+          'PATCH /v1/costs/{id} 404',
+          'DELETE /v1/costs/{id} 404',
+          'POST /v1/costs/{id}/restore 404',
+          'GET /v1/costs/{id}/consumers 404',
+          'GET /v1/products/{id} 404',
+          'PATCH /v1/products/{id} 404',
+          'POST /v1/products/{id}/costs 404',
+          'POST /v1/products/{id}/draft 404',
+          'DELETE /v1/products/{id}/draft 404',
+          'GET /v1/products/{id}/versions 404',
+          'GET /v1/changes/{id} 404',
+          'POST /v1/changes/{id}/cancel 404',
+          'GET /v1/cascade_runs/{id} 404',
+          'GET /v1/cascade_runs/{id}/tasks 404',
         ]),
       );
 
@@ -411,6 +460,11 @@ describe('Route table: every documented route enforces authentication, scope and
       // The customer's primary wallet, opened with it (the 201 names it): its routes are walked too.
       expect(customer.body.primary_wallet_id).toEqual(expect.any(String));
       resources.wallets = { id: customer.body.primary_wallet_id };
+      const catalog = await catalogResources(t, a.auth);
+      resources.costs = { id: catalog.costs, code: 'COST_NOT_FOUND' };
+      resources.products = { id: catalog.products, code: 'PRODUCT_NOT_FOUND' };
+      resources.changes = { id: catalog.changes, code: 'CHANGE_NOT_FOUND' };
+      resources.cascade_runs = { id: catalog.cascade_runs, code: 'CASCADE_RUN_NOT_FOUND' };
     });
 
     it('answers organization B on every route naming an organization A resource exactly as for an unknown id: 404', async () => {
@@ -421,7 +475,8 @@ describe('Route table: every documented route enforces authentication, scope and
         const resource = resources[operation.path.split('/')[2]];
         if (!resource) continue;
         const body =
-          operation.method === 'patch' ? { name: 'Hijacked', settings: { approval_required_for: ['wallet.adjust'] } } : {};
+          VALID_BODIES[operation.label] ??
+          (operation.method === 'patch' ? { name: 'Hijacked', settings: { approval_required_for: ['wallet.adjust'] } } : {});
         const foreign = await call(operation, b.auth, concretePath(operation.path, { id: resource.id }), body);
         const unknown = await call(operation, b.auth, concretePath(operation.path, { id: randomUUID() }), body);
         const seen = { route: operation.label, status: foreign.status, code: foreign.body?.error?.code };
@@ -444,6 +499,16 @@ describe('Route table: every documented route enforces authentication, scope and
           'POST /v1/api_keys/{id}/revoke 404',
           'PATCH /v1/workspaces/{id} 404',
           'GET /v1/customers/{id} 404',
+          'GET /v1/costs/{id} 404',
+          'PATCH /v1/costs/{id} 404',
+          'DELETE /v1/costs/{id} 404',
+          'POST /v1/costs/{id}/restore 404',
+          'PATCH /v1/products/{id} 404',
+          'POST /v1/products/{id}/costs 404',
+          'GET /v1/products/{id}/draft 404',
+          'DELETE /v1/products/{id}/draft 404',
+          'POST /v1/changes/{id}/cancel 404',
+          'GET /v1/cascade_runs/{id}/tasks 404',
         ]),
       );
 
@@ -536,7 +601,7 @@ describe('Route table: every documented route enforces authentication, scope and
 
     it('does not show organization A’s resources in organization B’s lists', async () => {
       const lists = await Promise.all(
-        ['/v1/api_keys', '/v1/workspaces', '/v1/customers'].map((path) =>
+        ['/v1/api_keys', '/v1/workspaces', '/v1/customers', '/v1/costs', '/v1/products'].map((path) =>
           t.http.get(`${path}?limit=200`).set('Authorization', b.auth).expect(200),
         ),
       );

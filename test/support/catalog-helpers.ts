@@ -92,3 +92,38 @@ export async function drainCascades(t: TestApp): Promise<void> {
 }
 
 export { CASCADE_RUN_JOB, CASCADE_TASK_JOB };
+
+/** The product as read back (the working view). */
+export async function productOf(api: CatalogClient, productId: string): Promise<any> {
+  const response = await api.get(`/v1/products/${productId}`);
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+/** Every version row of a product, newest number first. */
+export async function versionsOf(api: CatalogClient, productId: string): Promise<any[]> {
+  const response = await api.get(`/v1/products/${productId}/versions?limit=200`);
+  expect(response.status).toBe(200);
+  return response.body.data;
+}
+
+/** The product's costs in a view (`view=draft`, `view=head`, `product_version_id=…`, or the default). */
+export async function productCostsOf(api: CatalogClient, productId: string, query = ''): Promise<any[]> {
+  const response = await api.get(`/v1/products/${productId}/costs${query ? `?${query}` : ''}`);
+  expect(response.status).toBe(200);
+  return response.body.data;
+}
+
+/** A change body publishing (or, with `scheduled_for`, scheduling) a staged version of a product. */
+export function changeBody(productId: string, stagedVersionId: string, extra: object = {}): object {
+  return { operation: 'catalog.publish_version', subject_kind: 'product', subject_id: productId, staged_version_id: stagedVersionId, ...extra };
+}
+
+/** Schedules the product's working draft for `at`; returns the pending change. */
+export async function scheduleDraft(api: CatalogClient, productId: string, at: Date, extra: object = {}): Promise<any> {
+  const product = await productOf(api, productId);
+  const response = await api.post('/v1/changes', changeBody(productId, product.draft_version?.id, { scheduled_for: at.toISOString(), ...extra }));
+  if (response.status !== 201) console.log(JSON.stringify(response.body));
+  expect(response.status).toBe(201);
+  return response.body;
+}

@@ -295,6 +295,16 @@ class ErrorSummaryDto {
   @ApiProperty({ example: 'The price formula cannot be resolved: unknown key margin.' }) message!: string;
 }
 
+class ErrorWithDetailsDto extends ErrorSummaryDto {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { reason: 'unknown_key', keys: ['margin'], retired_keys: ['margin'] },
+    description: 'The refusal’s details, as the error body of the same refusal would carry them ({} when none).',
+  })
+  details!: Record<string, unknown>;
+}
+
 class MaterializedCostDto {
   @ApiProperty({ example: 'seat_price' }) key!: string;
   @ApiProperty({ example: ID }) cost_id!: string;
@@ -328,7 +338,7 @@ export class ProductVersionDto {
   @ApiProperty({ type: CascadeSourceDto, nullable: true }) cascade_source!: CascadeSourceDto | null;
   @ApiProperty({ type: CreatedByDto }) created_by!: CreatedByDto;
   @ApiProperty({ example: WHEN }) created_at!: Date;
-  @ApiProperty({ type: ErrorSummaryDto, nullable: true }) error!: ErrorSummaryDto | null;
+  @ApiProperty({ type: ErrorWithDetailsDto, nullable: true }) error!: ErrorWithDetailsDto | null;
   @ApiProperty({ type: String, nullable: true, example: 'seat_price * (1 + margin)' }) price_expression!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '13.75' }) unit_price!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null }) not_before!: Date | null;
@@ -464,7 +474,7 @@ export class CascadeTaskDto {
   @ApiProperty({ enum: ['pending', 'republished', 'unchanged', 'errored'], example: 'republished' }) status!: string;
   @ApiProperty({ type: VersionRefDto, nullable: true }) result_version!: VersionRefDto | null;
   @ApiProperty({ example: 1 }) attempts!: number;
-  @ApiProperty({ type: ErrorSummaryDto, nullable: true }) error!: ErrorSummaryDto | null;
+  @ApiProperty({ type: ErrorWithDetailsDto, nullable: true }) error!: ErrorWithDetailsDto | null;
   @ApiProperty({ example: WHEN }) updated_at!: Date;
 }
 

@@ -79,7 +79,7 @@ export interface VersionLifecycleView {
   cascade_source: { entity_type: string; entity_id: string; version_id: string; version: number } | null;
   created_by: { type: string; id: string | null; via?: string };
   created_at: Date;
-  error: { code: string; message: string } | null;
+  error: { code: string; message: string; details: Record<string, unknown> } | null;
 }
 
 export interface MaterializedCostView {
@@ -158,6 +158,6 @@ export interface CascadeTaskView {
   status: 'pending' | 'republished' | 'unchanged' | 'errored';
   result_version: VersionRef | null;
   attempts: number;
-  error: { code: string; message: string } | null;
+  error: { code: string; message: string; details: Record<string, unknown> } | null;
   updated_at: Date;
 }

@@ -92,12 +92,16 @@ export class CancelChangeHandler implements ICommandHandler<CancelChangeCommand>
   @Transactional()
   async execute({ actor, changeId }: CancelChangeCommand) {
     if (!isUuid(changeId)) throw catalogNotFound(undefined, 'change');
-    const [subject] = await preparedQuery<{ subject_id: string }>(
+    const [subject] = await preparedQuery<{ subject_id: string; status: string; scheduled_for: Date | null }>(
       this.txHost.tx,
-      `SELECT subject_id FROM changes WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+      `SELECT subject_id, status, scheduled_for FROM changes WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
       [actor.organizationId, actor.workspaceId, changeId],
     );
     if (!subject) throw catalogNotFound(undefined, 'change');
+    // A due release has gone live whether or not its job ran: fire it for good (own transaction), then refuse.
+    if (subject.status === 'pending' && subject.scheduled_for && subject.scheduled_for.getTime() <= this.clock.now().getTime()) {
+      await this.releases.fireDue(actor, subject.subject_id);
+    }
     // Product first, then the change: the order catch-up takes, so the two never deadlock.
     const product = await this.releases.load(actor, subject.subject_id);
     const change = (await this.changes.lock(actor, changeId))!;

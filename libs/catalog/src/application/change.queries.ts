@@ -136,6 +136,7 @@ export class ListCascadeTasksHandler implements IQueryHandler<ListCascadeTasksQu
       attempts: number;
       error_code: string | null;
       error_message: string | null;
+      error_details: Record<string, unknown> | null;
       updated_at: Date;
     };
     const page = await keysetPage<TaskRow>(
@@ -144,7 +145,7 @@ export class ListCascadeTasksHandler implements IQueryHandler<ListCascadeTasksQu
       { limit, cursor },
       (after, rows) =>
         this.txHost.tx.query(
-          `SELECT subject_kind, subject_id, status, result_version_id, result_version, attempts, error_code, error_message, updated_at
+          `SELECT subject_kind, subject_id, status, result_version_id, result_version, attempts, error_code, error_message, error_details, updated_at
              FROM cascade_tasks WHERE organization_id = $1 AND workspace_id = $2 AND run_id = $3
               AND ($4::text IS NULL OR (subject_kind, subject_id) > ($4, $5::uuid))
             ORDER BY subject_kind, subject_id LIMIT $6`,
@@ -160,7 +161,7 @@ export class ListCascadeTasksHandler implements IQueryHandler<ListCascadeTasksQu
         status: row.status,
         result_version: row.result_version_id ? { id: row.result_version_id, version: row.result_version! } : null,
         attempts: row.attempts,
-        error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+        error: row.error_code ? { code: row.error_code, message: row.error_message ?? '', details: row.error_details ?? {} } : null,
         updated_at: row.updated_at,
       })),
     };

@@ -1,8 +1,9 @@
-import { Transactional } from '@nestjs-cls/transactional';
+import { Propagation, Transactional } from '@nestjs-cls/transactional';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock, JobQueue } from '@app/shared-kernel';
 import { Product } from '../domain/product';
-import { ChangeRepository, ProductRepository, TenantKey } from '../domain/repositories';
+import { ChangeRepository, ProductRepository } from '../domain/repositories';
+import type { TenantKey } from '../domain/repositories';
 import { Pricing } from './pricing';
 
 export const FIRE_PRODUCT_RELEASE_JOB = 'catalog.fire-product-release';
@@ -49,6 +50,16 @@ export class ProductReleases implements OnModuleInit {
   @Transactional()
   async fire(job: FireReleaseJob): Promise<void> {
     const product = await this.load(job, job.productId);
+    if (product) await this.products.save(product);
+  }
+
+  /**
+   * Fires the product's due releases in a transaction of its own, committed whatever becomes of
+   * the caller's: a command refused because of what catch-up did must not roll the catch-up back.
+   */
+  @Transactional(Propagation.RequiresNew)
+  async fireDue(tenant: TenantKey, productId: string): Promise<void> {
+    const product = await this.load(tenant, productId);
     if (product) await this.products.save(product);
   }
 

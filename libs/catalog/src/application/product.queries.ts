@@ -77,7 +77,7 @@ export function lifecycleView(row: VersionRow & { rank: number | null }): Versio
     cascade_source: row.cascade_source,
     created_by: row.created_by,
     created_at: row.created_at,
-    error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+    error: row.error_code ? { code: row.error_code, message: row.error_message ?? '', details: row.error_details ?? {} } : null,
   };
 }
 

@@ -347,7 +347,7 @@ export class Product {
         ? undefined
         : materialization.error;
     if (error) {
-      const { draftFollowUp } = this.line.errorRelease(versionId, { code: error.code, message: error.message }, now);
+      const { draftFollowUp } = this.line.errorRelease(versionId, { code: error.code, message: error.message, details: error.details }, now);
       if (draftFollowUp) this.copyContent(draftFollowUp.recopyFrom, this.line.draft!.id);
       this.recomputeCostStates(now);
       return { error };
@@ -383,7 +383,11 @@ export class Product {
         at: input.now,
         cascadeSource: input.cascadeSource,
         createdBy: input.createdBy,
-        error: { code: input.materialization.error.code, message: input.materialization.error.message },
+        error: {
+          code: input.materialization.error.code,
+          message: input.materialization.error.message,
+          details: input.materialization.error.details,
+        },
       });
       this.contents.set(errored.id, { ...this.contents.get(head.id)!, notBefore: null });
       this.contentDirty.add(errored.id);

@@ -42,6 +42,15 @@ export interface VersionRecord {
   touchedAt: Date;
   errorCode: string | null;
   errorMessage: string | null;
+  /** Why an errored row failed, beyond its code (a formula's keys, the retired keys of a cascade). */
+  errorDetails: Record<string, unknown> | null;
+}
+
+/** A deterministic refusal recorded on an errored row. */
+export interface VersionError {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
 }
 
 export interface ReleaseNotes {
@@ -130,9 +139,15 @@ export class VersionLine {
     return index < 0 ? null : index + 1;
   }
 
-  /** Rows created or changed since restore, for the repository to write. */
+  /**
+   * Rows created or changed since restore, in an order that is safe to write one after the other:
+   * changed rows first, those leaving the draft or head slot (archived) before those taking one,
+   * then new rows — a new row may take the number a moved-up draft held until now.
+   */
   changedRows(): VersionRecord[] {
-    return [...this.dirty].map((id) => this.rows.get(id)!);
+    const order = { archived: 0, draft: 1, scheduled: 2, published: 3 } as const;
+    const rank = (row: VersionRecord) => (this.inserted.has(row.id) ? 4 : 0) + order[row.status];
+    return [...this.dirty].map((id) => this.rows.get(id)!).sort((a, b) => rank(a) - rank(b));
   }
 
   /** Whether a row was created since restore (nothing of it is stored yet). */
@@ -190,6 +205,7 @@ export class VersionLine {
       touchedAt: input.now,
       errorCode: null,
       errorMessage: null,
+      errorDetails: null,
     };
     this.insert(draft);
     return { draft, copyFrom: base?.id ?? null, copied: true };
@@ -311,10 +327,17 @@ export class VersionLine {
   }
 
   /** Firing failed a precondition: the row is archived as errored; the draft's base falls back to the head. */
-  errorRelease(versionId: string, error: { code: string; message: string }, now: Date): { row: VersionRecord; draftFollowUp: DraftFollowUp } {
+  errorRelease(versionId: string, error: VersionError, now: Date): { row: VersionRecord; draftFollowUp: DraftFollowUp } {
     const row = this.rows.get(versionId);
     if (row?.status !== 'scheduled') throw this.invalidTransition(row, 'archived');
-    this.update(versionId, { status: 'archived', archivedReason: 'errored', errorCode: error.code, errorMessage: error.message, touchedAt: now });
+    this.update(versionId, {
+      status: 'archived',
+      archivedReason: 'errored',
+      errorCode: error.code,
+      errorMessage: error.message,
+      errorDetails: error.details ?? null,
+      touchedAt: now,
+    });
     return { row: this.rows.get(versionId)!, draftFollowUp: this.afterBaseWithdrawn(versionId) };
   }
 
@@ -360,7 +383,7 @@ export class VersionLine {
     at: Date;
     cascadeSource: CascadeSource;
     createdBy: CreatedBy;
-    error: { code: string; message: string };
+    error: VersionError;
   }): VersionRecord {
     const row = this.newFrozenRow(input.id, this.head, input.at, input.createdBy);
     Object.assign(row, {
@@ -370,6 +393,7 @@ export class VersionLine {
       cascadeSource: input.cascadeSource,
       errorCode: input.error.code,
       errorMessage: input.error.message,
+      errorDetails: input.error.details ?? null,
     });
     this.insert(row);
     return row;
@@ -413,6 +437,7 @@ export class VersionLine {
       touchedAt: at,
       errorCode: null,
       errorMessage: null,
+      errorDetails: null,
     };
   }
 

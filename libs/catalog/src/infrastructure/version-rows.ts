@@ -23,6 +23,7 @@ export const VERSION_COLUMNS = [
   'touched_at',
   'error_code',
   'error_message',
+  'error_details',
 ] as const;
 
 export interface VersionRow {
@@ -46,6 +47,7 @@ export interface VersionRow {
   touched_at: Date;
   error_code: string | null;
   error_message: string | null;
+  error_details: Record<string, unknown> | null;
 }
 
 export function toVersionRecord(row: VersionRow): VersionRecord {
@@ -75,6 +77,7 @@ export function toVersionRecord(row: VersionRow): VersionRecord {
     touchedAt: row.touched_at,
     errorCode: row.error_code,
     errorMessage: row.error_message,
+    errorDetails: row.error_details,
   };
 }
 
@@ -106,12 +109,14 @@ function versionValues(record: VersionRecord): unknown[] {
     record.touchedAt,
     record.errorCode,
     record.errorMessage,
+    record.errorDetails && JSON.stringify(record.errorDetails),
   ];
 }
 
 /**
- * Writes to apply one after the other: rows leaving the draft or head slot first, so the
- * one-draft, one-head and version-number unique indexes never see two holders.
+ * Writes to apply one after the other, in the order given: `VersionLine.changedRows()` lists
+ * rows leaving the draft or head slot first and new rows last, so the one-draft, one-head and
+ * version-number unique indexes never see two holders.
  */
 export function versionUpserts(
   table: string,
@@ -120,17 +125,14 @@ export function versionUpserts(
   ownerId: string,
   records: readonly VersionRecord[],
 ): SqlWrite[] {
-  const order = { archived: 0, draft: 1, scheduled: 2, published: 3 } as const;
   const columns = ['organization_id', 'workspace_id', ownerColumn, ...VERSION_COLUMNS];
   const placeholders = columns.map((_, index) => `$${index + 1}`).join(', ');
   const updates = VERSION_COLUMNS.filter((column) => column !== 'id')
     .map((column) => `${column} = EXCLUDED.${column}`)
     .join(', ');
-  return [...records]
-    .sort((a, b) => order[a.status] - order[b.status])
-    .map((record) => ({
-      text: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders})
-             ON CONFLICT (organization_id, workspace_id, id) DO UPDATE SET ${updates}`,
-      values: [tenant.organizationId, tenant.workspaceId, ownerId, ...versionValues(record)],
-    }));
+  return records.map((record) => ({
+    text: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders})
+           ON CONFLICT (organization_id, workspace_id, id) DO UPDATE SET ${updates}`,
+    values: [tenant.organizationId, tenant.workspaceId, ownerId, ...versionValues(record)],
+  }));
 }
