@@ -69,6 +69,7 @@ export class CatalogPlans1763805000000 implements MigrationInterface {
         custom_fields jsonb NOT NULL DEFAULT '{}',
         translations jsonb NOT NULL DEFAULT '{}',
         tags text[] NOT NULL DEFAULT '{}',
+        price_cadence_unit text NOT NULL DEFAULT 'month' CHECK (price_cadence_unit IN ('week', 'month', 'year')),
         status text NOT NULL CHECK (status IN ('draft', 'scheduled', 'active', 'archived')),
         status_order smallint GENERATED ALWAYS AS (CASE status WHEN 'draft' THEN 0 WHEN 'scheduled' THEN 1 WHEN 'active' THEN 2 ELSE 3 END) STORED,
         version integer NOT NULL DEFAULT 1,

@@ -11,6 +11,7 @@ import { UserEmailPerOrganization1763801100001 } from './1763801100001-user-emai
 import { FxRatesPerWorkspace1763801200000 } from './1763801200000-fx-rates-per-workspace';
 import { CatalogCostsProducts1763804000000 } from './1763804000000-catalog-costs-products';
 import { CatalogErrorDetails1763804100000 } from './1763804100000-catalog-error-details';
+import { CatalogPlans1763805000000 } from './1763805000000-catalog-plans';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   FxRatesPerWorkspace1763801200000,
   CatalogCostsProducts1763804000000,
   CatalogErrorDetails1763804100000,
+  CatalogPlans1763805000000,
 ];

@@ -9,7 +9,11 @@ import { Pricing } from './application/pricing';
 import { ProductReleases } from './application/product-releases';
 import { CreateProductHandler, DiscardProductDraftHandler, OpenProductDraftHandler, UpdateProductHandler } from './application/product.handlers';
 import { GetProductDraftHandler, GetProductHandler, ListProductsHandler, ListProductVersionsHandler } from './application/product.queries';
-import { ChangeRepository, OrgCostRepository, ProductRepository } from './domain/repositories';
+import { ChangeRepository, OrgCostRepository, PlanRepository, ProductRepository } from './domain/repositories';
+import { TypeOrmPlanRepository } from './infrastructure/typeorm-plan.repository';
+import { PlanReleases } from './application/plan-releases';
+import { PlanResolver } from './application/plan-resolution';
+import { PublishTargets } from './application/publish-targets';
 import { TypeOrmChangeRepository } from './infrastructure/typeorm-change.repository';
 import { TypeOrmOrgCostRepository } from './infrastructure/typeorm-org-cost.repository';
 import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repository';
@@ -20,6 +24,10 @@ import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repos
     { provide: ProductRepository, useClass: TypeOrmProductRepository },
     { provide: OrgCostRepository, useClass: TypeOrmOrgCostRepository },
     { provide: ChangeRepository, useClass: TypeOrmChangeRepository },
+    { provide: PlanRepository, useClass: TypeOrmPlanRepository },
+    PlanReleases,
+    PlanResolver,
+    PublishTargets,
     Pricing,
     ProductReleases,
     CostCascades,

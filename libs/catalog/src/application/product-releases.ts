@@ -4,6 +4,7 @@ import { Clock, JobQueue } from '@app/shared-kernel';
 import { Product } from '../domain/product';
 import { ChangeRepository, ProductRepository } from '../domain/repositories';
 import type { TenantKey } from '../domain/repositories';
+import { fireDueReleases } from './due-releases';
 import { Pricing } from './pricing';
 
 export const FIRE_PRODUCT_RELEASE_JOB = 'catalog.fire-product-release';
@@ -64,16 +65,12 @@ export class ProductReleases implements OnModuleInit {
   }
 
   private async catchUp(tenant: TenantKey, product: Product): Promise<void> {
-    const now = this.clock.now();
-    for (const release of product.line.dueReleases(now)) {
-      const materialization = await this.pricing.materialize(tenant, product.contentOf(release.id)!, release.scheduledFor!);
-      const change = await this.changes.lock(tenant, release.changeId!);
-      const { published, error } = product.fireRelease(release.id, materialization, now);
-      if (change) {
-        if (published) change.applied(published, release.scheduledFor!);
-        else change.failed({ code: error!.code, message: error!.message });
-        await this.changes.save(change);
-      }
-    }
+    await fireDueReleases(
+      tenant,
+      product,
+      (release) => this.pricing.materialize(tenant, product.contentOf(release.id)!, release.scheduledFor!),
+      this.changes,
+      this.clock.now(),
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { DomainError, DomainErrorOptions } from '@app/shared-kernel';
 
-export type CatalogResource = 'cost' | 'product' | 'version' | 'change' | 'cascade_run';
+export type CatalogResource = 'cost' | 'product' | 'plan' | 'version' | 'change' | 'cascade_run' | 'subscription' | 'migration';
 
 const NOT_FOUND_CODES: Record<CatalogResource, string> = {
   cost: 'COST_NOT_FOUND',
@@ -8,6 +8,9 @@ const NOT_FOUND_CODES: Record<CatalogResource, string> = {
   version: 'VERSION_NOT_FOUND',
   change: 'CHANGE_NOT_FOUND',
   cascade_run: 'CASCADE_RUN_NOT_FOUND',
+  plan: 'PLAN_NOT_FOUND',
+  subscription: 'SUBSCRIPTION_NOT_FOUND',
+  migration: 'MIGRATION_NOT_FOUND',
 };
 
 /** Unknown, another tenant's, or (for costs) retired: the same 404, so existence never leaks. */

@@ -1,5 +1,6 @@
 import { Change } from './change';
 import { OrgCost } from './org-cost';
+import { Plan } from './plan';
 import { MaterializedCost, Product, ProductContent } from './product';
 
 export interface TenantKey {
@@ -34,4 +35,12 @@ export abstract class ChangeRepository {
   abstract save(change: Change): Promise<void>;
   /** Several pending changes (a canceled queue), by id. */
   abstract lockMany(tenant: TenantKey, changeIds: readonly string[]): Promise<Change[]>;
+}
+
+export abstract class PlanRepository {
+  /** Loads and row-locks a plan (not deleted) with its head, draft, queue, their content and its tracking rows. */
+  abstract lock(tenant: TenantKey, planId: string): Promise<Plan | undefined>;
+  /** Writes the plan and what changed; with an expected_version checked, a version-checked write (409 CONFLICT when stale). */
+  abstract save(plan: Plan): Promise<void>;
+  abstract versionExists(tenant: TenantKey, planId: string, versionId: string): Promise<boolean>;
 }

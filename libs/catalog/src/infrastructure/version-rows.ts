@@ -124,15 +124,20 @@ export function versionUpserts(
   ownerColumn: string,
   ownerId: string,
   records: readonly VersionRecord[],
+  /** Columns a new row needs beyond the lifecycle (plan versions: their NOT NULL snapshot columns). */
+  insertExtras: (record: VersionRecord) => Record<string, unknown> = () => ({}),
 ): SqlWrite[] {
-  const columns = ['organization_id', 'workspace_id', ownerColumn, ...VERSION_COLUMNS];
-  const placeholders = columns.map((_, index) => `$${index + 1}`).join(', ');
   const updates = VERSION_COLUMNS.filter((column) => column !== 'id')
     .map((column) => `${column} = EXCLUDED.${column}`)
     .join(', ');
-  return records.map((record) => ({
-    text: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders})
-           ON CONFLICT (organization_id, workspace_id, id) DO UPDATE SET ${updates}`,
-    values: [tenant.organizationId, tenant.workspaceId, ownerId, ...versionValues(record)],
-  }));
+  return records.map((record) => {
+    const extras = insertExtras(record);
+    const columns = ['organization_id', 'workspace_id', ownerColumn, ...VERSION_COLUMNS, ...Object.keys(extras)];
+    const placeholders = columns.map((_, index) => `$${index + 1}`).join(', ');
+    return {
+      text: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders})
+             ON CONFLICT (organization_id, workspace_id, id) DO UPDATE SET ${updates}`,
+      values: [tenant.organizationId, tenant.workspaceId, ownerId, ...versionValues(record), ...Object.values(extras)],
+    };
+  });
 }
