@@ -231,7 +231,8 @@ export class Plan {
     this.stage(now, createdBy, (content) => ({ ...content, priceCadenceUnit: cadence }));
   }
 
-  addMembership(input: { productId: string; terms: MembershipTerms; trackMode: TrackMode; now: Date; createdBy: CreatedBy }): void {
+  /** Staged in the draft; the tracking row (track mode, pin) is live at once. */
+  addMembership(input: { productId: string; terms: MembershipTerms; tracking: Tracking; now: Date; createdBy: CreatedBy }): void {
     if (this.workingContent.memberships.some((membership) => membership.productId === input.productId)) {
       throw catalogConflict('ALREADY_EXISTS', 'This product is already on the plan.', { param: 'product_id' });
     }
@@ -246,8 +247,7 @@ export class Plan {
         },
       ],
     }));
-    const current = this.tracking.get(input.productId);
-    this.setTracking(input.productId, { trackMode: input.trackMode, pinnedProductVersionId: current?.pinnedProductVersionId ?? null });
+    this.setTracking(input.productId, input.tracking);
   }
 
   membership(productId: string): PlanMembership | undefined {
@@ -371,11 +371,6 @@ export class Plan {
       publishedAt: published.effectiveFrom,
       updatedAt: now,
     };
-  }
-
-  /** Pins applied at go-live: those memberships resolve to the given versions and their tracking rows become pinned. */
-  applyPins(pins: { productId: string; productVersionId: string }[]): void {
-    for (const pin of pins) this.setTracking(pin.productId, { trackMode: 'pinned', pinnedProductVersionId: pin.productVersionId });
   }
 
   private freezeDetails(versionId: string): void {

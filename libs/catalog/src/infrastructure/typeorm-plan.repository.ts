@@ -48,9 +48,13 @@ export interface MembershipRow {
   unit_limit: string | null;
 }
 
-export const MEMBERSHIP_COLUMNS = `plan_version_id, product_id, position, product_version_id, track_mode, default_quantity, min_quantity,
-  max_quantity, included_quantity::text AS included_quantity, refresh_count, refresh_unit, rollover_enabled, rollover_expiry_periods,
-  rollover_max::text AS rollover_max, unit_limit::text AS unit_limit`;
+/** The columns of plan_version_products as MembershipRow reads them (`m.` when given). */
+export function membershipColumns(alias = ''): string {
+  const a = alias ? `${alias}.` : '';
+  return `${a}plan_version_id, ${a}product_id, ${a}position, ${a}product_version_id, ${a}track_mode, ${a}default_quantity, ${a}min_quantity,
+    ${a}max_quantity, ${a}included_quantity::text AS included_quantity, ${a}refresh_count, ${a}refresh_unit, ${a}rollover_enabled,
+    ${a}rollover_expiry_periods, ${a}rollover_max::text AS rollover_max, ${a}unit_limit::text AS unit_limit`;
+}
 
 export function termsOf(row: MembershipRow): MembershipTerms {
   return {
@@ -108,7 +112,7 @@ export class TypeOrmPlanRepository extends PlanRepository {
       params,
     );
     const memberships = await this.query<MembershipRow>(
-      `SELECT ${MEMBERSHIP_COLUMNS} FROM plan_version_products
+      `SELECT ${membershipColumns()} FROM plan_version_products
         WHERE organization_id = $1 AND workspace_id = $2 AND plan_version_id = ANY($3::uuid[]) ORDER BY position`,
       [tenant.organizationId, tenant.workspaceId, versions.map((version) => version.id)],
     );
