@@ -14,6 +14,19 @@ import { TypeOrmPlanRepository } from './infrastructure/typeorm-plan.repository'
 import { PlanReleases } from './application/plan-releases';
 import { PlanResolver } from './application/plan-resolution';
 import { PublishTargets } from './application/publish-targets';
+import {
+  AddPlanProductHandler,
+  AnnotatePlanVersionHandler,
+  CopyPlanHandler,
+  CreatePlanHandler,
+  DeletePlanHandler,
+  DiscardPlanDraftHandler,
+  OpenPlanDraftHandler,
+  RemovePlanProductHandler,
+  UpdatePlanHandler,
+  UpdatePlanProductHandler,
+} from './application/plan.handlers';
+import { GetPlanDraftHandler, GetPlanHandler, GetPlanVersionHandler, ListPlanVersionsHandler } from './application/plan.queries';
 import { TypeOrmChangeRepository } from './infrastructure/typeorm-change.repository';
 import { TypeOrmOrgCostRepository } from './infrastructure/typeorm-org-cost.repository';
 import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repository';
@@ -54,8 +67,22 @@ import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repos
     GetCascadeRunHandler,
     ListCascadeTasksHandler,
     EvaluateFormulaHandler,
+    CreatePlanHandler,
+    UpdatePlanHandler,
+    DeletePlanHandler,
+    CopyPlanHandler,
+    OpenPlanDraftHandler,
+    DiscardPlanDraftHandler,
+    AddPlanProductHandler,
+    UpdatePlanProductHandler,
+    RemovePlanProductHandler,
+    AnnotatePlanVersionHandler,
+    GetPlanHandler,
+    GetPlanDraftHandler,
+    GetPlanVersionHandler,
+    ListPlanVersionsHandler,
   ],
   // Tests and operators drive the jobs directly.
-  exports: [ProductReleases, CostCascades],
+  exports: [ProductReleases, PlanReleases, CostCascades],
 })
 export class CatalogModule {}

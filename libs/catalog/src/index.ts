@@ -5,3 +5,8 @@ export type * from './application/catalog.views';
 export { CostCascades, CASCADE_RUN_JOB, CASCADE_TASK_JOB } from './application/cost-cascades';
 export { ProductReleases, FIRE_PRODUCT_RELEASE_JOB } from './application/product-releases';
 export { EvaluateFormulaQuery } from './application/evaluate-formula';
+export * from './application/plan.commands';
+export { GetPlanQuery, GetPlanDraftQuery, GetPlanVersionQuery, ListPlanVersionsQuery } from './application/plan.queries';
+export type { PlanView, PlanVersionView, PlanMembershipView } from './application/plan.queries';
+export type { TermsInput, TrackMode } from './domain/membership-terms';
+export { PlanReleases, FIRE_PLAN_RELEASE_JOB } from './application/plan-releases';

@@ -28,7 +28,9 @@ export class ChangesController {
   @ApiCreatedResponse({ type: ChangeDto })
   @ApiErrors(
     'PRODUCT_NOT_FOUND',
+    'PLAN_NOT_FOUND',
     'VERSION_NOT_FOUND',
+    'INVALID_PIN',
     'PUBLISH_NOT_WORKING_DRAFT',
     'PUBLISH_ENTITY_ARCHIVED',
     'PUBLISH_NOTHING_STAGED',
@@ -38,6 +40,9 @@ export class ChangesController {
     'PUBLISH_BEFORE_COST_EFFECTIVE',
     'PUBLISH_STALE_BASE',
     'PUBLISH_FORMULA_INVALID',
+    'PUBLISH_DEPENDENCY_UNPUBLISHED',
+    'PUBLISH_INVALID_ALLOWANCE',
+    'PUBLISH_CADENCE_MISMATCH',
   )
   async create(@CurrentActor() actor: Actor, @Body() body: CreateChangeDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const id = await this.commands.execute(

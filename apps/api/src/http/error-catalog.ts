@@ -41,6 +41,21 @@ const CATALOG = {
     param: 'currency',
     details: { wallet_currency: 'EUR', currency: 'USD' },
   },
+  PUBLISH_VIA_CHANGE_REQUIRED: {
+    kind: 'invalid_request',
+    message: 'A plan goes live through POST /v1/changes (catalog.publish_version).',
+    param: 'status',
+  },
+  STATUS_NOT_WRITABLE: {
+    kind: 'invalid_request',
+    message: 'status draft follows from the plan’s versions; only "archived" can be set.',
+    param: 'status',
+  },
+  FIELD_NOT_ALLOWED: {
+    kind: 'invalid_request',
+    message: 'effective_at is not a plan field: publish and schedule through POST /v1/changes.',
+    param: 'effective_at',
+  },
   DRAFT_NOT_SUPPORTED: {
     kind: 'invalid_request',
     message: 'A cost has no draft of its own: its value is versioned through the product or the ORG revision.',
@@ -119,6 +134,10 @@ const CATALOG = {
   VERSION_NOT_FOUND: { kind: 'not_found', message: 'No such version.', param: 'staged_version_id', details: { resource: 'version' } },
   CHANGE_NOT_FOUND: { kind: 'not_found', message: 'No such change.', details: { resource: 'change' } },
   CASCADE_RUN_NOT_FOUND: { kind: 'not_found', message: 'No such cascade run.', details: { resource: 'cascade_run' } },
+  PLAN_NOT_FOUND: { kind: 'not_found', message: 'No such plan.', details: { resource: 'plan' } },
+  SUBSCRIPTION_NOT_FOUND: { kind: 'not_found', message: 'No such subscription.', details: { resource: 'subscription' } },
+  MIGRATION_NOT_FOUND: { kind: 'not_found', message: 'No such migration.', details: { resource: 'migration' } },
+  PRODUCT_NOT_ON_PLAN: { kind: 'not_found', message: 'This product is not on the plan.', param: 'product_id' },
   STAGED_DRAFT_NOT_FOUND: { kind: 'not_found', message: 'This product has no staged draft.' },
   // State and rules.
   ALREADY_EXISTS: { kind: 'conflict', message: 'This customer already has a wallet in EUR.' },
@@ -128,6 +147,12 @@ const CATALOG = {
     kind: 'conflict',
     message: 'A change that is applied cannot become canceled.',
     details: { from: 'applied', to: 'canceled', allowed: [] },
+  },
+  CONFLICT: {
+    kind: 'conflict',
+    message: 'The plan is at version 4, not 3.',
+    param: 'expected_version',
+    details: { current_version: 4 },
   },
   COST_NOT_ACTIVE: { kind: 'conflict', message: 'Only an active cost takes a new value; restore it first.' },
   COST_KEY_NOT_IN_HEAD: { kind: 'conflict', message: 'The live version does not carry the key "seat_price" for this cost.', details: { key: 'seat_price' } },
@@ -164,6 +189,21 @@ const CATALOG = {
   PUBLISH_STALE_BASE: {
     kind: 'conflict',
     message: 'The draft was based on a version that is no longer live, and the live content has changed since; re-base or discard it.',
+  },
+  PUBLISH_DEPENDENCY_UNPUBLISHED: {
+    kind: 'conflict',
+    message: 'A product on the plan has never gone live.',
+    details: { product_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07' },
+  },
+  PUBLISH_INVALID_ALLOWANCE: {
+    kind: 'conflict',
+    message: 'The terms of a membership break a rule: unit_limit must be at least included_quantity.',
+    details: { product_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07', rule: 'unit_limit' },
+  },
+  PUBLISH_CADENCE_MISMATCH: {
+    kind: 'conflict',
+    message: 'An active subscription that tracks the latest version bills monthly, not yearly.',
+    details: { billing_cadence: 'month', price_cadence_unit: 'year' },
   },
   PUBLISH_FORMULA_INVALID: {
     kind: 'conflict',
@@ -225,6 +265,18 @@ const CATALOG = {
     message: 'Division by zero in fee / seats.',
     param: 'expression',
     details: { reason: 'division_by_zero' },
+  },
+  INVALID_MEMBERSHIP: {
+    kind: 'rule_violation',
+    message: 'rollover_max needs rollover_enabled.',
+    param: 'rollover_max',
+    details: { rule: 'MUTUALLY_EXCLUSIVE' },
+  },
+  INVALID_PIN: {
+    kind: 'rule_violation',
+    message: 'A pin names a product version that never went live.',
+    param: 'pins',
+    details: { product_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07' },
   },
   CONSUMER_WOULD_BREAK: {
     kind: 'rule_violation',
