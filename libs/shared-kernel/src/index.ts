@@ -28,3 +28,4 @@ export * from './persistence/run-migrations';
 export * from './persistence/sql-write';
 export * from './persistence/tenant-check';
 export * from './persistence/transactional-notifier';
+export * from './webhooks/webhook-signature';
