@@ -97,7 +97,8 @@ const CATALOG = {
     message: 'No such payment method for this customer.',
     param: 'payment_method_id',
   },
-  UNKNOWN_PROVIDER: { kind: 'not_found', message: 'No payment provider named "acme".' },
+  UNKNOWN_PROVIDER: { kind: 'not_found', message: 'No provider named "acme" sends webhooks here.' },
+  VERIFICATION_NOT_FOUND: { kind: 'not_found', message: 'No such customer verification.' },
   // State and rules.
   ALREADY_EXISTS: { kind: 'conflict', message: 'This customer already has a wallet in EUR.' },
   HOLD_NOT_PENDING: { kind: 'conflict', message: 'This hold is no longer pending.' },
