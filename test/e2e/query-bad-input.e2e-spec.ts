@@ -13,6 +13,7 @@ import {
 } from '../support/bad-input';
 import { createTenant, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
+import { seedVerification } from '../support/verification-helpers';
 import { WalletClient } from '../support/wallet-helpers';
 
 /**
@@ -55,6 +56,20 @@ const ROUTES: BadQueryRoute[] = [
   { name: 'users', path: () => '/v1/users', refused: page, tolerated },
   { name: 'workspaces', path: () => '/v1/workspaces', refused: page, tolerated },
   { name: 'permissions', path: () => '/v1/permissions', refused: {} },
+  {
+    name: 'customer verifications',
+    path: () => '/v1/customer_verifications',
+    refused: {
+      ...page,
+      customer_id: badUuid,
+      status: fc.constantFrom('', 'approved', 'PENDING', 'verified,failed', ' pending'),
+      verification_type: fc.constantFrom('', 'passport', 'KYC', 'kyc,kyb'),
+      occurred_after: badTimestamp,
+      occurred_before: badTimestamp,
+    },
+    tolerated,
+  },
+  { name: 'customer verification', path: (ids) => `/v1/customer_verifications/${ids.verification}`, refused: {} },
 ];
 
 describe('GET routes under generated bad query strings and ids (R8)', () => {
@@ -70,7 +85,8 @@ describe('GET routes under generated bad query strings and ids (R8)', () => {
     await api.ok(wallet.id, 'credit', { amount: '10.00' });
     const hold = await api.post(`/v1/wallets/${wallet.id}/holds`, { amount: '1.00' });
     expect(hold.status).toBe(201);
-    ids = { wallet: wallet.id, hold: hold.body.id, customer: customer.id };
+    const verification = await seedVerification(t, tenant, tenant.liveWorkspaceId, customer.id);
+    ids = { wallet: wallet.id, hold: hold.body.id, customer: customer.id, verification };
   });
   afterAll(() => t.close());
 

@@ -6,6 +6,7 @@ import { createScopelessKey, eventually, expectError, without } from '../support
 import { pathSpellings } from '../support/path-spellings';
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
+import { seedVerification } from '../support/verification-helpers';
 
 // The e2e project's testTimeout is not a per-project option in Jest: set it here.
 jest.setTimeout(60_000);
@@ -50,6 +51,8 @@ const VALID_BODIES: Record<string, object> = {
   'POST /v1/wallets/{id}/top_ups': { mode: 'hosted_checkout', amount: '5.00' },
   'POST /v1/customers/{id}/payment_methods': { token: 'pm_card_visa' },
   'PATCH /v1/workspaces/{id}': { name: 'Hijacked', settings: { approval_required_for: [] } },
+  'PATCH /v1/customer_verifications/{id}': { status: 'manual' },
+  'POST /v1/test_helpers/customer_verifications': { customer_id: randomUUID(), verification_type: 'kyc' },
 };
 
 /** The dotted names of every `…_id` property a JSON request body may carry, nested objects followed. */
@@ -273,6 +276,7 @@ describe('Route table: every documented route enforces authentication, scope and
       const post = (path: string, body: object, auth = s.auth) =>
         t.http.post(path).set('Authorization', auth).set('Idempotency-Key', idem()).send(body);
       live.customers = (await post('/v1/customers', { name: 'Live customer', currency: 'EUR' }).expect(201)).body.id;
+      live.customer_verifications = await seedVerification(t, s, s.liveWorkspaceId, live.customers);
       live.wallets = await eventually(async () => {
         const wallets = await t.http.get(`/v1/wallets?customer_id=${live.customers}`).set('Authorization', s.auth);
         return wallets.body.data?.[0]?.id;
@@ -336,6 +340,8 @@ describe('Route table: every documented route enforces authentication, scope and
       expect(exercised).toEqual(
         expect.arrayContaining([
           'GET /v1/customers/{id} 404',
+          'GET /v1/customer_verifications/{id} 404',
+          'PATCH /v1/customer_verifications/{id} 404',
           'GET /v1/wallets/{id} 404',
           'POST /v1/wallets/{id}/credit 404',
           'POST /v1/wallets/{id}/adjust 404',
@@ -404,6 +410,10 @@ describe('Route table: every documented route enforces authentication, scope and
         .send({ name: 'A customer', currency: 'EUR' })
         .expect(201);
       resources.customers = { id: customer.body.id, code: 'CUSTOMER_NOT_FOUND' };
+      resources.customer_verifications = {
+        id: await seedVerification(t, a, a.liveWorkspaceId, customer.body.id),
+        code: 'VERIFICATION_NOT_FOUND',
+      };
       // The customer's primary wallet, opened with it (the 201 names it): its routes are walked too.
       expect(customer.body.primary_wallet_id).toEqual(expect.any(String));
       resources.wallets = { id: customer.body.primary_wallet_id };
@@ -440,6 +450,7 @@ describe('Route table: every documented route enforces authentication, scope and
           'POST /v1/api_keys/{id}/revoke 404',
           'PATCH /v1/workspaces/{id} 404',
           'GET /v1/customers/{id} 404',
+          'GET /v1/customer_verifications/{id} 404',
         ]),
       );
 
