@@ -25,8 +25,8 @@ import {
   CustomerVerificationSummaryDto,
   ListCustomerVerificationsQueryDto,
   OverrideVerificationStatusDto,
-  WebhookReceiptDto,
 } from './customer-verifications.dto';
+import { WebhookReceiptDto } from '../http/webhook-receipt.dto';
 
 function toSummaryDto(verification: VerificationSummaryView): CustomerVerificationSummaryDto {
   return {

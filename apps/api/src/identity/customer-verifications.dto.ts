@@ -100,9 +100,3 @@ export class CreateSandboxVerificationDto {
   @IsTimestamp()
   expires_at?: Date;
 }
-
-export class WebhookReceiptDto {
-  @ApiProperty({ example: true }) received!: boolean;
-  @ApiProperty({ example: false, description: 'True when this event was delivered before: nothing changed.' })
-  duplicate!: boolean;
-}
