@@ -9,6 +9,7 @@ import { PrimaryWalletForEveryCustomer1763800700000 } from './1763800700000-prim
 import { IdempotencyKeyScope1763801100000 } from './1763801100000-idempotency-key-scope';
 import { UserEmailPerOrganization1763801100001 } from './1763801100001-user-email-per-organization';
 import { FxRatesPerWorkspace1763801200000 } from './1763801200000-fx-rates-per-workspace';
+import { DocumentTemplates1763803000000 } from './1763803000000-document-templates';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   IdempotencyKeyScope1763801100000,
   UserEmailPerOrganization1763801100001,
   FxRatesPerWorkspace1763801200000,
+  DocumentTemplates1763803000000,
 ];
