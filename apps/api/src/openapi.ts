@@ -15,7 +15,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         '(credits, debits, holds, transfers, FX rates, top-ups), and document templates (printed layouts and e-mails, ' +
         'defaults, PDF previews, SVG thumbnails). Every route lives under /v1 (and answers without it). ' +
         'Authenticate with `Authorization: Bearer <sk_live_…|sk_test_…|sess_…>`; select a workspace with `X-Workspace-Id`; ' +
-        'send `Idempotency-Key` on every authenticated POST. ' +
+        'send `Idempotency-Key` on every authenticated POST (optional on the template preview, a pure render). ' +
         `Errors share one body: see the ${ERROR_SCHEMA} schema; each operation lists the codes of each status it can answer.`,
     )
     .setVersion('1')

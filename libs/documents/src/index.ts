@@ -27,3 +27,4 @@ export type { EmailKind, Locale } from './domain/email-kinds';
 export { CURRENT_SCHEMA_VERSION, FONT_FAMILIES, TEMPLATE_SCHEMA_V2 } from './domain/template-document';
 export { SYSTEM_TEMPLATE_IDS, SYSTEM_TEMPLATES } from './domain/system-templates';
 export { templateResponse } from './application/template-response';
+export { matchesEtag } from './application/preview.handlers';
