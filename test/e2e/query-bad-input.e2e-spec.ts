@@ -60,7 +60,10 @@ const ROUTES: BadQueryRoute[] = [
     path: () => '/v1/document_templates',
     refused: {
       ...page,
-      sort: fc.oneof(fc.constantFrom('name', 'updated_at:up', 'created_at', 'UPDATED_AT', ''), fc.stringMatching(/^[a-z_:]{1,12}$/)),
+      sort: fc.oneof(
+        fc.constantFrom('name', 'updated_at:up', 'created_at', 'UPDATED_AT', ''),
+        fc.stringMatching(/^[a-z_:]{1,12}$/),
+      ),
       document_type: fc.oneof(fc.constantFrom('receipt', 'INVOICE', '', 'invoice,quote'), fc.stringMatching(/^[a-z]{1,8}$/)),
       status: fc.oneof(fc.constantFrom('deleted', 'ACTIVE', '', 'active,archived'), fc.stringMatching(/^[a-z]{1,8}$/)),
       anchor_key: fc.oneof(fc.constantFrom('invoice.paid', 'invoice', '', 'wallet.*'), fc.stringMatching(/^[a-z.]{1,12}$/)),
