@@ -3,6 +3,7 @@ import { DocumentType, PrintedDocumentType, TemplateKind } from '../../domain/do
 import { emailKind, exampleValues, substitute } from '../../domain/email-kinds';
 import { TemplateDocument } from '../../domain/template-document';
 import { printedHtml, renderEmail } from './html-writer';
+import { FONT_FACES } from './fonts';
 import { Layout, LayoutContent, LayoutEngine, printable, TextOp } from './layout';
 import { newMeasurer, writePdf } from './pdf-writer';
 import { sampleDocument } from './sample-data';
@@ -44,11 +45,11 @@ export class DocumentRenderer {
   }
 
   svg(input: RenderInput): string {
-    const measurer = newMeasurer();
+    const measurer = measurerFor(input.document);
     return writeSvg(this.layout(input, measurer), measurer);
   }
 
-  layout(input: RenderInput, measurer = newMeasurer()): Layout {
+  layout(input: RenderInput, measurer = measurerFor(input.document)): Layout {
     return new LayoutEngine(input.document, measurer).layout(this.content(input));
   }
 
@@ -82,6 +83,11 @@ export class DocumentRenderer {
     }
     return { kind: 'printed', data: sampleDocument(input.documentType as PrintedDocumentType, { lineCount: input.lineCount }) };
   }
+}
+
+function measurerFor(document: TemplateDocument) {
+  const faces = FONT_FACES[document.theme.font_family];
+  return newMeasurer([faces.regular, faces.bold]);
 }
 
 /** Text runs grouped into lines by their top (within a point), left to right. */

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { ALL_FACES, fontBytes, FontFace } from './fonts';
+import { FontFace, parsedFont, sharedLayoutCache } from './fonts';
 import { Layout, Measurer } from './layout';
 
 /**
@@ -10,14 +10,24 @@ const FIXED_DATE = new Date('2026-01-01T00:00:00.000Z');
 
 type Doc = InstanceType<typeof PDFDocument>;
 
-function newDocument(): Doc {
+/**
+ * A document whose fonts are the template's family: pdfkit's default (Helvetica, an AFM parsed
+ * per document) is never loaded, and each face's word cache is the process-wide one.
+ */
+function newDocument(faces: readonly FontFace[]): Doc {
   const doc = new PDFDocument({
     autoFirstPage: false,
     compress: true,
     margin: 0,
+    // pdfkit takes a parsed fontkit font as well as bytes.
+    font: parsedFont(faces[0]) as unknown as string,
     info: { Producer: 'Billing Platform API', Creator: 'Billing Platform API', CreationDate: FIXED_DATE, ModDate: FIXED_DATE },
   });
-  for (const face of ALL_FACES) doc.registerFont(face.key, fontBytes(face));
+  for (const face of faces) {
+    doc.registerFont(face.key, parsedFont(face) as unknown as Buffer);
+    const font = (doc.font(face.key) as unknown as { _font: { layoutCache?: Record<string, unknown> } })._font;
+    font.layoutCache = sharedLayoutCache(face);
+  }
   return doc;
 }
 
@@ -25,7 +35,7 @@ function newDocument(): Doc {
 export class PdfMeasurer implements Measurer {
   private readonly cache = new Map<string, number>();
 
-  constructor(private readonly doc: Doc = newDocument()) {}
+  constructor(private readonly doc: Doc) {}
 
   width(text: string, face: FontFace, size: number): number {
     const key = `${face.key}|${size}|${text}`;
@@ -43,13 +53,14 @@ export class PdfMeasurer implements Measurer {
   }
 }
 
-export function newMeasurer(): PdfMeasurer {
-  return new PdfMeasurer();
+/** A measurer for a template's font family (its regular and bold faces). */
+export function newMeasurer(faces: readonly FontFace[]): PdfMeasurer {
+  return new PdfMeasurer(newDocument(faces));
 }
 
 /** Draws a layout into a PDF with the template's fonts embedded (subset). */
 export function writePdf(layout: Layout): Promise<Buffer> {
-  const doc = newDocument();
+  const doc = newDocument(layout.faces);
   doc.info.Title = layout.title;
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {

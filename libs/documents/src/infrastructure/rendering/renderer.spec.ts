@@ -29,6 +29,25 @@ describe('DocumentRenderer', () => {
     expect(text).toContain('D:20260101000000Z');
   });
 
+  it('renders the same bytes whatever was rendered before (the shared word caches change no output)', async () => {
+    const serif: TemplateDocument = { ...invoice.document, theme: { ...invoice.document.theme, font_family: 'DejaVu Serif' } };
+    const cold = await renderer.render(input({ document: serif, documentType: 'invoice' }), 'pdf');
+    for (const template of SYSTEM_TEMPLATES) {
+      await renderer.render(
+        {
+          document: template.document,
+          kind: template.kind,
+          anchorKey: template.anchorKey,
+          documentType: template.documentTypes[0],
+          lineCount: 40,
+        },
+        'pdf',
+      );
+    }
+    const warm = await renderer.render(input({ document: serif, documentType: 'invoice' }), 'pdf');
+    expect(Buffer.compare(cold, warm)).toBe(0);
+  });
+
   it('lays out every system template on one page, and a long invoice over several with the header repeated', () => {
     for (const template of SYSTEM_TEMPLATES) {
       const layout = renderer.layout({
@@ -74,8 +93,8 @@ describe('DocumentRenderer', () => {
   });
 
   it('wraps words to the width, breaking a word longer than a line', () => {
-    const engine = new LayoutEngine(invoice.document, newMeasurer());
     const face = { key: 'DejaVuSans', family: 'DejaVu Sans' as const, weight: 'normal' as const, file: 'DejaVuSans.ttf' };
+    const engine = new LayoutEngine(invoice.document, newMeasurer([face]));
     expect(engine.wrap('one two three', face, 10, 1000)).toEqual(['one two three']);
     expect(engine.wrap('one two three', face, 10, 40)).toEqual(['one', 'two', 'three']);
     const broken = engine.wrap('x'.repeat(60), face, 10, 100);
