@@ -9,7 +9,12 @@ import {
   MarkDefaultTemplateHandler,
   UpdateTemplateHandler,
 } from './application/template.handlers';
-import { GetTemplateHandler, ListEmailKindsHandler, ListTemplatesHandler } from './application/template.queries';
+import {
+  GetTemplateHandler,
+  ListEmailKindsHandler,
+  ListTemplatesHandler,
+  ResolveTemplateHandler,
+} from './application/template.queries';
 import { TemplateRepository } from './domain/template.repository';
 import { PreviewCache } from './infrastructure/preview-cache';
 import { DocumentRenderer } from './infrastructure/rendering/document-renderer';
@@ -35,6 +40,7 @@ export class DocumentsModule {
         GetTemplateHandler,
         ListTemplatesHandler,
         ListEmailKindsHandler,
+        ResolveTemplateHandler,
         PreviewTemplateHandler,
         TemplateThumbnailHandler,
       ],

@@ -9,6 +9,7 @@ export {
   ListTemplatesQuery,
   MarkDefaultTemplateCommand,
   PreviewTemplateQuery,
+  ResolveTemplateQuery,
   TEMPLATE_SORTS,
   TemplateThumbnailQuery,
   UpdateTemplateCommand,

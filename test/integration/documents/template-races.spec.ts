@@ -1,5 +1,13 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { CreateTemplateCommand, DeleteTemplateCommand, MarkDefaultTemplateCommand, UpdateTemplateCommand } from '@app/documents';
+import {
+  ClearDefaultTemplateCommand,
+  CreateTemplateCommand,
+  DeleteTemplateCommand,
+  MarkDefaultTemplateCommand,
+  ResolveTemplateQuery,
+  SYSTEM_TEMPLATE_IDS,
+  UpdateTemplateCommand,
+} from '@app/documents';
 import { AuthenticateRequestQuery } from '@app/identity';
 import { Actor, DomainError } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
@@ -108,5 +116,54 @@ describe('Document template writes under concurrency (PostgreSQL)', () => {
       [actor.organizationId],
     );
     expect(published).toHaveLength(1);
+  });
+});
+
+describe('Resolving the template a document is rendered with', () => {
+  let t: TestApp;
+  let commands: CommandBus;
+  let queries: QueryBus;
+  let actor: Actor;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    commands = t.app.get(CommandBus);
+    queries = t.app.get(QueryBus);
+    const tenant = await createTenant(t);
+    actor = await queries.execute(new AuthenticateRequestQuery(`Bearer ${tenant.rootKey}`, '127.0.0.1', undefined));
+  });
+  afterAll(() => t.close());
+
+  const resolved = async (documentType: string) =>
+    (await queries.execute(new ResolveTemplateQuery(actor, documentType))).template.id;
+
+  it('uses the slot’s holder, and falls back to the system default once the slot is cleared or its holder goes', async () => {
+    expect(await resolved('invoice')).toBe(SYSTEM_TEMPLATE_IDS.invoice);
+    const mine = (await commands.execute(new CreateTemplateCommand(actor, { name: 'Mine', document: undefined }))).template.id;
+    await commands.execute(new MarkDefaultTemplateCommand(actor, mine, 'invoice'));
+    expect(await resolved('invoice')).toBe(mine);
+    expect(await resolved('quote')).toBe(SYSTEM_TEMPLATE_IDS.quote);
+    await commands.execute(new ClearDefaultTemplateCommand(actor, mine, 'invoice'));
+    expect(await resolved('invoice')).toBe(SYSTEM_TEMPLATE_IDS.invoice);
+    await commands.execute(new MarkDefaultTemplateCommand(actor, mine, 'invoice'));
+    await commands.execute(new DeleteTemplateCommand(actor, mine));
+    expect(await resolved('invoice')).toBe(SYSTEM_TEMPLATE_IDS.invoice);
+  });
+
+  it('uses the published e-mail of a mail kind, else the system one', async () => {
+    const system = await resolved('email:invoice.finalized');
+    expect(system).toBe('00000000-0000-4000-8000-000000000101');
+    const mail = await commands.execute(
+      new CreateTemplateCommand(actor, {
+        name: 'Mail',
+        documentTypes: ['email'],
+        anchorKey: 'invoice.finalized',
+        document: undefined,
+      }),
+    );
+    expect(await resolved('email:invoice.finalized')).toBe(system);
+    await commands.execute(new UpdateTemplateCommand(actor, mail.template.id, { expectedVersion: 1, status: 'published' }));
+    expect(await resolved('email:invoice.finalized')).toBe(mail.template.id);
+    await expect(resolved('receipt')).rejects.toThrow(/Unknown document type/);
   });
 });

@@ -160,4 +160,18 @@ export class TemplateThumbnailQuery extends Query<ThumbnailResult> {
 
 export class ListEmailKindsQuery extends Query<readonly EmailKind[]> {}
 
+/**
+ * The template a document of this type is rendered with in the caller's workspace: the printed
+ * type's default slot, else the system default; for an e-mail kind (`email:<anchor_key>`), the
+ * published e-mail template, else the system one. For the contexts that render documents.
+ */
+export class ResolveTemplateQuery extends Query<TemplateView> {
+  constructor(
+    readonly actor: Actor,
+    readonly documentType: string,
+  ) {
+    super();
+  }
+}
+
 export type { TemplateStatus };
