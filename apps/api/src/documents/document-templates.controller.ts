@@ -6,6 +6,7 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiProduces,
   ApiResponse,
   ApiTags,
@@ -22,6 +23,7 @@ import {
   MarkDefaultTemplateCommand,
   negotiateLocale,
   PreviewFormat,
+  PRINTED_DOCUMENT_TYPES,
   PreviewTemplateQuery,
   templateResponse,
   TemplateThumbnailQuery,
@@ -263,6 +265,12 @@ export class DocumentTemplatesController {
   }
 
   @Put(':id/defaults/:document_type')
+  @ApiParam({
+    name: 'document_type',
+    enum: [...PRINTED_DOCUMENT_TYPES],
+    example: 'invoice',
+    description: 'A printed document type (the published e-mail of a mail kind is its default).',
+  })
   @RequireScope('document_templates:write')
   @ApiOperation({
     summary:
@@ -283,6 +291,12 @@ export class DocumentTemplatesController {
   }
 
   @Delete(':id/defaults/:document_type')
+  @ApiParam({
+    name: 'document_type',
+    enum: [...PRINTED_DOCUMENT_TYPES],
+    example: 'invoice',
+    description: 'A printed document type (the published e-mail of a mail kind is its default).',
+  })
   @HttpCode(200)
   @RequireScope('document_templates:write')
   @ApiOperation({
