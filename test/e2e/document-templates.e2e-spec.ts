@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { expectError, expectFieldError } from '../support/auth-helpers';
 import { ISO, UUID } from '../support/expectations';
 import { templateDocument } from '../support/document-helpers';
+import { pngDataUri } from '../support/png';
 import { createTenant, idem, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -740,6 +741,23 @@ describe('Document templates', () => {
       // The fonts are embedded: a viewer needs none of its own.
       expect(first.body.toString('latin1')).toMatch(/\/FontFile2/);
       expect(first.body.toString('latin1')).toMatch(/DejaVuSerif/);
+      const logo = pngDataUri({ width: 64, height: 24 });
+      const branded = await preview(template.id, {
+        template_json: templateDocument({ branding: { company_name: 'Logo AG', logo, accent_bar: true } }),
+      }).expect(200);
+      expect(branded.body.toString('latin1')).toContain('/Subtype /Image');
+      expectFieldError(
+        await t.http
+          .post(`/v1/document_templates/${template.id}/preview`)
+          .set('Authorization', tenant.auth)
+          .send({
+            template_json: templateDocument({
+              branding: { company_name: null, logo: pngDataUri({ filterByte: 9 }), accent_bar: true },
+            }),
+          }),
+        'template_json/branding/logo',
+        'INVALID_VALUE',
+      );
       const credit = await preview(template.id, { document_type: 'CREDIT_NOTE' }).expect(200);
       expect((await pdfText(credit.body)).text).toContain('CN-2026-0007');
     });

@@ -10,6 +10,7 @@ import {
   nonString,
 } from '../support/bad-input';
 import { templateDocument } from '../support/document-helpers';
+import { pngDataUri } from '../support/png';
 import { createTenant, idem, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -40,6 +41,10 @@ const brokenDocument = fc.oneof(
     }),
     templateDocument({ footer: { legal_text: 5, show_page_numbers: true } }),
     templateDocument({ branding: { company_name: null, logo: 'data:image/png;base64,iVBORw0KGgo=', accent_bar: true } }),
+    // Well-formed PNGs but for one thing: pdfkit's decoder would fail outside any try/catch on them.
+    templateDocument({ branding: { company_name: null, logo: pngDataUri({ filterByte: 9 }), accent_bar: true } }),
+    templateDocument({ branding: { company_name: null, logo: pngDataUri({ badCrc: true }), accent_bar: true } }),
+    templateDocument({ branding: { company_name: null, logo: pngDataUri({ height: 3, rows: 2 }), accent_bar: true } }),
     templateDocument({ email: { subject: 'x', preheader: null, body: 'y' } }),
     templateDocument({ blocks: [] }),
     { ...templateDocument(), theme: undefined },

@@ -1,5 +1,6 @@
 import { DomainError, FieldError, newId } from '@app/shared-kernel';
 import { checkVariables, emailKind, anchorKeys } from './email-kinds';
+import { isReadableLogo, MAX_LOGO_SIDE } from './logo';
 import { CURRENT_SCHEMA_VERSION, invalidDocument, TemplateDocument, validateTemplateDocument } from './template-document';
 
 export const DOCUMENT_TYPES = ['invoice', 'credit_note', 'quote', 'email'] as const;
@@ -287,34 +288,13 @@ export function checkTemplateDocument(kind: TemplateKind, anchorKey: string | nu
     }
   }
   const logo = document.branding.logo;
-  if (logo !== null && !isReadableImage(logo)) {
-    errors.push({ param: 'template_json/branding/logo', code: 'INVALID_VALUE', message: 'is not a readable PNG or JPEG image.' });
+  if (logo !== null && !isReadableLogo(logo)) {
+    errors.push({
+      param: 'template_json/branding/logo',
+      code: 'INVALID_VALUE',
+      message: `is not a readable PNG (8-bit or palette, not interlaced) or JPEG image of at most ${MAX_LOGO_SIDE} pixels a side.`,
+    });
   }
   if (errors.length > 0) throw invalidDocument(errors);
   return document;
-}
-
-/** The logo's bytes start like the image type it claims, and a PNG carries its header chunk. */
-function isReadableImage(dataUri: string): boolean {
-  const [head, data] = dataUri.split(',', 2);
-  const bytes = Buffer.from(data ?? '', 'base64');
-  if (head.startsWith('data:image/png')) {
-    const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    return (
-      bytes.length > 33 &&
-      bytes.subarray(0, 8).equals(signature) &&
-      bytes.subarray(12, 16).toString('latin1') === 'IHDR' &&
-      bytes.readUInt32BE(16) > 0 &&
-      bytes.readUInt32BE(20) > 0 &&
-      bytes.readUInt32BE(16) <= 4096 &&
-      bytes.readUInt32BE(20) <= 4096
-    );
-  }
-  return (
-    bytes.length > 4 &&
-    bytes[0] === 0xff &&
-    bytes[1] === 0xd8 &&
-    bytes[bytes.length - 2] === 0xff &&
-    bytes[bytes.length - 1] === 0xd9
-  );
 }

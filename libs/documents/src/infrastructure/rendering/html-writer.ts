@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { EmailKind, exampleValues, substitute } from '../../domain/email-kinds';
+import { isReadableLogo } from '../../domain/logo';
 import { Block, DEFAULT_COLUMN_LABELS, LineItemColumn, TemplateDocument } from '../../domain/template-document';
 import { printable, PAGE_POINTS } from './layout';
 import { formatAmount, formatMoney, formatQuantity, formatRate, SampleDocument } from './sample-data';
@@ -52,7 +53,7 @@ function htmlBlock(block: Block, document: TemplateDocument, data: SampleDocumen
     case 'header': {
       const mark = !block.show_logo
         ? ''
-        : document.branding.logo
+        : document.branding.logo && isReadableLogo(document.branding.logo)
           ? `<img src="${escapeXml(document.branding.logo)}" alt="${esc(company)}">`
           : esc(company);
       const title = `<h1>${esc(block.title ?? data.title)}</h1>`;
@@ -161,7 +162,7 @@ export function renderEmail(document: TemplateDocument, kind: EmailKind): Render
 <table role="presentation" width="600" cellspacing="0" cellpadding="0" style="max-width:600px;width:100%;background:#ffffff;font-family:'${theme.font_family}',Arial,sans-serif;font-size:${theme.font_size + 5}px;line-height:1.5;color:${theme.colors.text}">
 ${document.branding.accent_bar ? `<tr><td style="height:6px;background:${theme.colors.primary}"></td></tr>` : ''}
 <tr><td style="padding:24px 32px 8px;font-weight:bold;font-size:${theme.heading_size}px;color:${theme.colors.primary}">${
-    document.branding.logo
+    document.branding.logo && isReadableLogo(document.branding.logo)
       ? `<img src="${escapeXml(document.branding.logo)}" alt="${esc(company)}" style="max-height:44px">`
       : esc(company)
   }</td></tr>

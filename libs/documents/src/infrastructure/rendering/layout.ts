@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { Align, Block, DEFAULT_COLUMN_LABELS, LineItemColumn, TemplateDocument } from '../../domain/template-document';
+import { isReadableLogo } from '../../domain/logo';
 import { FONT_FACES, FontFace } from './fonts';
 import { formatAmount, formatMoney, formatQuantity, formatRate, SampleDocument } from './sample-data';
 
@@ -266,7 +267,9 @@ export class LayoutEngine {
   private header(page: PageWriter, title: string, showLogo: boolean, align: Align, sellerName: string): void {
     const heading = this.document.theme.heading_size;
     const company = this.document.branding.company_name ?? sellerName;
-    const logo = showLogo ? this.document.branding.logo : null;
+    // A logo the PDF writer could not embed (a row stored before the check) is left out, never drawn half.
+    const stored = showLogo ? this.document.branding.logo : null;
+    const logo = stored !== null && isReadableLogo(stored) ? stored : null;
     const markHeight = 44;
     const titleWidth = Math.min(page.contentWidth / 2, this.measure.width(title, this.bold, heading) + 2);
     page.ensure(markHeight);

@@ -6,6 +6,7 @@ import { LayoutEngine, printable } from './layout';
 import { newMeasurer } from './pdf-writer';
 import { formatAmount, sampleDocument } from './sample-data';
 import Big from 'big.js';
+import { png, pngDataUri } from '../../../../../test/support/png';
 
 const invoice = systemTemplate(SYSTEM_TEMPLATE_IDS.invoice)!;
 const input = (overrides: Partial<RenderInput> = {}): RenderInput => ({
@@ -46,6 +47,18 @@ describe('DocumentRenderer', () => {
     }
     const warm = await renderer.render(input({ document: serif, documentType: 'invoice' }), 'pdf');
     expect(Buffer.compare(cold, warm)).toBe(0);
+  });
+
+  it('embeds a PNG logo with transparency, and leaves out one it could not read instead of failing', async () => {
+    const withLogo = (logo: string) =>
+      input({ document: { ...invoice.document, branding: { ...invoice.document.branding, logo } } });
+    const embedded = await renderer.render(withLogo(pngDataUri()), 'pdf');
+    expect(embedded.toString('latin1')).toContain('/Subtype /Image');
+    expect(renderer.svg(withLogo(pngDataUri()))).toContain('<image ');
+    const broken = `data:image/png;base64,${png().subarray(0, 40).toString('base64')}`;
+    const without = await renderer.render(withLogo(broken), 'pdf');
+    expect(without.toString('latin1')).not.toContain('/Subtype /Image');
+    expect(renderer.svg(withLogo(broken))).not.toContain('<image ');
   });
 
   it('lays out every system template on one page, and a long invoice over several with the header repeated', () => {
