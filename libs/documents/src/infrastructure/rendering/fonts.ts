@@ -58,8 +58,13 @@ export function parsedFont(face: FontFace): fontkit.Font {
   return font;
 }
 
-/** Word runs kept per face; the LRU bound keeps user text from growing it without end. */
-const LAYOUT_CACHE_ENTRIES = 20_000;
+/**
+ * Shaped runs kept per face, bounded by their total length in characters (a shaped character
+ * costs about a hundred bytes): user text cannot grow the cache without end.
+ */
+const LAYOUT_CACHE_CHARACTERS = 400_000;
+/** pdfkit shapes word by word; a line-long "word" (no spaces) is at most a few hundred characters. */
+const MAX_CACHED_RUN = 256;
 const layoutCaches = new Map<string, Record<string, unknown>>();
 
 /**
@@ -73,12 +78,19 @@ export function sharedLayoutCache(face: FontFace): Record<string, unknown> {
   let cache = layoutCaches.get(face.key);
   if (!cache) {
     const entries = new Map<string, unknown>();
+    let characters = 0;
     cache = new Proxy(Object.create(null) as Record<string, unknown>, {
       get: (_target, key) => (typeof key === 'string' ? entries.get(key) : undefined),
       set: (_target, key, value) => {
         if (typeof key !== 'string') return false;
+        if (key.length > MAX_CACHED_RUN || entries.has(key)) return true;
         entries.set(key, value);
-        if (entries.size > LAYOUT_CACHE_ENTRIES) entries.delete(entries.keys().next().value as string);
+        characters += key.length;
+        for (const oldest of entries.keys()) {
+          if (characters <= LAYOUT_CACHE_CHARACTERS) break;
+          entries.delete(oldest);
+          characters -= oldest.length;
+        }
         return true;
       },
     });

@@ -189,11 +189,20 @@ export class LayoutEngine {
         if (current) lines.push(current);
         current = '';
         let rest = word;
-        while (rest && this.measure.width(rest, face, size) > width) {
-          let cut = rest.length - 1;
-          while (cut > 1 && this.measure.width(rest.slice(0, cut), face, size) > width) cut -= 1;
-          lines.push(rest.slice(0, cut));
-          rest = rest.slice(cut);
+        // No glyph of the bundled fonts is narrower than a fifth of an em but zero-width marks: a
+        // line never holds more than `cap` characters, so a 4,000-character word is cut into lines
+        // by bisection over short prefixes, never by shaping the whole word again and again.
+        const cap = Math.max(2, Math.ceil(width / (size * 0.2)));
+        while (rest && (rest.length > cap || this.measure.width(rest, face, size) > width)) {
+          let fits = 1;
+          let tooLong = Math.min(rest.length, cap) + 1;
+          while (tooLong - fits > 1) {
+            const middle = (fits + tooLong) >> 1;
+            if (this.measure.width(rest.slice(0, middle), face, size) <= width) fits = middle;
+            else tooLong = middle;
+          }
+          lines.push(rest.slice(0, fits));
+          rest = rest.slice(fits);
         }
         current = rest;
       }
@@ -355,28 +364,46 @@ export class LayoutEngine {
     }
   }
 
+  /** Label above value, up to four cells a row; both wrap inside their cell. */
   private meta(page: PageWriter, fields: string[], data: SampleDocument): void {
     const entries = fields.map((field) => data.meta.find((entry) => entry.field === field)!).filter(Boolean);
     const perRow = Math.min(4, entries.length);
     const cell = page.contentWidth / perRow;
     const small = this.size - 1;
     for (let start = 0; start < entries.length; start += perRow) {
-      const height = this.lineHeight(small) + this.lineHeight(this.size) + 6;
+      const cells = entries.slice(start, start + perRow).map((entry) => ({
+        labels: this.wrap(entry.label, this.regular, small, cell - 6),
+        values: this.wrap(entry.value, this.bold, this.size, cell - 6),
+      }));
+      const labelLines = Math.max(...cells.map((entry) => entry.labels.length));
+      const valueLines = Math.max(...cells.map((entry) => entry.values.length));
+      const height = labelLines * this.lineHeight(small) + valueLines * this.lineHeight(this.size) + 6;
       page.ensure(height);
       page.push({ kind: 'line', x1: page.left, y1: page.y, x2: page.right, y2: page.y, color: this.colors.border, width: 0.75 });
       const top = page.y + 5;
-      entries.slice(start, start + perRow).forEach((entry, index) => {
+      cells.forEach((entry, index) => {
         const x = page.left + index * cell;
-        this.text(page, entry.label, { face: this.regular, size: small, color: this.colors.muted, x, y: top, width: cell - 6 });
-        const value = this.wrap(entry.value, this.bold, this.size, cell - 6)[0] ?? '';
-        this.text(page, value, {
-          face: this.bold,
-          size: this.size,
-          color: this.colors.text,
-          x,
-          y: top + this.lineHeight(small),
-          width: cell - 6,
-        });
+        entry.labels.forEach((line, number) =>
+          this.text(page, line, {
+            face: this.regular,
+            size: small,
+            color: this.colors.muted,
+            x,
+            y: top + number * this.lineHeight(small),
+            width: cell - 6,
+          }),
+        );
+        const valueTop = top + labelLines * this.lineHeight(small);
+        entry.values.forEach((line, number) =>
+          this.text(page, line, {
+            face: this.bold,
+            size: this.size,
+            color: this.colors.text,
+            x,
+            y: valueTop + number * this.lineHeight(this.size),
+            width: cell - 6,
+          }),
+        );
       });
       page.y = top + height - 4;
     }
