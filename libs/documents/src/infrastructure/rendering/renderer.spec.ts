@@ -114,6 +114,21 @@ describe('DocumentRenderer', () => {
     expect(broken.length).toBeGreaterThan(1);
     expect(broken.join('')).toBe('x'.repeat(60));
     expect(engine.wrap('a\nb', face, 10, 100)).toEqual(['a', 'b']);
+
+    // A 4,000-character word is cut by bisection over short prefixes, not shaped whole again and again.
+    const measured: number[] = [];
+    const real = newMeasurer([face]);
+    const counting = new LayoutEngine(invoice.document, {
+      width: (text, f, size) => (measured.push(text.length), real.width(text, f, size)),
+      ascent: (f, size) => real.ascent(f, size),
+    });
+    const lines = counting.wrap('x'.repeat(4000), face, 10, 200);
+    expect(lines.join('')).toBe('x'.repeat(4000));
+    expect(lines.slice(0, -1).every((line) => real.width(line, face, 10) <= 200 && real.width(`${line}x`, face, 10) > 200)).toBe(
+      true,
+    );
+    expect(measured.length).toBeLessThan(lines.length * 12);
+    expect(Math.max(...measured.slice(1))).toBeLessThanOrEqual(101);
     expect(printable('a\tb\u0001c')).toBe('a bc');
   });
 
