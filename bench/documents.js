@@ -8,7 +8,8 @@
 // The renderer is measured in process (what the preview route runs after the cache misses); the
 // reference is one warm Chromium (started once, driven over the DevTools protocol) loading the
 // HTML render and printing it to PDF, so neither side pays a process start per document. Without
-// a `chromium` binary on PATH (Debian: apt-get install chromium) the comparison is skipped.
+// a `chromium` binary on PATH or in BENCH_CHROMIUM (Debian: apt-get install chromium; BENCH_CHROMIUM=none skips it)
+// the comparison is skipped with a line saying so.
 const { spawn, spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
@@ -52,7 +53,10 @@ async function measure(seconds, once) {
   };
 }
 
+/** BENCH_CHROMIUM names the binary, or `none` to skip the comparison; otherwise it is looked up on PATH. */
 function chromiumBinary() {
+  if (process.env.BENCH_CHROMIUM === 'none') return null;
+  if (process.env.BENCH_CHROMIUM) return process.env.BENCH_CHROMIUM;
   for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
     const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
     if (found.status === 0 && found.stdout.trim()) return found.stdout.trim();
@@ -163,7 +167,8 @@ async function main() {
   const workdir = mkdtempSync(join(tmpdir(), 'bench-documents-'));
   const htmlFile = join(workdir, 'invoice.html');
   writeFileSync(htmlFile, renderer.html(input));
-  if (!chromium) log('chromium not found on PATH: the Chromium comparison is skipped (apt-get install chromium to run it)');
+  if (!chromium)
+    log('chromium not found (PATH, BENCH_CHROMIUM): the Chromium comparison is skipped (apt-get install chromium to run it)');
   else for (let i = 0; i < 5; i += 1) await chromium.print(`file://${htmlFile}`);
 
   const ours = [];
@@ -236,7 +241,8 @@ async function main() {
     { figure: 'P9 cache hit over HTTP, 4 conn.', value: hit.perSecond, unit: '/s', bar: '0 non-2xx', pass: hit.non2xx === 0 },
     { figure: 'P9 cache hit p99', value: hit.p99, unit: 'ms' },
   ]);
-  if (!theirsRate) console.log('Chromium comparison skipped: no chromium binary on PATH.');
+  if (!theirsRate)
+    console.log('P9 Chromium comparison skipped: no chromium binary (install Debian’s chromium package to measure the ratio).');
 }
 
 main().catch((error) => {
