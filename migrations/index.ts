@@ -10,6 +10,7 @@ import { IdempotencyKeyScope1763801100000 } from './1763801100000-idempotency-ke
 import { UserEmailPerOrganization1763801100001 } from './1763801100001-user-email-per-organization';
 import { FxRatesPerWorkspace1763801200000 } from './1763801200000-fx-rates-per-workspace';
 import { CustomerVerifications1763802000000 } from './1763802000000-customer-verifications';
+import { DocumentTemplates1763803000000 } from './1763803000000-document-templates';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   UserEmailPerOrganization1763801100001,
   FxRatesPerWorkspace1763801200000,
   CustomerVerifications1763802000000,
+  DocumentTemplates1763803000000,
 ];

@@ -70,6 +70,24 @@ const ROUTES: BadQueryRoute[] = [
     tolerated,
   },
   { name: 'customer verification', path: (ids) => `/v1/customer_verifications/${ids.verification}`, refused: {} },
+    name: 'document templates',
+    path: () => '/v1/document_templates',
+    refused: {
+      ...page,
+      sort: fc.oneof(
+        fc.constantFrom('name', 'updated_at:up', 'created_at', 'UPDATED_AT', ''),
+        fc.stringMatching(/^[a-z_:]{1,12}$/),
+      ),
+      document_type: fc.oneof(fc.constantFrom('receipt', 'INVOICE', '', 'invoice,quote'), fc.stringMatching(/^[a-z]{1,8}$/)),
+      status: fc.oneof(fc.constantFrom('deleted', 'ACTIVE', '', 'active,archived'), fc.stringMatching(/^[a-z]{1,8}$/)),
+      anchor_key: fc.oneof(fc.constantFrom('invoice.paid', 'invoice', '', 'wallet.*'), fc.stringMatching(/^[a-z.]{1,12}$/)),
+      counts: fc.oneof(fc.constantFrom('status', 'document_types', '', 'all'), fc.stringMatching(/^[a-z]{1,8}$/)),
+    },
+    tolerated,
+  },
+  { name: 'document template', path: (ids) => `/v1/document_templates/${ids.template}`, refused: {} },
+  { name: 'template thumbnail', path: (ids) => `/v1/document_templates/${ids.template}/thumbnail`, refused: {} },
+  { name: 'email kinds', path: () => '/v1/document_templates/email_kinds', refused: {} },
 ];
 
 describe('GET routes under generated bad query strings and ids (R8)', () => {
@@ -86,7 +104,9 @@ describe('GET routes under generated bad query strings and ids (R8)', () => {
     const hold = await api.post(`/v1/wallets/${wallet.id}/holds`, { amount: '1.00' });
     expect(hold.status).toBe(201);
     const verification = await seedVerification(t, tenant, tenant.liveWorkspaceId, customer.id);
-    ids = { wallet: wallet.id, hold: hold.body.id, customer: customer.id, verification };
+    const template = await api.post('/v1/document_templates', { name: 'Queried layout' });
+    expect(template.status).toBe(201);
+    ids = { wallet: wallet.id, hold: hold.body.id, customer: customer.id, verification, template: template.body.id };
   });
   afterAll(() => t.close());
 

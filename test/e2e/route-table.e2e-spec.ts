@@ -53,6 +53,7 @@ const VALID_BODIES: Record<string, object> = {
   'PATCH /v1/workspaces/{id}': { name: 'Hijacked', settings: { approval_required_for: [] } },
   'PATCH /v1/customer_verifications/{id}': { status: 'manual' },
   'POST /v1/test_helpers/customer_verifications': { customer_id: randomUUID(), verification_type: 'kyc' },
+  'PATCH /v1/document_templates/{id}': { expected_version: 1, name: 'Hijacked' },
 };
 
 /** The dotted names of every `…_id` property a JSON request body may carry, nested objects followed. */
@@ -284,6 +285,11 @@ describe('Route table: every documented route enforces authentication, scope and
       await post(`/v1/wallets/${live.wallets}/credit`, { amount: '10.00' }).expect(200);
       live.hold_id = (await post(`/v1/wallets/${live.wallets}/holds`, { amount: '1.00' }).expect(201)).body.id;
       live.api_keys = (await createKey(t, s.auth, { name: 'live key', scopes: ['customers:read'] })).id;
+      live.document_templates = (await post('/v1/document_templates', { name: 'Live invoice layout' }).expect(201)).body.id;
+      await t.http
+        .put(`/v1/document_templates/${live.document_templates}/defaults/invoice`)
+        .set('Authorization', s.auth)
+        .expect(200);
       live.workspaces = (
         await post('/v1/workspaces', { name: 'Second live', slug: 'second-live', mode: 'live' }).expect(201)
       ).body.id;
@@ -328,9 +334,14 @@ describe('Route table: every documented route enforces authentication, scope and
         const id = live[operation.path.split('/')[2]];
         if (!id) continue;
         const body = VALID_BODIES[operation.label] ?? {};
-        const ids = { id, hold_id: live.hold_id };
+        const ids = { id, hold_id: live.hold_id, document_type: 'invoice' };
         const onLive = await call(operation, s.sandboxAuth, concretePath(operation.path, ids), body);
-        const unknown = await call(operation, s.sandboxAuth, concretePath(operation.path, { id: randomUUID() }), body);
+        const unknown = await call(
+          operation,
+          s.sandboxAuth,
+          concretePath(operation.path, { id: randomUUID(), document_type: 'invoice' }),
+          body,
+        );
         const seen = { route: operation.label, status: onLive.status, code: onLive.body?.error?.code };
         expect(seen).toEqual({ route: operation.label, status: unknown.status, code: unknown.body?.error?.code });
         expect(seen.status).toBeGreaterThanOrEqual(400);
@@ -343,6 +354,11 @@ describe('Route table: every documented route enforces authentication, scope and
           'GET /v1/customer_verifications/{id} 404',
           'PATCH /v1/customer_verifications/{id} 404',
           'GET /v1/wallets/{id} 404',
+          'PATCH /v1/document_templates/{id} 404',
+          'POST /v1/document_templates/{id}/preview 404',
+          'GET /v1/document_templates/{id}/thumbnail 404',
+          'PUT /v1/document_templates/{id}/defaults/{document_type} 404',
+          'DELETE /v1/document_templates/{id}/defaults/{document_type} 404',
           'POST /v1/wallets/{id}/credit 404',
           'POST /v1/wallets/{id}/adjust 404',
           'GET /v1/wallets/{id}/holds/{hold_id} 404',
@@ -417,6 +433,13 @@ describe('Route table: every documented route enforces authentication, scope and
       // The customer's primary wallet, opened with it (the 201 names it): its routes are walked too.
       expect(customer.body.primary_wallet_id).toEqual(expect.any(String));
       resources.wallets = { id: customer.body.primary_wallet_id };
+      const template = await t.http
+        .post('/v1/document_templates')
+        .set('Authorization', a.auth)
+        .set('Idempotency-Key', idem())
+        .send({ name: 'A layout' })
+        .expect(201);
+      resources.document_templates = { id: template.body.id, code: 'DOCUMENT_TEMPLATE_NOT_FOUND' };
     });
 
     it('answers organization B on every route naming an organization A resource exactly as for an unknown id: 404', async () => {
@@ -428,8 +451,18 @@ describe('Route table: every documented route enforces authentication, scope and
         if (!resource) continue;
         const body =
           operation.method === 'patch' ? { name: 'Hijacked', settings: { approval_required_for: ['wallet.adjust'] } } : {};
-        const foreign = await call(operation, b.auth, concretePath(operation.path, { id: resource.id }), body);
-        const unknown = await call(operation, b.auth, concretePath(operation.path, { id: randomUUID() }), body);
+        const foreign = await call(
+          operation,
+          b.auth,
+          concretePath(operation.path, { id: resource.id, document_type: 'invoice' }),
+          body,
+        );
+        const unknown = await call(
+          operation,
+          b.auth,
+          concretePath(operation.path, { id: randomUUID(), document_type: 'invoice' }),
+          body,
+        );
         const seen = { route: operation.label, status: foreign.status, code: foreign.body?.error?.code };
         // Existence never leaks: the same refusal as for an id that does not exist at all.
         expect(seen).toEqual({ route: operation.label, status: unknown.status, code: unknown.body?.error?.code });
@@ -449,6 +482,12 @@ describe('Route table: every documented route enforces authentication, scope and
           'POST /v1/api_keys/{id}/rotate 404',
           'POST /v1/api_keys/{id}/revoke 404',
           'PATCH /v1/workspaces/{id} 404',
+          'GET /v1/document_templates/{id} 404',
+          'DELETE /v1/document_templates/{id} 404',
+          'POST /v1/document_templates/{id}/copy 404',
+          'POST /v1/document_templates/{id}/preview 404',
+          'GET /v1/document_templates/{id}/thumbnail 404',
+          'PUT /v1/document_templates/{id}/defaults/{document_type} 404',
           'GET /v1/customers/{id} 404',
           'GET /v1/customer_verifications/{id} 404',
         ]),
@@ -543,7 +582,7 @@ describe('Route table: every documented route enforces authentication, scope and
 
     it('does not show organization A’s resources in organization B’s lists', async () => {
       const lists = await Promise.all(
-        ['/v1/api_keys', '/v1/workspaces', '/v1/customers'].map((path) =>
+        ['/v1/api_keys', '/v1/workspaces', '/v1/customers', '/v1/document_templates'].map((path) =>
           t.http.get(`${path}?limit=200`).set('Authorization', b.auth).expect(200),
         ),
       );

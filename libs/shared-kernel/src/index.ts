@@ -24,6 +24,7 @@ export * from './persistence/database-health';
 export * from './persistence/pg-notifications';
 export * from './persistence/database-errors';
 export * from './persistence/prepared-query';
+export * from './persistence/rate-limit-counter';
 export * from './persistence/run-migrations';
 export * from './persistence/sql-write';
 export * from './persistence/tenant-check';
