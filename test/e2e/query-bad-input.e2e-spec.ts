@@ -70,6 +70,7 @@ const ROUTES: BadQueryRoute[] = [
     tolerated,
   },
   { name: 'customer verification', path: (ids) => `/v1/customer_verifications/${ids.verification}`, refused: {} },
+  {
     name: 'document templates',
     path: () => '/v1/document_templates',
     refused: {
