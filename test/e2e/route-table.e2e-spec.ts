@@ -66,7 +66,9 @@ async function catalogResources(t: TestApp, auth: string): Promise<Record<string
   const send = (method: 'post' | 'patch', path: string, body: object) =>
     t.http[method](path).set('Authorization', auth).set('Idempotency-Key', idem()).send(body);
   const cost = (await send('post', '/v1/costs', { key: 'route_table_fee', amount: '1.00' }).expect(201)).body;
-  const product = (await send('post', '/v1/products', { name: 'Route table', price_expression: 'route_table_fee * 2' }).expect(201)).body;
+  const product = (
+    await send('post', '/v1/products', { name: 'Route table', price_expression: 'route_table_fee * 2' }).expect(201)
+  ).body;
   const publish = (scheduledFor?: string) =>
     send('post', '/v1/changes', {
       operation: 'catalog.publish_version',
@@ -77,7 +79,9 @@ async function catalogResources(t: TestApp, auth: string): Promise<Record<string
     }).expect(201);
   await publish();
   const run = (await send('patch', `/v1/costs/${cost.id}`, { amount: '2.00' }).expect(200)).body.cascade_run_id;
-  product.draft_version = (await send('patch', `/v1/products/${product.id}`, { price_expression: 'route_table_fee * 3' }).expect(200)).body.draft_version;
+  product.draft_version = (
+    await send('patch', `/v1/products/${product.id}`, { price_expression: 'route_table_fee * 3' }).expect(200)
+  ).body.draft_version;
   const change = (await publish('2099-01-01T00:00:00Z')).body.id;
   // The run's jobs finish now, not while a walk compares digests of the data.
   await eventually(async () => {

@@ -263,8 +263,19 @@ export class CostCascades implements OnModuleInit {
       `UPDATE cascade_tasks SET status = $5, result_version_id = $6, result_version = $7, error_code = $8, error_message = $9, updated_at = $10,
               error_details = $11
         WHERE organization_id = $1 AND workspace_id = $2 AND run_id = $3 AND subject_kind = 'product' AND subject_id = $4`,
-      [job.organizationId, job.workspaceId, job.runId, job.productId, status, version?.id ?? null, version?.version ?? null, error?.code ?? null, error?.message ?? null, now,
-        error?.details ? JSON.stringify(error.details) : null],
+      [
+        job.organizationId,
+        job.workspaceId,
+        job.runId,
+        job.productId,
+        status,
+        version?.id ?? null,
+        version?.version ?? null,
+        error?.code ?? null,
+        error?.message ?? null,
+        now,
+        error?.details ? JSON.stringify(error.details) : null,
+      ],
     );
   }
 
