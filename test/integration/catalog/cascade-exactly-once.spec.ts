@@ -117,7 +117,10 @@ describe('Cascade over 100 consuming products: exactly once under crashes and re
     spy.mockRestore();
 
     expect(crashes).toBe(1);
-    expect(failures).toEqual([`${victim}: Connection terminated unexpectedly`]);
+    // The crash reaches whoever delivered that task: one of these workers, or the app's own job worker
+    // (expand enqueued the tasks on the real queue too), which retries it with backoff.
+    expect(failures.filter((failure) => failure !== `${victim}: Connection terminated unexpectedly`)).toEqual([]);
+    expect(failures.length).toBeLessThanOrEqual(1);
 
     // Exactly one cascade version per product, live, resolving the new revision; the old head superseded.
     const versions: Array<{
