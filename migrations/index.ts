@@ -11,6 +11,8 @@ import { UserEmailPerOrganization1763801100001 } from './1763801100001-user-emai
 import { FxRatesPerWorkspace1763801200000 } from './1763801200000-fx-rates-per-workspace';
 import { CustomerVerifications1763802000000 } from './1763802000000-customer-verifications';
 import { DocumentTemplates1763803000000 } from './1763803000000-document-templates';
+import { CatalogCostsProducts1763804000000 } from './1763804000000-catalog-costs-products';
+import { CatalogErrorDetails1763804100000 } from './1763804100000-catalog-error-details';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -27,4 +29,6 @@ export const migrations = [
   FxRatesPerWorkspace1763801200000,
   CustomerVerifications1763802000000,
   DocumentTemplates1763803000000,
+  CatalogCostsProducts1763804000000,
+  CatalogErrorDetails1763804100000,
 ];

@@ -959,7 +959,7 @@ describe('PDF preview rate limit (per organization, across instances)', () => {
   beforeAll(async () => {
     const env = { PDF_PREVIEW_RATE_LIMIT_PER_MINUTE: '3' };
     one = await createTestApp({ env });
-    two = await createTestApp({ env, sharing: one });
+    two = await createTestApp({ env, database: one.database });
   });
   afterAll(async () => {
     await two.close();

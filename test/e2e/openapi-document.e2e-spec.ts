@@ -153,7 +153,8 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
     const posts = operations.filter((operation) => operation.method === 'post' && secured(operation));
     expect(posts.length).toBeGreaterThanOrEqual(15);
     // The PDF preview renders and changes nothing: it accepts a key without requiring one.
-    const OPTIONAL = ['POST /v1/document_templates/{id}/preview'];
+    // Pure computations (the contract's preview, the catalog model's evaluate): the key is accepted, not required.
+    const OPTIONAL = ['POST /v1/document_templates/{id}/preview', 'POST /v1/costs/evaluate'];
     for (const post of posts) {
       const header = parameter(post, 'Idempotency-Key', 'header');
       expect({ route: post.label, required: header?.required, type: header?.schema?.type }).toEqual({

@@ -11,6 +11,7 @@ import {
   expectEveryBadQueryAnswered,
   Ids,
 } from '../support/bad-input';
+import { CatalogClient, scheduleDraft } from '../support/catalog-helpers';
 import { createTenant, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { seedVerification } from '../support/verification-helpers';
@@ -89,6 +90,27 @@ const ROUTES: BadQueryRoute[] = [
   { name: 'document template', path: (ids) => `/v1/document_templates/${ids.template}`, refused: {} },
   { name: 'template thumbnail', path: (ids) => `/v1/document_templates/${ids.template}/thumbnail`, refused: {} },
   { name: 'email kinds', path: () => '/v1/document_templates/email_kinds', refused: {} },
+  {
+    name: 'costs',
+    path: () => '/v1/costs',
+    refused: { ...page, scope: fc.constantFrom('', 'org', 'BOTH', 'ORG,PRODUCT', 'product') },
+    tolerated,
+  },
+  { name: 'cost', path: (ids) => `/v1/costs/${ids.cost}`, refused: {} },
+  { name: 'cost consumers', path: (ids) => `/v1/costs/${ids.cost}/consumers`, refused: page, tolerated },
+  { name: 'products', path: () => '/v1/products', refused: page, tolerated },
+  { name: 'product', path: (ids) => `/v1/products/${ids.product}`, refused: {} },
+  { name: 'product versions', path: (ids) => `/v1/products/${ids.product}/versions`, refused: page, tolerated },
+  { name: 'product draft', path: (ids) => `/v1/products/${ids.product}/draft`, refused: {} },
+  {
+    name: 'product costs',
+    path: (ids) => `/v1/products/${ids.product}/costs`,
+    refused: { ...page, view: fc.constantFrom('', 'live', 'DRAFT', 'draft,head'), product_version_id: badUuid },
+    tolerated,
+  },
+  { name: 'change', path: (ids) => `/v1/changes/${ids.change}`, refused: {} },
+  { name: 'cascade run', path: (ids) => `/v1/cascade_runs/${ids.run}`, refused: {} },
+  { name: 'cascade tasks', path: (ids) => `/v1/cascade_runs/${ids.run}/tasks`, refused: page, tolerated },
 ];
 
 describe('GET routes under generated bad query strings and ids (R8)', () => {
@@ -107,7 +129,24 @@ describe('GET routes under generated bad query strings and ids (R8)', () => {
     const verification = await seedVerification(t, tenant, tenant.liveWorkspaceId, customer.id);
     const template = await api.post('/v1/document_templates', { name: 'Queried layout' });
     expect(template.status).toBe(201);
-    ids = { wallet: wallet.id, hold: hold.body.id, customer: customer.id, verification, template: template.body.id };
+    const catalog = new CatalogClient(t, tenant.auth);
+    const cost = await catalog.orgCost('queried_fee', { amount: '1' });
+    const product = await catalog.liveProduct('queried_fee');
+    const run = (await catalog.patch(`/v1/costs/${cost.id}`, { amount: '2' })).body.cascade_run_id;
+    await catalog.patch(`/v1/products/${product.id}`, { price_expression: 'queried_fee * 2' });
+    const change = await scheduleDraft(catalog, product.id, new Date('2099-01-01T00:00:00Z'));
+    await catalog.post(`/v1/products/${product.id}/draft`);
+    ids = {
+      wallet: wallet.id,
+      hold: hold.body.id,
+      customer: customer.id,
+      verification,
+      template: template.body.id,
+      cost: cost.id,
+      product: product.id,
+      change: change.id,
+      run,
+    };
   });
   afterAll(() => t.close());
 

@@ -21,6 +21,8 @@ interface Operation {
   secured: boolean;
   /** The scope named in the documented 403; undefined for routes that need authentication only. */
   scope?: string;
+  /** A POST whose Idempotency-Key is optional: a pure computation (evaluate, preview) that reads. */
+  pure: boolean;
   label: string;
 }
 
@@ -54,7 +56,44 @@ const VALID_BODIES: Record<string, object> = {
   'PATCH /v1/customer_verifications/{id}': { status: 'manual' },
   'POST /v1/test_helpers/customer_verifications': { customer_id: randomUUID(), verification_type: 'kyc' },
   'PATCH /v1/document_templates/{id}': { expected_version: 1, name: 'Hijacked' },
+  'POST /v1/products/{id}/costs': { key: 'hijacked', amount: '1.00' },
+  'PATCH /v1/costs/{id}': { amount: '2.00' },
+  'PATCH /v1/products/{id}': { name: 'Hijacked' },
+  'POST /v1/products/{id}/draft': {},
 };
+
+/**
+ * A catalog of one organization's workspace: an ORG cost whose value change started a cascade
+ * run, a live product, and a pending change scheduled on it. Keyed by the collection naming them.
+ */
+async function catalogResources(t: TestApp, auth: string): Promise<Record<string, string>> {
+  const send = (method: 'post' | 'patch', path: string, body: object) =>
+    t.http[method](path).set('Authorization', auth).set('Idempotency-Key', idem()).send(body);
+  const cost = (await send('post', '/v1/costs', { key: 'route_table_fee', amount: '1.00' }).expect(201)).body;
+  const product = (
+    await send('post', '/v1/products', { name: 'Route table', price_expression: 'route_table_fee * 2' }).expect(201)
+  ).body;
+  const publish = (scheduledFor?: string) =>
+    send('post', '/v1/changes', {
+      operation: 'catalog.publish_version',
+      subject_kind: 'product',
+      subject_id: product.id,
+      staged_version_id: product.draft_version.id,
+      ...(scheduledFor ? { scheduled_for: scheduledFor } : {}),
+    }).expect(201);
+  await publish();
+  const run = (await send('patch', `/v1/costs/${cost.id}`, { amount: '2.00' }).expect(200)).body.cascade_run_id;
+  product.draft_version = (
+    await send('patch', `/v1/products/${product.id}`, { price_expression: 'route_table_fee * 3' }).expect(200)
+  ).body.draft_version;
+  const change = (await publish('2099-01-01T00:00:00Z')).body.id;
+  // The run's jobs finish now, not while a walk compares digests of the data.
+  await eventually(async () => {
+    const status = (await t.http.get(`/v1/cascade_runs/${run}`).set('Authorization', auth).expect(200)).body.status;
+    return status === 'completed' ? status : undefined;
+  }, 10_000);
+  return { costs: cost.id, products: product.id, changes: change, cascade_runs: run };
+}
 
 /** The dotted names of every `…_id` property a JSON request body may carry, nested objects followed. */
 function bodyIdFields(document: any, schema: any, prefix = '', seen = new Set<string>()): string[] {
@@ -99,7 +138,9 @@ describe('Route table: every documented route enforces authentication, scope and
         const secured = (operation.security ?? document.security ?? []).some((requirement: object) => 'bearer' in requirement);
         const forbidden: string = operation.responses?.['403']?.description ?? '';
         const scope = /requires ([a-z_]+:(?:read|write))/.exec(forbidden)?.[1];
-        return { method, path, secured, scope, label: `${method.toUpperCase()} ${path}` };
+        const idempotencyKey = (operation.parameters ?? []).find((parameter: any) => parameter.name === 'Idempotency-Key');
+        const pure = method === 'post' && idempotencyKey !== undefined && !idempotencyKey.required;
+        return { method, path, secured, scope, pure, label: `${method.toUpperCase()} ${path}` };
       }),
     );
     const permissions = await t.http.get('/v1/permissions').set('Authorization', a.auth).expect(200);
@@ -150,7 +191,7 @@ describe('Route table: every documented route enforces authentication, scope and
       const [resource, access] = operation.scope!.split(':');
       expect({ route: operation.label, access }).toEqual({
         route: operation.label,
-        access: operation.method === 'get' ? 'read' : 'write',
+        access: operation.method === 'get' || operation.pure ? 'read' : 'write',
       });
       expect(catalog).toContain(operation.scope);
       const segment = operation.path.split('/')[2];
@@ -301,6 +342,7 @@ describe('Route table: every documented route enforces authentication, scope and
         .expect(200);
       const owner = await signIn(t, s.owner!.email, s.owner!.password);
       live.approvals = (await post(`/v1/wallets/${live.wallets}/adjust`, { amount: '2.00' }, owner).expect(202)).body.approval.id;
+      Object.assign(live, await catalogResources(t, s.auth));
     });
 
     it('refuses exactly the organization-level routes with 403 SANDBOX_PRINCIPAL_FORBIDDEN; every other route answers (< 500)', async () => {
@@ -368,6 +410,21 @@ describe('Route table: every documented route enforces authentication, scope and
           'POST /v1/approvals/{id}/approve 404',
           'GET /v1/approvals/{id} 404',
           'PATCH /v1/workspaces/{id} 403',
+          'GET /v1/costs/{id} 404',
+          'PATCH /v1/costs/{id} 404',
+          'DELETE /v1/costs/{id} 404',
+          'POST /v1/costs/{id}/restore 404',
+          'GET /v1/costs/{id}/consumers 404',
+          'GET /v1/products/{id} 404',
+          'PATCH /v1/products/{id} 404',
+          'POST /v1/products/{id}/costs 404',
+          'POST /v1/products/{id}/draft 404',
+          'DELETE /v1/products/{id}/draft 404',
+          'GET /v1/products/{id}/versions 404',
+          'GET /v1/changes/{id} 404',
+          'POST /v1/changes/{id}/cancel 404',
+          'GET /v1/cascade_runs/{id} 404',
+          'GET /v1/cascade_runs/{id}/tasks 404',
         ]),
       );
 
@@ -440,6 +497,11 @@ describe('Route table: every documented route enforces authentication, scope and
         .send({ name: 'A layout' })
         .expect(201);
       resources.document_templates = { id: template.body.id, code: 'DOCUMENT_TEMPLATE_NOT_FOUND' };
+      const catalog = await catalogResources(t, a.auth);
+      resources.costs = { id: catalog.costs, code: 'COST_NOT_FOUND' };
+      resources.products = { id: catalog.products, code: 'PRODUCT_NOT_FOUND' };
+      resources.changes = { id: catalog.changes, code: 'CHANGE_NOT_FOUND' };
+      resources.cascade_runs = { id: catalog.cascade_runs, code: 'CASCADE_RUN_NOT_FOUND' };
     });
 
     it('answers organization B on every route naming an organization A resource exactly as for an unknown id: 404', async () => {
@@ -450,7 +512,8 @@ describe('Route table: every documented route enforces authentication, scope and
         const resource = resources[operation.path.split('/')[2]];
         if (!resource) continue;
         const body =
-          operation.method === 'patch' ? { name: 'Hijacked', settings: { approval_required_for: ['wallet.adjust'] } } : {};
+          VALID_BODIES[operation.label] ??
+          (operation.method === 'patch' ? { name: 'Hijacked', settings: { approval_required_for: ['wallet.adjust'] } } : {});
         const foreign = await call(
           operation,
           b.auth,
@@ -490,6 +553,16 @@ describe('Route table: every documented route enforces authentication, scope and
           'PUT /v1/document_templates/{id}/defaults/{document_type} 404',
           'GET /v1/customers/{id} 404',
           'GET /v1/customer_verifications/{id} 404',
+          'GET /v1/costs/{id} 404',
+          'PATCH /v1/costs/{id} 404',
+          'DELETE /v1/costs/{id} 404',
+          'POST /v1/costs/{id}/restore 404',
+          'PATCH /v1/products/{id} 404',
+          'POST /v1/products/{id}/costs 404',
+          'GET /v1/products/{id}/draft 404',
+          'DELETE /v1/products/{id}/draft 404',
+          'POST /v1/changes/{id}/cancel 404',
+          'GET /v1/cascade_runs/{id}/tasks 404',
         ]),
       );
 
@@ -582,7 +655,7 @@ describe('Route table: every documented route enforces authentication, scope and
 
     it('does not show organization A’s resources in organization B’s lists', async () => {
       const lists = await Promise.all(
-        ['/v1/api_keys', '/v1/workspaces', '/v1/customers', '/v1/document_templates'].map((path) =>
+        ['/v1/api_keys', '/v1/workspaces', '/v1/customers', '/v1/document_templates', '/v1/costs', '/v1/products'].map((path) =>
           t.http.get(`${path}?limit=200`).set('Authorization', b.auth).expect(200),
         ),
       );

@@ -21,8 +21,8 @@ export interface TestAppOptions {
   imports?: Array<Type | DynamicModule>;
   /** Runs on the fresh database before the application connects to it (settings, statistics). */
   beforeStart?: (database: TestDatabase) => Promise<void>;
-  /** Another instance of the service on this app's database (the first app drops it on close). */
-  sharing?: TestApp;
+  /** Another instance on an existing database (several servers, a restart); closing it keeps the database. */
+  database?: TestDatabase;
 }
 
 export interface TestApp {
@@ -38,8 +38,9 @@ export const TEST_APP_SECRET = 'test-app-secret-0123456789abcdef0123456789';
 
 /** The real application, built by the same configureApp as main.ts, on a database of its own. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.sharing?.database ?? (await createTestDatabase());
-  if (!options.sharing) await options.beforeStart?.(database);
+  const shared = options.database;
+  const database = shared ?? (await createTestDatabase());
+  if (!shared) await options.beforeStart?.(database);
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...options.env, DATABASE_URL: database.url });
   const adapter = createFastifyAdapter(config);
   const routes: string[] = [];
@@ -68,7 +69,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     routes,
     close: async () => {
       await app.close();
-      if (!options.sharing) await database.drop();
+      if (!shared) await database.drop();
     },
   };
 }

@@ -1,10 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { CatalogModule } from '@app/catalog';
 import { Clock, PlatformModule } from '@app/shared-kernel';
 import { LoggerModule } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
 import { BillingWalletHttpModule } from './billing-wallet/billing-wallet-http.module';
+import { CatalogHttpModule } from './catalog/catalog-http.module';
 import { AppConfig } from './config/app-config';
 import { DocumentsHttpModule } from './documents/documents-http.module';
 import { HealthController } from './health/health.controller';
@@ -37,7 +37,7 @@ export class AppModule {
           environment: options.config.NODE_ENV,
         }),
         IdentityHttpModule,
-        CatalogModule,
+        CatalogHttpModule,
         DocumentsHttpModule.register(options.config),
         BillingWalletHttpModule,
         HttpEdgeModule,

@@ -17,6 +17,8 @@ export interface JobDefinition<T extends object> {
    * job is created, so jobs sent with `startAfter` are found by polling. Default 2 s.
    */
   maxLatencySeconds?: number;
+  /** Jobs of this queue run at once in one instance (each in its own transaction). Default 1. */
+  concurrency?: number;
 }
 
 export interface SendJobOptions {
@@ -78,7 +80,15 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     for (const definition of this.definitions.values()) {
       await boss.createQueue(definition.name, { retryLimit: definition.retryLimit ?? 5, retryBackoff: true, notify: true });
       const poll = definition.maxLatencySeconds ?? 2;
-      const options = { batchSize: 10, pollingIntervalSeconds: poll, notifyPollingIntervalSeconds: poll };
+      // A full batch fetches the next one at once instead of waiting for the next poll: a fan-out
+      // of thousands of jobs drains at the handlers' pace, not ten per polling interval.
+      const options = {
+        batchSize: 10,
+        pollingIntervalSeconds: poll,
+        notifyPollingIntervalSeconds: poll,
+        burstWhenBatchFull: true,
+        localConcurrency: definition.concurrency ?? 1,
+      };
       await boss.work<object>(definition.name, options, async (jobs) => {
         for (const job of jobs) await definition.handler(job.data);
       });

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { CatalogModule } from '@app/catalog';
+import { CascadeRunsController, ChangesController } from './changes.controller';
+import { CostsController } from './costs.controller';
+import { ProductsController } from './products.controller';
+
+@Module({ imports: [CatalogModule], controllers: [CostsController, ProductsController, ChangesController, CascadeRunsController] })
+export class CatalogHttpModule {}

@@ -1,0 +1,511 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson, DomainError, newId } from '@app/shared-kernel';
+import { catalogConflict, catalogNotFound } from './catalog-errors';
+import { applyDisplay, CostDisplay, CostDisplayChanges, CostRevision, CostValue, sameValue } from './cost-value';
+import { CreatedBy, ReleaseNotes, VersionLine, VersionRecord } from './version-line';
+
+/** A PRODUCT cost in a version's content: the cost and the revision this version holds. */
+export interface CostEntry {
+  key: string;
+  costId: string;
+  revisionNo: number;
+  value: CostValue;
+}
+
+/** What only a publish changes: the price formula and the PRODUCT cost entries. */
+export interface ProductContent {
+  priceExpression: string | null;
+  entries: CostEntry[];
+  /** The draft cannot go live before this (a staged PRODUCT cost's effective_at). */
+  notBefore: Date | null;
+}
+
+/** One key a live version resolved at go-live, with its value: billing prices the version from these alone. */
+export interface MaterializedCost {
+  key: string;
+  costId: string;
+  scope: 'ORG' | 'PRODUCT';
+  revisionNo: number;
+  kind: 'amount' | 'expression';
+  expression: string | null;
+  value: string;
+}
+
+export type Materialization = { ok: true; unitPrice: string | null; costs: MaterializedCost[] } | { ok: false; error: DomainError };
+
+export type ProductCostState = 'active' | 'removed_in_draft' | 'removed';
+
+export interface ProductCost {
+  id: string;
+  key: string;
+  state: ProductCostState;
+  display: CostDisplay;
+  currentRevisionNo: number;
+  /** A frozen version (queued, live or archived) references it: it can no longer be hard-deleted. */
+  released: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ProductDetails {
+  name: string;
+  description: string | null;
+  metadata: Record<string, unknown>;
+}
+
+export interface ProductState {
+  organizationId: string;
+  workspaceId: string;
+  id: string;
+  details: ProductDetails;
+  status: 'draft' | 'active' | 'archived';
+  publishedAt: Date | null;
+  archivedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const INITIAL_CONTENT: ProductContent = { priceExpression: null, entries: [], notBefore: null };
+
+export function productContentHash(content: ProductContent): string {
+  const costs = Object.fromEntries(
+    content.entries.map((entry) => [
+      entry.key,
+      { cost_id: entry.costId, amount: entry.value.amount, expression: entry.value.expression },
+    ]),
+  );
+  return createHash('sha256').update(canonicalJson({ price_expression: content.priceExpression, costs })).digest('hex');
+}
+
+const INITIAL_HASH = productContentHash(INITIAL_CONTENT);
+
+/**
+ * A product: live display fields, a version line, the content of its draft, head and queue, and
+ * its PRODUCT costs (which belong to this aggregate). Every staging edit goes into the working
+ * draft, opening one on the head when none is open.
+ */
+export class Product {
+  private readonly contentDirty = new Set<string>();
+  private readonly materialized = new Map<string, { unitPrice: string | null; costs: MaterializedCost[] }>();
+  private readonly newRevisions: CostRevision[] = [];
+  private readonly costsDirty = new Set<string>();
+  private readonly costsDeleted = new Set<string>();
+
+  private constructor(
+    private state: ProductState,
+    readonly line: VersionLine,
+    private readonly contents: Map<string, ProductContent>,
+    private readonly costs: Map<string, ProductCost>,
+  ) {}
+
+  static restore(input: {
+    state: ProductState;
+    nextVersionNo: number;
+    versions: VersionRecord[];
+    contents: Map<string, ProductContent>;
+    costs: ProductCost[];
+  }): Product {
+    return new Product(
+      { ...input.state },
+      VersionLine.restore({ nextVersionNo: input.nextVersionNo, initialHash: INITIAL_HASH, rows: input.versions }),
+      new Map(input.contents),
+      new Map(input.costs.map((cost) => [cost.id, { ...cost }])),
+    );
+  }
+
+  static create(input: { organizationId: string; workspaceId: string; details: ProductDetails; now: Date }): Product {
+    return new Product(
+      {
+        organizationId: input.organizationId,
+        workspaceId: input.workspaceId,
+        id: newId(),
+        details: input.details,
+        status: 'draft',
+        publishedAt: null,
+        archivedAt: null,
+        createdAt: input.now,
+        updatedAt: input.now,
+      },
+      VersionLine.start(INITIAL_HASH),
+      new Map(),
+      new Map(),
+    );
+  }
+
+  get id(): string {
+    return this.state.id;
+  }
+
+  get snapshot(): Readonly<ProductState> {
+    return this.state;
+  }
+
+  get archived(): boolean {
+    return this.state.status === 'archived';
+  }
+
+  contentOf(versionId: string): ProductContent | undefined {
+    return this.contents.get(versionId);
+  }
+
+  get draftContent(): ProductContent | undefined {
+    const draft = this.line.draft;
+    return draft && this.contents.get(draft.id);
+  }
+
+  cost(costId: string): ProductCost | undefined {
+    const cost = this.costs.get(costId);
+    return cost && !this.costsDeleted.has(costId) ? cost : undefined;
+  }
+
+  get allCosts(): ProductCost[] {
+    return [...this.costs.values()].filter((cost) => !this.costsDeleted.has(cost.id));
+  }
+
+  /** For the repository: what changed since load. */
+  get pendingWrites() {
+    return {
+      versions: this.line.changedRows(),
+      /** `content: null`: the version's content rows are gone (a discarded draft). */
+      contents: [...this.contentDirty].map((id) => ({ versionId: id, content: this.contents.get(id) ?? null })),
+      materialized: [...this.materialized].map(([versionId, result]) => ({ versionId, ...result })),
+      costs: [...this.costsDirty].filter((id) => !this.costsDeleted.has(id)).map((id) => this.costs.get(id)!),
+      deletedCosts: [...this.costsDeleted],
+      revisions: this.newRevisions,
+    };
+  }
+
+  updateDetails(changes: Partial<ProductDetails>, now: Date): void {
+    this.state = { ...this.state, details: { ...this.state.details, ...changes }, updatedAt: now };
+  }
+
+  /** Archive cancels the queue (the caller cancels the changes) and keeps the head billing. */
+  archive(now: Date): VersionRecord[] {
+    if (this.archived) return [];
+    const canceled = this.line.queue.map((row) => this.line.cancelRelease(row.id, now).row);
+    this.recomputeCostStates(now);
+    this.state = { ...this.state, status: 'archived', archivedAt: now, updatedAt: now };
+    return canceled;
+  }
+
+  openDraft(input: { baseVersionId?: string; now: Date; createdBy: CreatedBy }): VersionRecord {
+    this.assertNotArchived();
+    const { draft, copyFrom, copied } = this.line.openDraft({ id: newId(), ...input });
+    if (copied) this.copyContent(copyFrom, draft.id);
+    this.recomputeCostStates(input.now);
+    return draft;
+  }
+
+  discardDraft(now: Date): VersionRecord {
+    const draft = this.line.discardDraft(now);
+    this.contents.delete(draft.id);
+    this.contentDirty.add(draft.id);
+    this.recomputeCostStates(now);
+    return draft;
+  }
+
+  stagePriceExpression(expression: string | null, now: Date, createdBy: CreatedBy): void {
+    this.stage(now, createdBy, (content) => ({ ...content, priceExpression: expression }));
+  }
+
+  addCost(input: { key: string; value: CostValue; display: CostDisplay; effectiveAt: Date; now: Date; createdBy: CreatedBy }): ProductCost {
+    this.assertNotArchived();
+    // Open first: the cost must not exist while an opening draft recomputes cost states.
+    this.ensureDraft(input.now, input.createdBy);
+    if (this.allCosts.some((cost) => cost.key === input.key && cost.state !== 'removed')) {
+      throw catalogConflict('ALREADY_EXISTS', `This product already has a cost with the key "${input.key}".`, { param: 'key' });
+    }
+    const cost: ProductCost = {
+      id: newId(),
+      key: input.key,
+      state: 'active',
+      display: input.display,
+      currentRevisionNo: 0,
+      released: false,
+      createdAt: input.now,
+      updatedAt: input.now,
+    };
+    this.costs.set(cost.id, cost);
+    this.costsDirty.add(cost.id);
+    const revision = this.appendRevision(cost, input.value, input.effectiveAt, input.now, input.createdBy);
+    this.stage(input.now, input.createdBy, (content) => ({
+      ...content,
+      entries: [...content.entries, { key: cost.key, costId: cost.id, revisionNo: revision.revisionNo, value: input.value }],
+      notBefore: laterOf(content.notBefore, input.effectiveAt, input.now),
+    }));
+    return this.costs.get(cost.id)!;
+  }
+
+  /** A value save stages a new revision in the working draft; it reaches billing when the draft goes live. */
+  stageCostValue(costId: string, value: CostValue, effectiveAt: Date, now: Date, createdBy: CreatedBy): void {
+    const cost = this.requireCost(costId);
+    if (cost.state !== 'active') {
+      throw catalogConflict('COST_NOT_ACTIVE', 'Only an active cost takes a new value; restore it first.');
+    }
+    this.assertNotArchived();
+    this.ensureDraft(now, createdBy);
+    const content = this.draftContent!;
+    const entry = content.entries.find((candidate) => candidate.costId === costId)!;
+    const base = this.baseEntryOf(costId);
+    // Back to the base's value: the draft points at the base's revision again (a reverted edit is no edit).
+    const revisionNo =
+      base && sameValue(base.value, value) && base.value.kind === value.kind
+        ? base.revisionNo
+        : this.appendRevision(cost, value, effectiveAt, now, createdBy).revisionNo;
+    this.stage(now, createdBy, (current) => ({
+      ...current,
+      entries: current.entries.map((candidate) =>
+        candidate.costId === costId ? { ...entry, revisionNo, value: revisionNo === base?.revisionNo ? base.value : value } : candidate,
+      ),
+      notBefore: revisionNo === base?.revisionNo ? current.notBefore : laterOf(current.notBefore, effectiveAt, now),
+    }));
+  }
+
+  editCostDisplay(costId: string, changes: CostDisplayChanges, now: Date): void {
+    const cost = this.requireCost(costId);
+    if (cost.state === 'removed') throw catalogConflict('COST_NOT_ACTIVE', 'This cost has left billing; it can no longer be edited.');
+    this.putCost({ ...cost, display: applyDisplay(cost.display, changes), updatedAt: now });
+  }
+
+  /**
+   * Removing a released cost drops it from the working draft (removed in draft); a cost never
+   * released is deleted with its revisions. Removing a removed cost changes nothing.
+   */
+  removeCost(costId: string, now: Date, createdBy: CreatedBy): void {
+    const cost = this.requireCost(costId);
+    if (cost.state !== 'active') return;
+    this.assertNotArchived();
+    this.ensureDraft(now, createdBy);
+    this.stage(now, createdBy, (content) => ({ ...content, entries: content.entries.filter((entry) => entry.costId !== costId) }));
+    if (!cost.released) {
+      this.costsDeleted.add(costId);
+      this.newRevisions.splice(0, this.newRevisions.length, ...this.newRevisions.filter((revision) => revision.costId !== costId));
+    }
+  }
+
+  /** Back into the working draft with the head's revision; 409 when the head does not carry the cost. */
+  restoreCost(costId: string, now: Date, createdBy: CreatedBy): void {
+    const cost = this.requireCost(costId);
+    if (cost.state === 'active') return;
+    const head = this.line.head;
+    const headEntry = head && this.contents.get(head.id)?.entries.find((entry) => entry.costId === costId);
+    if (!headEntry) {
+      throw catalogConflict('COST_KEY_NOT_IN_HEAD', `The live version does not carry the key "${cost.key}" for this cost.`, {
+        details: { key: cost.key },
+      });
+    }
+    this.assertNotArchived();
+    this.ensureDraft(now, createdBy);
+    if (this.draftContent!.entries.some((entry) => entry.key === cost.key)) {
+      throw catalogConflict('ALREADY_EXISTS', `The working draft already has a cost with the key "${cost.key}".`, { param: 'key' });
+    }
+    this.stage(now, createdBy, (content) => ({ ...content, entries: [...content.entries, { ...headEntry }] }));
+  }
+
+  /** §2.7 for this product; `materialization` is the draft's content resolved at the go-live instant. */
+  assertCanGoLive(input: { stagedVersionId: string; now: Date; scheduledFor?: Date; checkOnly?: boolean; materialization?: Materialization }): VersionRecord {
+    return this.line.assertCanGoLive({
+      stagedVersionId: input.stagedVersionId,
+      archived: this.archived,
+      now: input.now,
+      scheduledFor: input.scheduledFor,
+      checkOnly: input.checkOnly,
+      notBefore: this.draftContent?.notBefore ?? null,
+      checkContent: () => {
+        if (input.materialization && !input.materialization.ok) throw input.materialization.error;
+      },
+    });
+  }
+
+  publishDraft(input: { stagedVersionId: string; changeId: string; now: Date; materialization: Materialization } & ReleaseNotes): VersionRecord {
+    this.assertCanGoLive({ ...input });
+    const { published } = this.line.publishDraft({ at: input.now, changeId: input.changeId, releaseName: input.releaseName, releaseNote: input.releaseNote });
+    this.recordGoLive(published, input.materialization, input.now);
+    return published;
+  }
+
+  scheduleDraft(input: {
+    stagedVersionId: string;
+    changeId: string;
+    scheduledFor: Date;
+    now: Date;
+    materialization: Materialization;
+  } & ReleaseNotes): VersionRecord {
+    this.assertCanGoLive({ ...input });
+    const row = this.line.scheduleDraft({ ...input });
+    this.recomputeCostStates(input.now);
+    this.markReleased(row.id);
+    this.state = { ...this.state, updatedAt: input.now };
+    return row;
+  }
+
+  /** A due release fires (job or catch-up): steps 2 and 8 again, then live at its scheduled_for. */
+  fireRelease(versionId: string, materialization: Materialization, now: Date): { published?: VersionRecord; error?: DomainError } {
+    const error = this.archived
+      ? catalogConflict('PUBLISH_ENTITY_ARCHIVED', 'The product is archived.')
+      : materialization.ok
+        ? undefined
+        : materialization.error;
+    if (error) {
+      const { draftFollowUp } = this.line.errorRelease(versionId, { code: error.code, message: error.message, details: error.details }, now);
+      if (draftFollowUp) this.copyContent(draftFollowUp.recopyFrom, this.line.draft!.id);
+      this.recomputeCostStates(now);
+      return { error };
+    }
+    const { published, draftFollowUp } = this.line.fireRelease(versionId);
+    if (draftFollowUp) this.copyContent(draftFollowUp.recopyFrom, this.line.draft!.id);
+    this.recordGoLive(published, materialization, now);
+    return { published };
+  }
+
+  cancelRelease(versionId: string, now: Date): { row: VersionRecord; dependents: VersionRecord[] } {
+    const { row, dependents, draftFollowUp } = this.line.cancelRelease(versionId, now);
+    if (draftFollowUp) this.copyContent(draftFollowUp.recopyFrom, this.line.draft!.id);
+    this.recomputeCostStates(now);
+    this.state = { ...this.state, updatedAt: now };
+    return { row, dependents };
+  }
+
+  /**
+   * A cascade re-materialized the head at `now`: a new version with the same content goes live,
+   * or, when resolution failed, an errored row is kept and the head keeps billing.
+   */
+  republish(input: {
+    now: Date;
+    createdBy: CreatedBy;
+    cascadeSource: NonNullable<VersionRecord['cascadeSource']>;
+    materialization: Materialization;
+  }): { published?: VersionRecord; errored?: VersionRecord } {
+    const head = this.line.head!;
+    if (!input.materialization.ok) {
+      const errored = this.line.recordErroredRepublish({
+        id: newId(),
+        at: input.now,
+        cascadeSource: input.cascadeSource,
+        createdBy: input.createdBy,
+        error: {
+          code: input.materialization.error.code,
+          message: input.materialization.error.message,
+          details: input.materialization.error.details,
+        },
+      });
+      this.contents.set(errored.id, { ...this.contents.get(head.id)!, notBefore: null });
+      this.contentDirty.add(errored.id);
+      return { errored };
+    }
+    const { published } = this.line.republish({
+      id: newId(),
+      at: input.now,
+      origin: 'cascade',
+      cascadeSource: input.cascadeSource,
+      createdBy: input.createdBy,
+    });
+    this.contents.set(published.id, { ...this.contents.get(head.id)!, notBefore: null });
+    this.contentDirty.add(published.id);
+    this.recordGoLive(published, input.materialization, input.now);
+    return { published };
+  }
+
+  private recordGoLive(published: VersionRecord, materialization: Materialization, now: Date): void {
+    if (!materialization.ok) throw materialization.error;
+    this.materialized.set(published.id, { unitPrice: materialization.unitPrice, costs: materialization.costs });
+    this.markReleased(published.id);
+    this.recomputeCostStates(now);
+    this.state = {
+      ...this.state,
+      status: this.state.status === 'draft' ? 'active' : this.state.status,
+      publishedAt: published.effectiveFrom,
+      updatedAt: now,
+    };
+  }
+
+  private markReleased(versionId: string): void {
+    for (const entry of this.contents.get(versionId)?.entries ?? []) {
+      const cost = this.costs.get(entry.costId);
+      if (cost && !cost.released) this.putCost({ ...cost, released: true });
+    }
+  }
+
+  private stage(now: Date, createdBy: CreatedBy, edit: (content: ProductContent) => ProductContent): void {
+    this.assertNotArchived();
+    this.ensureDraft(now, createdBy);
+    const draft = this.line.draft!;
+    const content = edit(this.contents.get(draft.id)!);
+    this.contents.set(draft.id, content);
+    this.contentDirty.add(draft.id);
+    this.line.touchDraft(productContentHash(content), now);
+    this.recomputeCostStates(now);
+    this.state = { ...this.state, updatedAt: now };
+  }
+
+  private ensureDraft(now: Date, createdBy: CreatedBy): void {
+    if (!this.line.draft) this.openDraft({ now, createdBy });
+  }
+
+  private copyContent(fromVersionId: string | null, toVersionId: string): void {
+    const source = fromVersionId === null ? INITIAL_CONTENT : this.contents.get(fromVersionId)!;
+    this.contents.set(toVersionId, { priceExpression: source.priceExpression, entries: source.entries.map((entry) => ({ ...entry })), notBefore: null });
+    this.contentDirty.add(toVersionId);
+  }
+
+  /** The entry the draft's base holds for a cost (what a staged value is compared with). */
+  private baseEntryOf(costId: string): CostEntry | undefined {
+    const baseId = this.line.draft?.baseVersionId;
+    return baseId ? this.contents.get(baseId)?.entries.find((entry) => entry.costId === costId) : undefined;
+  }
+
+  /** Model §3.4: a PRODUCT cost's state follows where it is (draft, head, queue). */
+  private recomputeCostStates(now: Date): void {
+    const draft = this.line.draft;
+    const live = [this.line.head, ...this.line.queue].filter((row): row is VersionRecord => row !== undefined);
+    const inDraft = new Set(draft ? this.contents.get(draft.id)!.entries.map((entry) => entry.costId) : []);
+    const inLive = new Set(live.flatMap((row) => this.contents.get(row.id)?.entries.map((entry) => entry.costId) ?? []));
+    for (const cost of this.allCosts) {
+      let state: ProductCostState;
+      if (draft) state = inDraft.has(cost.id) ? 'active' : inLive.has(cost.id) ? 'removed_in_draft' : 'removed';
+      else state = inLive.has(cost.id) ? 'active' : 'removed';
+      if (state === 'removed' && !cost.released) {
+        // Created in a draft that is gone: it never reached a frozen version.
+        this.costsDeleted.add(cost.id);
+        continue;
+      }
+      if (state !== cost.state) this.putCost({ ...cost, state, updatedAt: now });
+    }
+  }
+
+  private appendRevision(cost: ProductCost, value: CostValue, effectiveAt: Date, now: Date, createdBy: CreatedBy): CostRevision {
+    const revision: CostRevision = {
+      id: newId(),
+      costId: cost.id,
+      revisionNo: cost.currentRevisionNo + 1,
+      kind: 'value',
+      value,
+      effectiveAt,
+      createdBy: { type: createdBy.type, id: createdBy.id },
+      createdAt: now,
+    };
+    this.putCost({ ...this.costs.get(cost.id)!, currentRevisionNo: revision.revisionNo, updatedAt: now });
+    this.newRevisions.push(revision);
+    return revision;
+  }
+
+  private putCost(cost: ProductCost): void {
+    this.costs.set(cost.id, cost);
+    this.costsDirty.add(cost.id);
+  }
+
+  private requireCost(costId: string): ProductCost {
+    const cost = this.cost(costId);
+    if (!cost) throw catalogNotFound(undefined, 'cost');
+    return cost;
+  }
+
+  private assertNotArchived(): void {
+    if (this.archived) throw catalogConflict('ENTITY_ARCHIVED', 'The product is archived; its content can no longer change.');
+  }
+}
+
+function laterOf(current: Date | null, effectiveAt: Date, now: Date): Date | null {
+  if (effectiveAt.getTime() <= now.getTime()) return current;
+  return current && current.getTime() >= effectiveAt.getTime() ? current : effectiveAt;
+}
