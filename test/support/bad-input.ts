@@ -331,7 +331,7 @@ export async function expectRespelledPathsReplayed(
 }
 
 /** One digest per table (rows as JSON, minus the listed columns): equal digests, unchanged tables. */
-async function tableDigests(db: DataSource, tables: Record<string, string[]>): Promise<Record<string, string>> {
+export async function tableDigests(db: DataSource, tables: Record<string, string[]>): Promise<Record<string, string>> {
   const digests: Record<string, string> = {};
   for (const [table, ignored] of Object.entries(tables)) {
     const [{ digest }] = await db.query(

@@ -320,7 +320,8 @@ export class DocumentTemplatesController {
   @Post(':id/preview')
   @HttpCode(200)
   @IdempotencyOptional()
-  @RequireScope('document_templates:write')
+  // A pure render: it changes nothing, so a read-only key may preview (as it may read the thumbnail).
+  @RequireScope('document_templates:read')
   @ApiOperation({
     summary:
       'Render the template (or the unsaved template_json of the body) with sample data: a PDF by default; ' +
