@@ -9,6 +9,8 @@ import { PrimaryWalletForEveryCustomer1763800700000 } from './1763800700000-prim
 import { IdempotencyKeyScope1763801100000 } from './1763801100000-idempotency-key-scope';
 import { UserEmailPerOrganization1763801100001 } from './1763801100001-user-email-per-organization';
 import { FxRatesPerWorkspace1763801200000 } from './1763801200000-fx-rates-per-workspace';
+import { CustomerVerifications1763802000000 } from './1763802000000-customer-verifications';
+import { DocumentTemplates1763803000000 } from './1763803000000-document-templates';
 import { CatalogCostsProducts1763804000000 } from './1763804000000-catalog-costs-products';
 import { CatalogErrorDetails1763804100000 } from './1763804100000-catalog-error-details';
 import { CatalogPlans1763805000000 } from './1763805000000-catalog-plans';
@@ -26,6 +28,8 @@ export const migrations = [
   IdempotencyKeyScope1763801100000,
   UserEmailPerOrganization1763801100001,
   FxRatesPerWorkspace1763801200000,
+  CustomerVerifications1763802000000,
+  DocumentTemplates1763803000000,
   CatalogCostsProducts1763804000000,
   CatalogErrorDetails1763804100000,
   CatalogPlans1763805000000,

@@ -215,6 +215,39 @@ describe('Catalog cascades', () => {
     expect((await productOf(api, shadowing.id)).unit_price).toBe('101');
   });
 
+  it('a release queued before a cascade fires later as a whole snapshot, resolving the ORG values in effect at its scheduled_for', async () => {
+    const fee = await api.orgCost('cas_queued', { amount: '1' });
+    const product = await api.liveProduct('cas_queued * 10');
+    await api.patch(`/v1/products/${product.id}`, { price_expression: 'cas_queued * 100' });
+    const releaseAt = new Date(clock.now().getTime() + HOUR);
+    const release = await api.post('/v1/changes', {
+      operation: 'catalog.publish_version',
+      subject_kind: 'product',
+      subject_id: product.id,
+      staged_version_id: (await productOf(api, product.id)).draft_version.id,
+      scheduled_for: releaseAt.toISOString(),
+    });
+    expect(release.status).toBe(201);
+    clock.advance(1000);
+    expect((await api.patch(`/v1/costs/${fee.id}`, { amount: '2' })).status).toBe(200);
+    await drainCascades(t);
+    expect(await productOf(api, product.id)).toMatchObject({ version: 3, unit_price: '20' });
+    clock.set(releaseAt);
+    // A command catches the release up.
+    expect((await api.patch(`/v1/products/${product.id}`, { description: 'after the release' })).status).toBe(200);
+    const versions = await versionsOf(api, product.id);
+    expect(versions.map((row) => [row.version, row.status, row.origin, row.unit_price])).toEqual([
+      [3, 'archived', 'cascade', '20'],
+      [2, 'published', 'scheduled_release', '200'],
+      [1, 'archived', 'manual', '10'],
+    ]);
+    expect(versions[1]).toMatchObject({
+      effective_from: releaseAt.toISOString(),
+      costs: [expect.objectContaining({ revision: 2, value: '2' })],
+    });
+    expect(versions[0]).toMatchObject({ effective_to: releaseAt.toISOString() });
+  });
+
   it('a cascade (published or errored) while a draft is open takes the next number; the draft moves up', async () => {
     const rate = await api.orgCost('cas_draft_rate', { amount: '1' });
     const gone = await api.orgCost('cas_draft_gone', { amount: '1' });

@@ -468,6 +468,53 @@ describe('Catalog changes and the version line', () => {
     });
   });
 
+  describe('concurrent requests', () => {
+    it('publishes a draft once when two changes race for it; the loser is refused, never a 500', async () => {
+      for (let round = 0; round < 5; round += 1) {
+        const product = await api.liveProduct('1');
+        const draft = await stage(product.id, `${round + 2}`);
+        const answers = await Promise.all([
+          api.post('/v1/changes', changeBody(product.id, draft.id)),
+          api.post('/v1/changes', changeBody(product.id, draft.id, { scheduled_for: later(HOUR).toISOString() })),
+          api.post('/v1/changes', changeBody(product.id, draft.id)),
+        ]);
+        const statuses = answers
+          .map((response) => `${response.status} ${response.body.error?.code ?? response.body.status}`)
+          .sort();
+        expect(statuses.filter((status) => status.startsWith('201'))).toHaveLength(1);
+        expect(statuses.filter((status) => !status.startsWith('201'))).toEqual([
+          '409 PUBLISH_NOT_WORKING_DRAFT',
+          '409 PUBLISH_NOT_WORKING_DRAFT',
+        ]);
+        const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM changes WHERE subject_id = $1`, [product.id]);
+        expect(count).toBe(2);
+      }
+    });
+
+    it('creates an ORG key once when two creates race; the other is 409 ALREADY_EXISTS', async () => {
+      for (let round = 0; round < 5; round += 1) {
+        const answers = await Promise.all([0, 1, 2].map(() => api.post('/v1/costs', { key: `race_${round}`, amount: '1' })));
+        expect(answers.map((response) => `${response.status} ${response.body.error?.code ?? ''}`).sort()).toEqual([
+          '201 ',
+          '409 ALREADY_EXISTS',
+          '409 ALREADY_EXISTS',
+        ]);
+      }
+    });
+
+    it('stages racing product costs of one key once (the product row serializes them)', async () => {
+      const product = await api.liveProduct('1');
+      const answers = await Promise.all(
+        [0, 1, 2].map((n) => api.post(`/v1/products/${product.id}/costs`, { key: 'racing', amount: `${n}` })),
+      );
+      expect(answers.map((response) => `${response.status} ${response.body.error?.code ?? ''}`).sort()).toEqual([
+        '201 ',
+        '409 ALREADY_EXISTS',
+        '409 ALREADY_EXISTS',
+      ]);
+    });
+  });
+
   describe('version numbers', () => {
     it('follow freeze order: a cascade publishing while a draft is open takes the number, the draft moves up', async () => {
       const rate = await api.orgCost('numbering_rate', { amount: '1' });

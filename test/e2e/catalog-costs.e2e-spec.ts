@@ -363,6 +363,50 @@ describe('Catalog costs', () => {
       expectError(await api.post(`/v1/products/${product.id}/costs`, { key: 'dup_key', amount: '4' }), 409, 'ALREADY_EXISTS');
     });
 
+    it('resolves keys by scope: ORG formulas see ORG keys only; a product sees its own costs, then ORG ones, never another product’s', async () => {
+      const product = await api.product({ name: 'Scopes' });
+      const other = await api.product({ name: 'Other scopes' });
+      await api.productCost(product.id, 'scope_own', { amount: '3' });
+      await api.productCost(other.id, 'scope_foreign', { amount: '5' });
+      await api.orgCost('scope_org', { amount: '7' });
+      const orgSeesProduct = expectError(
+        await api.post('/v1/costs', { key: 'scope_org2', expression: 'scope_own + 1' }),
+        422,
+        'FORMULA_UNKNOWN_KEY',
+      );
+      expect(orgSeesProduct.details).toMatchObject({ keys: ['scope_own'] });
+      const foreign = expectError(
+        await api.post(`/v1/products/${product.id}/costs`, { key: 'scope_mix', expression: 'scope_foreign + scope_org' }),
+        422,
+        'FORMULA_UNKNOWN_KEY',
+      );
+      expect(foreign.details).toMatchObject({ keys: ['scope_foreign'] });
+      const mixed = await api.productCost(product.id, 'scope_mix', { expression: 'scope_own * scope_org' });
+      expect(mixed).toMatchObject({ amount: null, expression: 'scope_own * scope_org', value: '21' });
+      expectError(await api.patch(`/v1/products/${other.id}`, { price_expression: 'scope_own' }), 422, 'FORMULA_UNKNOWN_KEY');
+    });
+
+    it('lets a formula’s key be removed from the draft, and refuses to publish the broken formula (409 PUBLISH_FORMULA_INVALID)', async () => {
+      const product = await api.product({ name: 'Broken by removal' });
+      const used = await api.productCost(product.id, 'removal_used', { amount: '2' });
+      await api.patch(`/v1/products/${product.id}`, { price_expression: 'removal_used * 2' });
+      await api.publish(product.id);
+      expect((await api.delete(`/v1/costs/${used.id}`)).status).toBe(204);
+      const draft = (await productOf(api, product.id)).draft_version.id;
+      const refused = expectError(
+        await api.post('/v1/changes', {
+          operation: 'catalog.publish_version',
+          subject_kind: 'product',
+          subject_id: product.id,
+          staged_version_id: draft,
+        }),
+        409,
+        'PUBLISH_FORMULA_INVALID',
+      );
+      expect(refused.details).toEqual({ reason: 'unknown_key', keys: ['removal_used'] });
+      expect((await productOf(api, product.id)).unit_price).toBe('4');
+    });
+
     it('answers 404 for unknown ids and ids that are not UUIDs', async () => {
       const unknown = '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07';
       for (const id of [unknown, 'not-a-uuid']) {

@@ -70,6 +70,8 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
 
   const secured = (operation: Operation) =>
     (operation.operation.security ?? document.security ?? []).some((requirement: object) => 'bearer' in requirement);
+  const codes400 = (operation: Operation) =>
+    Object.keys(operation.operation.responses['400']?.content['application/json'].examples ?? {});
   const parameter = (operation: Operation, name: string, where: string) =>
     (operation.operation.parameters ?? []).find(
       (candidate: Schema) => candidate.in === where && candidate.name.toLowerCase() === name.toLowerCase(),
@@ -147,19 +149,21 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
     expect(parameter(wallets, 'customer_id', 'query').description).toMatch(/Example: `[0-9a-f-]{36}`/);
   });
 
-  it('declares Idempotency-Key, required, on every authenticated POST but the pure computations (the interceptor refuses them without it)', () => {
-    // The contract's and the catalog model's exceptions: they compute and change nothing, so the key is optional.
-    const pure = ['POST /v1/costs/evaluate', 'POST /v1/document_templates/{id}/preview'];
+  it('declares Idempotency-Key on every authenticated POST: required (the interceptor refuses them without it) but on pure renders', () => {
     const posts = operations.filter((operation) => operation.method === 'post' && secured(operation));
     expect(posts.length).toBeGreaterThanOrEqual(15);
+    // The PDF preview renders and changes nothing: it accepts a key without requiring one.
+    // Pure computations (the contract's preview, the catalog model's evaluate): the key is accepted, not required.
+    const OPTIONAL = ['POST /v1/document_templates/{id}/preview', 'POST /v1/costs/evaluate'];
     for (const post of posts) {
       const header = parameter(post, 'Idempotency-Key', 'header');
       expect({ route: post.label, required: header?.required, type: header?.schema?.type }).toEqual({
         route: post.label,
-        required: !pure.includes(post.label),
+        required: !OPTIONAL.includes(post.label),
         type: 'string',
       });
     }
+    expect(codes400(posts.find((post) => post.label === OPTIONAL[0])!)).not.toContain('IDEMPOTENCY_KEY_REQUIRED');
     // Sign-in and signed provider webhooks are not idempotent routes.
     for (const open of operations.filter((operation) => !secured(operation))) {
       expect({ route: open.label, header: parameter(open, 'Idempotency-Key', 'header') }).toEqual({
@@ -278,9 +282,39 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
     ]);
   });
 
+  it('documents the preview and thumbnail media types, the 304, and the template document’s JSON Schema', () => {
+    const find = (label: string) => operations.find((operation) => operation.label === label)!.operation;
+    const preview = find('POST /v1/document_templates/{id}/preview');
+    expect(Object.keys(preview.responses['200'].content)).toEqual(['application/pdf', 'text/html', 'text/plain']);
+    expect(preview.responses['200'].content['application/pdf'].schema).toEqual(
+      expect.objectContaining({ type: 'string', format: 'binary' }),
+    );
+    expect(preview.responses['429'].headers['Retry-After']).toBeDefined();
+    const thumbnail = find('GET /v1/document_templates/{id}/thumbnail');
+    expect(Object.keys(thumbnail.responses['200'].content)).toEqual(['image/svg+xml']);
+    expect(thumbnail.responses['200'].content['image/svg+xml'].schema.example).toMatch(/^<svg /);
+    expect(thumbnail.responses['200'].headers.ETag).toBeDefined();
+    expect(thumbnail.responses['304'].description).toMatch(/no body/);
+    expect(Object.keys(find('PATCH /v1/document_templates/{id}').responses['409'].content['application/json'].examples)).toEqual(
+      expect.arrayContaining(['CONFLICT', 'SYSTEM_TEMPLATE_READ_ONLY', 'INVALID_STATUS_TRANSITION']),
+    );
+    expect(
+      Object.keys(
+        find('DELETE /v1/document_templates/{id}/defaults/{document_type}').responses['409'].content['application/json'].examples,
+      ),
+    ).toEqual(['NOT_DEFAULT_HOLDER']);
+    const schema = document.components.schemas.TemplateDocument;
+    expect(schema.required).toEqual(['theme', 'branding', 'blocks', 'footer']);
+    expect(schema.properties.theme.properties.font_family.enum).toEqual(['DejaVu Sans', 'DejaVu Serif']);
+    expect(document.components.schemas.DocumentTemplateDto.properties.template_json.allOf).toEqual([
+      { $ref: '#/components/schemas/TemplateDocument' },
+    ]);
+  });
+
   it('describes what exists: no unbuilt features, no JWT bearer format, no schema name that is not published', () => {
     const description: string = document.info.description;
-    expect(description).not.toMatch(/catalog|template/i);
+    expect(description).not.toMatch(/catalog/i);
+    expect(description).toMatch(/document templates/i);
     expect(description).toMatch(/wallet/i);
     expect(document.components.securitySchemes.bearer.bearerFormat ?? '').not.toMatch(/JWT/i);
     expect(JSON.stringify(document)).not.toMatch(/JWT/);

@@ -11,8 +11,10 @@ import {
   expectEveryBadQueryAnswered,
   Ids,
 } from '../support/bad-input';
+import { CatalogClient, scheduleDraft } from '../support/catalog-helpers';
 import { createTenant, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
+import { seedVerification } from '../support/verification-helpers';
 import { WalletClient } from '../support/wallet-helpers';
 
 /**
@@ -55,6 +57,60 @@ const ROUTES: BadQueryRoute[] = [
   { name: 'users', path: () => '/v1/users', refused: page, tolerated },
   { name: 'workspaces', path: () => '/v1/workspaces', refused: page, tolerated },
   { name: 'permissions', path: () => '/v1/permissions', refused: {} },
+  {
+    name: 'customer verifications',
+    path: () => '/v1/customer_verifications',
+    refused: {
+      ...page,
+      customer_id: badUuid,
+      status: fc.constantFrom('', 'approved', 'PENDING', 'verified,failed', ' pending'),
+      verification_type: fc.constantFrom('', 'passport', 'KYC', 'kyc,kyb'),
+      occurred_after: badTimestamp,
+      occurred_before: badTimestamp,
+    },
+    tolerated,
+  },
+  { name: 'customer verification', path: (ids) => `/v1/customer_verifications/${ids.verification}`, refused: {} },
+  {
+    name: 'document templates',
+    path: () => '/v1/document_templates',
+    refused: {
+      ...page,
+      sort: fc.oneof(
+        fc.constantFrom('name', 'updated_at:up', 'created_at', 'UPDATED_AT', ''),
+        fc.stringMatching(/^[a-z_:]{1,12}$/),
+      ),
+      document_type: fc.oneof(fc.constantFrom('receipt', 'INVOICE', '', 'invoice,quote'), fc.stringMatching(/^[a-z]{1,8}$/)),
+      status: fc.oneof(fc.constantFrom('deleted', 'ACTIVE', '', 'active,archived'), fc.stringMatching(/^[a-z]{1,8}$/)),
+      anchor_key: fc.oneof(fc.constantFrom('invoice.paid', 'invoice', '', 'wallet.*'), fc.stringMatching(/^[a-z.]{1,12}$/)),
+      counts: fc.oneof(fc.constantFrom('status', 'document_types', '', 'all'), fc.stringMatching(/^[a-z]{1,8}$/)),
+    },
+    tolerated,
+  },
+  { name: 'document template', path: (ids) => `/v1/document_templates/${ids.template}`, refused: {} },
+  { name: 'template thumbnail', path: (ids) => `/v1/document_templates/${ids.template}/thumbnail`, refused: {} },
+  { name: 'email kinds', path: () => '/v1/document_templates/email_kinds', refused: {} },
+  {
+    name: 'costs',
+    path: () => '/v1/costs',
+    refused: { ...page, scope: fc.constantFrom('', 'org', 'BOTH', 'ORG,PRODUCT', 'product') },
+    tolerated,
+  },
+  { name: 'cost', path: (ids) => `/v1/costs/${ids.cost}`, refused: {} },
+  { name: 'cost consumers', path: (ids) => `/v1/costs/${ids.cost}/consumers`, refused: page, tolerated },
+  { name: 'products', path: () => '/v1/products', refused: page, tolerated },
+  { name: 'product', path: (ids) => `/v1/products/${ids.product}`, refused: {} },
+  { name: 'product versions', path: (ids) => `/v1/products/${ids.product}/versions`, refused: page, tolerated },
+  { name: 'product draft', path: (ids) => `/v1/products/${ids.product}/draft`, refused: {} },
+  {
+    name: 'product costs',
+    path: (ids) => `/v1/products/${ids.product}/costs`,
+    refused: { ...page, view: fc.constantFrom('', 'live', 'DRAFT', 'draft,head'), product_version_id: badUuid },
+    tolerated,
+  },
+  { name: 'change', path: (ids) => `/v1/changes/${ids.change}`, refused: {} },
+  { name: 'cascade run', path: (ids) => `/v1/cascade_runs/${ids.run}`, refused: {} },
+  { name: 'cascade tasks', path: (ids) => `/v1/cascade_runs/${ids.run}/tasks`, refused: page, tolerated },
 ];
 
 describe('GET routes under generated bad query strings and ids (R8)', () => {
@@ -70,7 +126,27 @@ describe('GET routes under generated bad query strings and ids (R8)', () => {
     await api.ok(wallet.id, 'credit', { amount: '10.00' });
     const hold = await api.post(`/v1/wallets/${wallet.id}/holds`, { amount: '1.00' });
     expect(hold.status).toBe(201);
-    ids = { wallet: wallet.id, hold: hold.body.id, customer: customer.id };
+    const verification = await seedVerification(t, tenant, tenant.liveWorkspaceId, customer.id);
+    const template = await api.post('/v1/document_templates', { name: 'Queried layout' });
+    expect(template.status).toBe(201);
+    const catalog = new CatalogClient(t, tenant.auth);
+    const cost = await catalog.orgCost('queried_fee', { amount: '1' });
+    const product = await catalog.liveProduct('queried_fee');
+    const run = (await catalog.patch(`/v1/costs/${cost.id}`, { amount: '2' })).body.cascade_run_id;
+    await catalog.patch(`/v1/products/${product.id}`, { price_expression: 'queried_fee * 2' });
+    const change = await scheduleDraft(catalog, product.id, new Date('2099-01-01T00:00:00Z'));
+    await catalog.post(`/v1/products/${product.id}/draft`);
+    ids = {
+      wallet: wallet.id,
+      hold: hold.body.id,
+      customer: customer.id,
+      verification,
+      template: template.body.id,
+      cost: cost.id,
+      product: product.id,
+      change: change.id,
+      run,
+    };
   });
   afterAll(() => t.close());
 

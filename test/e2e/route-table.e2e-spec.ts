@@ -6,6 +6,7 @@ import { createScopelessKey, eventually, expectError, without } from '../support
 import { pathSpellings } from '../support/path-spellings';
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
+import { seedVerification } from '../support/verification-helpers';
 
 // The e2e project's testTimeout is not a per-project option in Jest: set it here.
 jest.setTimeout(60_000);
@@ -52,6 +53,9 @@ const VALID_BODIES: Record<string, object> = {
   'POST /v1/wallets/{id}/top_ups': { mode: 'hosted_checkout', amount: '5.00' },
   'POST /v1/customers/{id}/payment_methods': { token: 'pm_card_visa' },
   'PATCH /v1/workspaces/{id}': { name: 'Hijacked', settings: { approval_required_for: [] } },
+  'PATCH /v1/customer_verifications/{id}': { status: 'manual' },
+  'POST /v1/test_helpers/customer_verifications': { customer_id: randomUUID(), verification_type: 'kyc' },
+  'PATCH /v1/document_templates/{id}': { expected_version: 1, name: 'Hijacked' },
   'POST /v1/products/{id}/costs': { key: 'hijacked', amount: '1.00' },
   'PATCH /v1/costs/{id}': { amount: '2.00' },
   'PATCH /v1/products/{id}': { name: 'Hijacked' },
@@ -66,7 +70,9 @@ async function catalogResources(t: TestApp, auth: string): Promise<Record<string
   const send = (method: 'post' | 'patch', path: string, body: object) =>
     t.http[method](path).set('Authorization', auth).set('Idempotency-Key', idem()).send(body);
   const cost = (await send('post', '/v1/costs', { key: 'route_table_fee', amount: '1.00' }).expect(201)).body;
-  const product = (await send('post', '/v1/products', { name: 'Route table', price_expression: 'route_table_fee * 2' }).expect(201)).body;
+  const product = (
+    await send('post', '/v1/products', { name: 'Route table', price_expression: 'route_table_fee * 2' }).expect(201)
+  ).body;
   const publish = (scheduledFor?: string) =>
     send('post', '/v1/changes', {
       operation: 'catalog.publish_version',
@@ -77,7 +83,9 @@ async function catalogResources(t: TestApp, auth: string): Promise<Record<string
     }).expect(201);
   await publish();
   const run = (await send('patch', `/v1/costs/${cost.id}`, { amount: '2.00' }).expect(200)).body.cascade_run_id;
-  product.draft_version = (await send('patch', `/v1/products/${product.id}`, { price_expression: 'route_table_fee * 3' }).expect(200)).body.draft_version;
+  product.draft_version = (
+    await send('patch', `/v1/products/${product.id}`, { price_expression: 'route_table_fee * 3' }).expect(200)
+  ).body.draft_version;
   const change = (await publish('2099-01-01T00:00:00Z')).body.id;
   // The run's jobs finish now, not while a walk compares digests of the data.
   await eventually(async () => {
@@ -310,6 +318,7 @@ describe('Route table: every documented route enforces authentication, scope and
       const post = (path: string, body: object, auth = s.auth) =>
         t.http.post(path).set('Authorization', auth).set('Idempotency-Key', idem()).send(body);
       live.customers = (await post('/v1/customers', { name: 'Live customer', currency: 'EUR' }).expect(201)).body.id;
+      live.customer_verifications = await seedVerification(t, s, s.liveWorkspaceId, live.customers);
       live.wallets = await eventually(async () => {
         const wallets = await t.http.get(`/v1/wallets?customer_id=${live.customers}`).set('Authorization', s.auth);
         return wallets.body.data?.[0]?.id;
@@ -317,6 +326,11 @@ describe('Route table: every documented route enforces authentication, scope and
       await post(`/v1/wallets/${live.wallets}/credit`, { amount: '10.00' }).expect(200);
       live.hold_id = (await post(`/v1/wallets/${live.wallets}/holds`, { amount: '1.00' }).expect(201)).body.id;
       live.api_keys = (await createKey(t, s.auth, { name: 'live key', scopes: ['customers:read'] })).id;
+      live.document_templates = (await post('/v1/document_templates', { name: 'Live invoice layout' }).expect(201)).body.id;
+      await t.http
+        .put(`/v1/document_templates/${live.document_templates}/defaults/invoice`)
+        .set('Authorization', s.auth)
+        .expect(200);
       live.workspaces = (
         await post('/v1/workspaces', { name: 'Second live', slug: 'second-live', mode: 'live' }).expect(201)
       ).body.id;
@@ -362,9 +376,14 @@ describe('Route table: every documented route enforces authentication, scope and
         const id = live[operation.path.split('/')[2]];
         if (!id) continue;
         const body = VALID_BODIES[operation.label] ?? {};
-        const ids = { id, hold_id: live.hold_id };
+        const ids = { id, hold_id: live.hold_id, document_type: 'invoice' };
         const onLive = await call(operation, s.sandboxAuth, concretePath(operation.path, ids), body);
-        const unknown = await call(operation, s.sandboxAuth, concretePath(operation.path, { id: randomUUID() }), body);
+        const unknown = await call(
+          operation,
+          s.sandboxAuth,
+          concretePath(operation.path, { id: randomUUID(), document_type: 'invoice' }),
+          body,
+        );
         const seen = { route: operation.label, status: onLive.status, code: onLive.body?.error?.code };
         expect(seen).toEqual({ route: operation.label, status: unknown.status, code: unknown.body?.error?.code });
         expect(seen.status).toBeGreaterThanOrEqual(400);
@@ -374,7 +393,14 @@ describe('Route table: every documented route enforces authentication, scope and
       expect(exercised).toEqual(
         expect.arrayContaining([
           'GET /v1/customers/{id} 404',
+          'GET /v1/customer_verifications/{id} 404',
+          'PATCH /v1/customer_verifications/{id} 404',
           'GET /v1/wallets/{id} 404',
+          'PATCH /v1/document_templates/{id} 404',
+          'POST /v1/document_templates/{id}/preview 404',
+          'GET /v1/document_templates/{id}/thumbnail 404',
+          'PUT /v1/document_templates/{id}/defaults/{document_type} 404',
+          'DELETE /v1/document_templates/{id}/defaults/{document_type} 404',
           'POST /v1/wallets/{id}/credit 404',
           'POST /v1/wallets/{id}/adjust 404',
           'GET /v1/wallets/{id}/holds/{hold_id} 404',
@@ -457,9 +483,20 @@ describe('Route table: every documented route enforces authentication, scope and
         .send({ name: 'A customer', currency: 'EUR' })
         .expect(201);
       resources.customers = { id: customer.body.id, code: 'CUSTOMER_NOT_FOUND' };
+      resources.customer_verifications = {
+        id: await seedVerification(t, a, a.liveWorkspaceId, customer.body.id),
+        code: 'VERIFICATION_NOT_FOUND',
+      };
       // The customer's primary wallet, opened with it (the 201 names it): its routes are walked too.
       expect(customer.body.primary_wallet_id).toEqual(expect.any(String));
       resources.wallets = { id: customer.body.primary_wallet_id };
+      const template = await t.http
+        .post('/v1/document_templates')
+        .set('Authorization', a.auth)
+        .set('Idempotency-Key', idem())
+        .send({ name: 'A layout' })
+        .expect(201);
+      resources.document_templates = { id: template.body.id, code: 'DOCUMENT_TEMPLATE_NOT_FOUND' };
       const catalog = await catalogResources(t, a.auth);
       resources.costs = { id: catalog.costs, code: 'COST_NOT_FOUND' };
       resources.products = { id: catalog.products, code: 'PRODUCT_NOT_FOUND' };
@@ -477,8 +514,18 @@ describe('Route table: every documented route enforces authentication, scope and
         const body =
           VALID_BODIES[operation.label] ??
           (operation.method === 'patch' ? { name: 'Hijacked', settings: { approval_required_for: ['wallet.adjust'] } } : {});
-        const foreign = await call(operation, b.auth, concretePath(operation.path, { id: resource.id }), body);
-        const unknown = await call(operation, b.auth, concretePath(operation.path, { id: randomUUID() }), body);
+        const foreign = await call(
+          operation,
+          b.auth,
+          concretePath(operation.path, { id: resource.id, document_type: 'invoice' }),
+          body,
+        );
+        const unknown = await call(
+          operation,
+          b.auth,
+          concretePath(operation.path, { id: randomUUID(), document_type: 'invoice' }),
+          body,
+        );
         const seen = { route: operation.label, status: foreign.status, code: foreign.body?.error?.code };
         // Existence never leaks: the same refusal as for an id that does not exist at all.
         expect(seen).toEqual({ route: operation.label, status: unknown.status, code: unknown.body?.error?.code });
@@ -498,7 +545,14 @@ describe('Route table: every documented route enforces authentication, scope and
           'POST /v1/api_keys/{id}/rotate 404',
           'POST /v1/api_keys/{id}/revoke 404',
           'PATCH /v1/workspaces/{id} 404',
+          'GET /v1/document_templates/{id} 404',
+          'DELETE /v1/document_templates/{id} 404',
+          'POST /v1/document_templates/{id}/copy 404',
+          'POST /v1/document_templates/{id}/preview 404',
+          'GET /v1/document_templates/{id}/thumbnail 404',
+          'PUT /v1/document_templates/{id}/defaults/{document_type} 404',
           'GET /v1/customers/{id} 404',
+          'GET /v1/customer_verifications/{id} 404',
           'GET /v1/costs/{id} 404',
           'PATCH /v1/costs/{id} 404',
           'DELETE /v1/costs/{id} 404',
@@ -601,7 +655,7 @@ describe('Route table: every documented route enforces authentication, scope and
 
     it('does not show organization A’s resources in organization B’s lists', async () => {
       const lists = await Promise.all(
-        ['/v1/api_keys', '/v1/workspaces', '/v1/customers', '/v1/costs', '/v1/products'].map((path) =>
+        ['/v1/api_keys', '/v1/workspaces', '/v1/customers', '/v1/document_templates', '/v1/costs', '/v1/products'].map((path) =>
           t.http.get(`${path}?limit=200`).set('Authorization', b.auth).expect(200),
         ),
       );

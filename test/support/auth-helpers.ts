@@ -13,6 +13,7 @@ const ERROR_TYPES: Record<number, string> = {
   404: 'invalid_request_error',
   409: 'conflict_error',
   422: 'business_rule_error',
+  429: 'rate_limit_error',
 };
 
 /** Asserts status, code and type together, so a failure shows all three at once. */

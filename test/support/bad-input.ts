@@ -13,8 +13,11 @@ import { TestApp } from './test-app';
  * error shape; the suites then check that their tables hash as before.
  */
 
-/** positive: > 0 at the currency's precision; signed: ≠ 0; limit: ≥ 0; rate: > 0, up to 12 decimals. */
-export type AmountKind = 'positive' | 'signed' | 'limit' | 'rate';
+/**
+ * positive: > 0 at the currency's precision; signed: ≠ 0; limit: ≥ 0; rate: > 0, up to 12 decimals;
+ * decimal: any sign, at most 18 integer and 12 fraction digits (catalog costs).
+ */
+export type AmountKind = 'positive' | 'signed' | 'limit' | 'rate' | 'decimal';
 
 export type Ids = Record<string, string>;
 
@@ -83,6 +86,10 @@ const BAD_DECIMALS: Record<AmountKind, fc.Arbitrary<string>> = {
   signed: fc.oneof(malformedDecimal, fc.constantFrom('0', '0.00', '-0', '1.001', '-0.001')),
   limit: fc.oneof(malformedDecimal, fc.constantFrom('1.001', '0.0001')),
   rate: fc.oneof(malformedDecimal, fc.constantFrom('0', '0.0', '-1', '1.0000000000001')),
+  decimal: fc.oneof(
+    malformedDecimal,
+    fc.constantFrom('1.0000000000001', '-0.1234567890123', '1234567890123456789', '-1234567890123456789.5'),
+  ),
 };
 
 function parsesAsJson(text: string): boolean {
@@ -324,7 +331,7 @@ export async function expectRespelledPathsReplayed(
 }
 
 /** One digest per table (rows as JSON, minus the listed columns): equal digests, unchanged tables. */
-async function tableDigests(db: DataSource, tables: Record<string, string[]>): Promise<Record<string, string>> {
+export async function tableDigests(db: DataSource, tables: Record<string, string[]>): Promise<Record<string, string>> {
   const digests: Record<string, string> = {};
   for (const [table, ignored] of Object.entries(tables)) {
     const [{ digest }] = await db.query(

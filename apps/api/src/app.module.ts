@@ -1,12 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { DocumentsModule } from '@app/documents';
 import { Clock, PlatformModule } from '@app/shared-kernel';
 import { LoggerModule } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
 import { BillingWalletHttpModule } from './billing-wallet/billing-wallet-http.module';
 import { CatalogHttpModule } from './catalog/catalog-http.module';
 import { AppConfig } from './config/app-config';
+import { DocumentsHttpModule } from './documents/documents-http.module';
 import { HealthController } from './health/health.controller';
 import { HttpEdgeModule } from './http/http.module';
 import { IdentityHttpModule } from './identity/identity-http.module';
@@ -38,7 +38,7 @@ export class AppModule {
         }),
         IdentityHttpModule,
         CatalogHttpModule,
-        DocumentsModule,
+        DocumentsHttpModule.register(options.config),
         BillingWalletHttpModule,
         HttpEdgeModule,
       ],

@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { TEMPLATE_DOCUMENT_SCHEMA, templateDocumentSchema } from './documents/document-templates.dto';
 import { ErrorBodyDto } from './http/error-body.dto';
 import { describeRoutes, ERROR_SCHEMA } from './http/route-docs';
 
@@ -10,10 +11,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setOpenAPIVersion('3.1.0')
     .setTitle(API_TITLE)
     .setDescription(
-      'Identity (workspaces, users, sessions, API keys, approvals, audit log), customers, and prepaid wallets on a ledger ' +
-        '(credits, debits, holds, transfers, FX rates, top-ups). Every route lives under /v1 (and answers without it). ' +
+      'Identity (workspaces, users, sessions, API keys, approvals, audit log), customers, prepaid wallets on a ledger ' +
+        '(credits, debits, holds, transfers, FX rates, top-ups), and document templates (printed layouts and e-mails, ' +
+        'defaults, PDF previews, SVG thumbnails). Every route lives under /v1 (and answers without it). ' +
         'Authenticate with `Authorization: Bearer <sk_live_…|sk_test_…|sess_…>`; select a workspace with `X-Workspace-Id`; ' +
-        'send `Idempotency-Key` on every authenticated POST. ' +
+        'send `Idempotency-Key` on every authenticated POST (optional on the template preview, a pure render). ' +
         `Errors share one body: see the ${ERROR_SCHEMA} schema; each operation lists the codes of each status it can answer.`,
     )
     .setVersion('1')
@@ -27,7 +29,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'bearer',
     )
     .build();
-  return describeRoutes(app, SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto] }));
+  const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto] });
+  // A JSON Schema the documents context owns (template_json), published as it validates it.
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, [TEMPLATE_DOCUMENT_SCHEMA]: templateDocumentSchema() },
+  };
+  return describeRoutes(app, document);
 }
 
 /** OpenAPI 3.1 at /openapi.json and Swagger UI at /docs. */

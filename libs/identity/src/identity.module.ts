@@ -17,8 +17,19 @@ import {
   UpdateWorkspaceHandler,
   WorkspaceApprovalSettingsExecutor,
 } from './application/workspaces/workspace.handlers';
+import { VerificationLifecycle, VerificationProviders } from './application/verifications/verification-lifecycle';
+import {
+  CreateSandboxVerificationHandler,
+  GetVerificationHandler,
+  ListVerificationsHandler,
+  OverrideVerificationStatusHandler,
+  ProcessVerificationWebhookHandler,
+} from './application/verifications/verification.handlers';
+import { CustomerVerificationRepository } from './domain/customer-verification.repository';
 import { ApiKeyRepository, OrganizationRepository, WorkspaceRepository } from './domain/repositories';
+import { SandboxVerificationProvider } from './infrastructure/sandbox-verification-provider';
 import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key.repository';
+import { TypeOrmCustomerVerificationRepository } from './infrastructure/typeorm-customer-verification.repository';
 import { TypeOrmOrganizationRepository, TypeOrmWorkspaceRepository } from './infrastructure/typeorm-workspace.repository';
 
 const PROVIDERS = [
@@ -47,9 +58,25 @@ const PROVIDERS = [
   ListAuditEventsHandler,
   CreateUserHandler,
   ListUsersHandler,
+  { provide: CustomerVerificationRepository, useClass: TypeOrmCustomerVerificationRepository },
+  SandboxVerificationProvider,
+  // The one place verification providers are bound: add a real provider's adapter (a
+  // VerificationProvider, its webhook secret from configuration) to `inject` and to the list;
+  // its webhooks then arrive at POST /v1/webhooks/verifications/{its name}.
+  {
+    provide: VerificationProviders,
+    useFactory: (sandbox: SandboxVerificationProvider) => new VerificationProviders([sandbox]),
+    inject: [SandboxVerificationProvider],
+  },
+  VerificationLifecycle,
+  OverrideVerificationStatusHandler,
+  ProcessVerificationWebhookHandler,
+  CreateSandboxVerificationHandler,
+  GetVerificationHandler,
+  ListVerificationsHandler,
 ];
 
-/** Organizations, workspaces, principals, API keys, sessions, approvals, audit, customers. */
+/** Organizations, workspaces, principals, API keys, sessions, approvals, audit, customers and their verifications. */
 @Module({})
 export class IdentityModule {
   /**

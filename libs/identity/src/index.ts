@@ -29,3 +29,25 @@ export { ListAuditEventsQuery } from './application/audit/list-audit-events.quer
 export type { AuditEventView, AuditEventFilters } from './application/audit/list-audit-events.query';
 export { CreateUserCommand, ListUsersQuery } from './application/users/user.commands';
 export type { UserView } from './application/users/user.commands';
+export {
+  CreateSandboxVerificationCommand,
+  GetVerificationQuery,
+  ListVerificationsQuery,
+  OverrideVerificationStatusCommand,
+  ProcessVerificationWebhookCommand,
+} from './application/verifications/verification.commands';
+export type {
+  VerificationFilters,
+  VerificationSummaryView,
+  VerificationView,
+} from './application/verifications/verification.commands';
+export { EXPIRE_VERIFICATION_JOB, RETRY_VERIFICATION_JOB } from './application/verifications/verification-lifecycle';
+export {
+  ADMIN_TRANSITIONS,
+  CustomerVerificationUpdated,
+  PROVIDER_TRANSITIONS,
+  RETRY_DELAYS_MINUTES,
+  VERIFICATION_STATUSES,
+  VERIFICATION_TYPES,
+} from './domain/customer-verification';
+export type { VerificationStatus, VerificationType } from './domain/customer-verification';

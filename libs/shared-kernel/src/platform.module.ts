@@ -16,6 +16,7 @@ import { OutboxRelay } from './outbox/outbox-relay';
 import { DatabaseClock } from './persistence/database-clock';
 import { DatabaseHealth } from './persistence/database-health';
 import { PgNotifications } from './persistence/pg-notifications';
+import { RateLimitCounter } from './persistence/rate-limit-counter';
 import { TransactionalNotifier } from './persistence/transactional-notifier';
 import { PlatformOptions } from './platform-options';
 import { REQUEST_ID_KEY } from './request-context';
@@ -76,6 +77,7 @@ export class PlatformModule {
         AuditLog,
         IdempotencyStore,
         TransactionalNotifier,
+        RateLimitCounter,
       ],
       exports: [
         PlatformOptions,
@@ -89,6 +91,7 @@ export class PlatformModule {
         AuditLog,
         TransactionalNotifier,
         IdempotencyStore,
+        RateLimitCounter,
       ],
     };
   }

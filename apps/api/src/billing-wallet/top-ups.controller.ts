@@ -16,6 +16,7 @@ import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { Public, RequireScope } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
 import { iso } from '../http/iso-date';
+import { WebhookReceiptDto } from '../http/webhook-receipt.dto';
 import { AttachPaymentMethodDto, CreateTopUpDto, PaymentMethodDto, TopUpDto } from './top-ups.dto';
 
 function toTopUpDto(topUp: TopUpView): TopUpDto {
@@ -100,13 +101,13 @@ export class TopUpsController {
     summary:
       'Payment provider webhooks, HMAC-signed (`Billing-Signature: t=<unix>,v1=<hex>` over `<t>.<raw body>`, 5-minute window).',
   })
-  @ApiOkResponse({ description: '{received: true, duplicate}' })
+  @ApiOkResponse({ type: WebhookReceiptDto })
   @ApiErrors('INVALID_SIGNATURE', 'UNKNOWN_PROVIDER', 'UNSUPPORTED_EVENT')
   async webhook(
     @Param('provider') provider: string,
     @Req() request: FastifyRequest & { rawBody?: Buffer },
     @Headers(SIGNATURE_HEADER) signature: string | undefined,
-  ) {
+  ): Promise<WebhookReceiptDto> {
     const { duplicate } = await this.commands.execute(
       new ProcessPaymentWebhookCommand(provider, request.rawBody?.toString('utf8') ?? '', signature),
     );

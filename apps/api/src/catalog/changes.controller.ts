@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CancelChangeCommand, CreateChangeCommand, GetCascadeRunQuery, GetChangeQuery, ListCascadeTasksQuery } from '@app/catalog';
 import type { Actor } from '@app/shared-kernel';
 import type { FastifyReply } from 'fastify';
@@ -26,6 +26,32 @@ export class ChangesController {
       'Publish the working draft now (the change is applied, with the version that went live) or schedule it (pending until scheduled_for; the job queue fires it).',
   })
   @ApiCreatedResponse({ type: ChangeDto })
+  @ApiBody({
+    type: CreateChangeDto,
+    examples: {
+      now: {
+        summary: 'Publish a product’s working draft now',
+        value: {
+          operation: 'catalog.publish_version',
+          subject_kind: 'product',
+          subject_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07',
+          staged_version_id: '0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f',
+          release_name: '2027 price list',
+        },
+      },
+      scheduled: {
+        summary: 'Schedule a plan’s working draft, pinning one product version',
+        value: {
+          operation: 'catalog.publish_version',
+          subject_kind: 'plan',
+          subject_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11',
+          staged_version_id: '0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e80',
+          scheduled_for: '2027-01-01T00:00:00Z',
+          pins: [{ product_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07', product_version_id: '0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f' }],
+        },
+      },
+    },
+  })
   @ApiErrors(
     'PRODUCT_NOT_FOUND',
     'PLAN_NOT_FOUND',

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CostInput,
   CreateCostCommand,
@@ -43,6 +43,12 @@ export function costInput(body: CreateCostDto): CostInput {
   };
 }
 
+/** Valid request bodies for Swagger UI's "Try it out" (amount and expression exclude each other). */
+export const COST_EXAMPLES = {
+  amount: { summary: 'A static amount', value: { key: 'platform_fee', amount: '12.50', description: 'Platform fee per seat' } },
+  expression: { summary: 'A formula over other keys', value: { key: 'platform_fee_eu', expression: 'platform_fee * 1.2' } },
+};
+
 const FORMULA_ERRORS = ['FORMULA_SYNTAX_ERROR', 'FORMULA_UNKNOWN_KEY', 'FORMULA_CYCLE', 'FORMULA_EVALUATION_ERROR'] as const;
 
 @ApiTags('Costs')
@@ -66,6 +72,7 @@ export class CostsController {
   @RequireScope('costs:write')
   @ApiOperation({ summary: 'Create an ORG-scoped cost: a key every product of the workspace can reference.' })
   @ApiCreatedResponse({ type: CostDto })
+  @ApiBody({ type: CreateCostDto, examples: COST_EXAMPLES })
   @ApiErrors('ALREADY_EXISTS', ...FORMULA_ERRORS)
   async create(@CurrentActor() actor: Actor, @Body() body: CreateCostDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const id = await this.commands.execute(new CreateCostCommand(actor, undefined, costInput(body)));
@@ -82,6 +89,13 @@ export class CostsController {
       'Evaluate a formula and explain it (each key with the revision it resolved to; what-if values), or preview a cascade: each consumer’s unit price before and after a new ORG value. Changes nothing.',
   })
   @ApiOkResponse({ type: FormulaEvaluationDto })
+  @ApiBody({
+    type: EvaluateFormulaDto,
+    examples: {
+      explain: { summary: 'Explain a formula (what-if values)', value: { expression: 'round(seats * 12.5, 2)', values: { seats: '3' } } },
+      preview: { summary: 'Preview a cascade', value: { cost_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07', amount: '14.00' } },
+    },
+  })
   @ApiErrors('COST_NOT_FOUND', 'PRODUCT_NOT_FOUND', ...FORMULA_ERRORS)
   evaluate(@CurrentActor() actor: Actor, @Body() body: EvaluateFormulaDto) {
     if (body.cost_id !== undefined) {
@@ -121,6 +135,14 @@ export class CostsController {
       'Update a cost: a new amount or expression is a new revision (effective_at for ORG costs, staged in the product’s draft for PRODUCT costs); description, translations, metadata and requires_continuous_coverage apply live.',
   })
   @ApiOkResponse({ type: CostDto })
+  @ApiBody({
+    type: UpdateCostDto,
+    examples: {
+      value: { summary: 'A new value from a date', value: { amount: '14.00', effective_at: '2027-01-01T00:00:00Z' } },
+      formula: { summary: 'A new formula, now', value: { expression: 'platform_fee * 1.25' } },
+      display: { summary: 'A display edit (live, no revision)', value: { description: 'Platform fee per active seat' } },
+    },
+  })
   @ApiErrors(
     'COST_NOT_FOUND',
     'DRAFT_NOT_SUPPORTED',

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreateCostCommand,
   CreateProductCommand,
@@ -34,7 +34,7 @@ import {
   StagedDraftDto,
   UpdateProductDto,
 } from './catalog.dto';
-import { costInput } from './costs.controller';
+import { COST_EXAMPLES, costInput } from './costs.controller';
 
 @ApiTags('Products')
 @Controller('products')
@@ -49,6 +49,13 @@ export class ProductsController {
   @RequireScope('products:write')
   @ApiOperation({ summary: 'Create a product (status draft); a price_expression is staged in its first draft.' })
   @ApiCreatedResponse({ type: ProductDto })
+  @ApiBody({
+    type: CreateProductDto,
+    examples: {
+      plain: { summary: 'A product; costs and a price formula follow', value: { name: 'Seats', description: 'Per-seat licence' } },
+      priced: { summary: 'Priced by a formula over existing cost keys', value: { name: 'Seats', price_expression: 'platform_fee * 2' } },
+    },
+  })
   @ApiErrors('FORMULA_SYNTAX_ERROR', 'FORMULA_UNKNOWN_KEY', 'FORMULA_CYCLE', 'FORMULA_EVALUATION_ERROR')
   async create(@CurrentActor() actor: Actor, @Body() body: CreateProductDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const id = await this.commands.execute(
@@ -162,6 +169,7 @@ export class ProductsController {
   @RequireScope('products:write')
   @ApiOperation({ summary: 'Create a PRODUCT-scoped cost; it reaches billing when the product’s working draft goes live.' })
   @ApiCreatedResponse({ type: CostDto })
+  @ApiBody({ type: CreateCostDto, examples: COST_EXAMPLES })
   @ApiErrors('PRODUCT_NOT_FOUND', 'ALREADY_EXISTS', 'ENTITY_ARCHIVED', 'FORMULA_SYNTAX_ERROR', 'FORMULA_UNKNOWN_KEY', 'FORMULA_CYCLE', 'FORMULA_EVALUATION_ERROR')
   async createCost(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: CreateCostDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const costId = await this.commands.execute(new CreateCostCommand(actor, id, costInput(body)));

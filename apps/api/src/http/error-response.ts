@@ -50,6 +50,12 @@ const KIND_HEADERS: Partial<Record<DomainErrorKind, Record<string, string>>> = {
   idempotency_conflict: { 'Retry-After': '1' },
 };
 
+/** A rate limit names when to retry (`details.retry_after_seconds`); the header says it too. */
+function retryAfter(error: DomainError): Record<string, string> {
+  const seconds = error.details?.retry_after_seconds;
+  return error.kind === 'rate_limited' && typeof seconds === 'number' ? { 'Retry-After': String(seconds) } : {};
+}
+
 /** Errors raised by Fastify or Nest before our code runs, translated to domain terms. */
 function frameworkError(error: unknown): DomainError | undefined {
   const code = (error as { code?: unknown }).code;
@@ -105,7 +111,7 @@ export function toErrorResponse(error: unknown, requestId: string): ErrorRespons
   return {
     status,
     unexpected: domainError === undefined,
-    headers: { ...KIND_HEADERS[known.kind] },
+    headers: { ...KIND_HEADERS[known.kind], ...retryAfter(known) },
     body: {
       error: {
         type,

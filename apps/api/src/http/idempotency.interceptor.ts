@@ -99,7 +99,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
    * and is recorded in a second one; without a savepoint around the handler, a success costs
    * two round trips less.
    */
-  private async execute(call: KeyedCall, next: CallHandler): Promise<string> {
+  private async execute(call: KeyedCall, next: CallHandler): Promise<string | Buffer> {
     try {
       return await this.txHost.withTransaction(() => this.runOnce(call, next));
     } catch (error) {
@@ -108,18 +108,25 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
   }
 
-  private async runOnce(call: KeyedCall, next: CallHandler): Promise<string> {
+  private async runOnce(call: KeyedCall, next: CallHandler): Promise<string | Buffer> {
     const replayed = await this.claim(call);
     if (replayed !== undefined) return replayed;
     let response: StoredResponse;
     try {
       const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
       // Nest set the route's status before the handler ran; a handler may have changed it (202).
-      response = {
-        status: call.reply.statusCode,
-        headers: this.replayedHeaders(call.reply),
-        body: result === undefined ? '' : JSON.stringify(result),
-      };
+      response = Buffer.isBuffer(result)
+        ? {
+            // A binary answer (a PDF preview) is kept base64-encoded with its media type.
+            status: call.reply.statusCode,
+            headers: { ...this.replayedHeaders(call.reply), 'content-type': String(call.reply.getHeader('content-type')) },
+            body: result.toString('base64'),
+          }
+        : {
+            status: call.reply.statusCode,
+            headers: this.replayedHeaders(call.reply),
+            body: result === undefined ? '' : JSON.stringify(result),
+          };
     } catch (error) {
       if (!(error instanceof DomainError) || error instanceof RequestValidationError) throw error;
       const refusal = toErrorResponse(error, call.requestId);
@@ -144,7 +151,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
    * The key was free while the handler ran; if another request took it since, that request's
    * outcome is the key's (replayed, or 409 while it runs), so every caller sees the same answer.
    */
-  private async recordRefusal(call: KeyedCall, refusal: StoredResponse): Promise<string> {
+  private async recordRefusal(call: KeyedCall, refusal: StoredResponse): Promise<string | Buffer> {
     const replayed = await this.claim(call);
     if (replayed !== undefined) return replayed;
     await this.store.record(call.scope, call.request, refusal);
@@ -152,7 +159,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   /** Takes the key for this transaction; answers a completed request's replay, or undefined when the key is new. */
-  private async claim({ scope, request, reply, conflictField }: KeyedCall): Promise<string | undefined> {
+  private async claim({ scope, request, reply, conflictField }: KeyedCall): Promise<string | Buffer | undefined> {
     const claim = await this.store.claim(scope);
     if (claim.outcome === 'in_use') {
       throw new DomainError(
@@ -184,10 +191,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return headers;
   }
 
-  private send(reply: FastifyReply, response: StoredResponse, replayed: boolean): string {
-    void reply.status(response.status).headers(response.headers).header('content-type', JSON_TYPE);
+  /** JSON answers are stored as text without a media type; any other answer with its media type, base64-encoded. */
+  private send(reply: FastifyReply, response: StoredResponse, replayed: boolean): string | Buffer {
+    const binary = response.headers['content-type'] !== undefined;
+    void reply.status(response.status).headers(response.headers);
+    if (!binary) void reply.header('content-type', JSON_TYPE);
     if (replayed) void reply.header('Idempotent-Replayed', 'true');
-    return response.body;
+    return binary ? Buffer.from(response.body, 'base64') : response.body;
   }
 }
 

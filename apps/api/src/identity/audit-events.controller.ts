@@ -13,7 +13,10 @@ import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 
 export class ListAuditEventsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: 'api_key' }) @IsOptional() @IsString() @MaxLength(100) resource_type?: string;
-  @ApiPropertyOptional({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d' })
+  @ApiPropertyOptional({
+    example: 'pm_5f1c9e2a7b3d4c6e8f0a1b2c_card_visa',
+    description: 'The id as the audit row names the resource: a UUID for most, a payment method’s pm_… id, any text up to 255 characters.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(255)

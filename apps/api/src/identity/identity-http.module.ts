@@ -5,6 +5,7 @@ import { ApiKeysController } from './api-keys.controller';
 import { ApprovalsController } from './approvals.controller';
 import { AuditEventsController } from './audit-events.controller';
 import { CustomersController } from './customers.controller';
+import { CustomerVerificationsController } from './customer-verifications.controller';
 import { SessionsController } from './sessions.controller';
 import { UsersController } from './users.controller';
 import { WorkspacesController } from './workspaces.controller';
@@ -17,6 +18,7 @@ import { WorkspacesController } from './workspaces.controller';
     WorkspacesController,
     SessionsController,
     CustomersController,
+    CustomerVerificationsController,
     ApprovalsController,
     AuditEventsController,
     UsersController,

@@ -1,6 +1,15 @@
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, invalidParameter, Money, PlatformOptions } from '@app/shared-kernel';
+import {
+  Clock,
+  DomainError,
+  derivedWebhookSecret,
+  invalidParameter,
+  Money,
+  PlatformOptions,
+  WEBHOOK_SIGNATURE_HEADER,
+  WebhookSignature,
+} from '@app/shared-kernel';
 import { AttachedPaymentMethod, ChargeOutcome, PaymentEvent, PaymentProvider } from '../domain/payment-provider';
 
 const TEST_CARDS: Record<string, { brand: string; last4: string; declines: boolean }> = {
@@ -8,7 +17,7 @@ const TEST_CARDS: Record<string, { brand: string; last4: string; declines: boole
   pm_card_mastercard: { brand: 'mastercard', last4: '4444', declines: false },
   pm_card_declined: { brand: 'visa', last4: '0002', declines: true },
 };
-export const SIGNATURE_HEADER = 'billing-signature';
+export const SIGNATURE_HEADER = WEBHOOK_SIGNATURE_HEADER;
 
 export interface SandboxRefund {
   topUpId: string;
@@ -18,26 +27,22 @@ export interface SandboxRefund {
   currency: string;
   reason: string;
 }
-const REPLAY_WINDOW_SECONDS = 5 * 60;
 
 /**
  * A provider that behaves like a real one without a network: test card tokens, hosted
- * checkouts, synchronous off-session charges, recorded refunds and HMAC-signed webhooks (`t=<unix>,v1=<hex>` over
- * `<t>.<body>`, five-minute replay window), as Stripe signs them.
+ * checkouts, synchronous off-session charges, recorded refunds and webhooks signed with the
+ * shared WebhookSignature (`t=<unix>,v1=<hex>` over `<t>.<body>`, five-minute replay window).
  */
 @Injectable()
 export class SandboxPaymentProvider extends PaymentProvider {
   readonly name = 'sandbox';
   /** Every refund asked of the sandbox, as a real provider's dashboard would list them. */
   readonly refunds: SandboxRefund[] = [];
-  private readonly secret: Buffer;
+  private readonly signature: WebhookSignature;
 
-  constructor(
-    options: PlatformOptions,
-    private readonly clock: Clock,
-  ) {
+  constructor(options: PlatformOptions, clock: Clock) {
     super();
-    this.secret = Buffer.from(hkdfSync('sha256', options.appSecret, 'billing-api', 'webhooks:sandbox', 32));
+    this.signature = new WebhookSignature(derivedWebhookSecret(options.appSecret, 'webhooks:sandbox'), clock);
   }
 
   async attachPaymentMethod(token: string): Promise<AttachedPaymentMethod> {
@@ -97,24 +102,16 @@ export class SandboxPaymentProvider extends PaymentProvider {
         failure_message: event.failureMessage ?? null,
       },
     });
-    return { body, signature: this.sign(body, Math.floor(this.clock.now().getTime() / 1000)) };
+    return { body, signature: this.signature.sign(body) };
   }
 
-  sign(body: string, timestamp: number): string {
-    return `t=${timestamp},v1=${createHmac('sha256', this.secret).update(`${timestamp}.${body}`).digest('hex')}`;
+  /** Signs `body` at `timestamp` (unix seconds; now by default), as the sandbox's deliveries are. */
+  sign(body: string, timestamp?: number): string {
+    return this.signature.sign(body, timestamp);
   }
 
   verifyWebhook(rawBody: string, signatureHeader: string | undefined): PaymentEvent {
-    const parts = Object.fromEntries((signatureHeader ?? '').split(',').map((part) => part.split('=', 2) as [string, string]));
-    const timestamp = Number(parts.t);
-    const expected = Number.isInteger(timestamp) ? this.sign(rawBody, timestamp).split('v1=')[1] : '';
-    const given = Buffer.from(parts.v1 ?? '', 'utf8');
-    const valid =
-      expected.length > 0 && given.length === expected.length && timingSafeEqual(given, Buffer.from(expected, 'utf8'));
-    const age = Math.abs(this.clock.now().getTime() / 1000 - timestamp);
-    if (!valid || !(age <= REPLAY_WINDOW_SECONDS)) {
-      throw new DomainError('unauthenticated', 'INVALID_SIGNATURE', 'The webhook signature is missing, wrong or too old.');
-    }
+    this.signature.verify(rawBody, signatureHeader);
     const payload = parseJson(rawBody);
     if (
       typeof payload.id !== 'string' ||

@@ -69,8 +69,12 @@ export class CostCascades implements OnModuleInit {
     this.jobs.define<TaskJob>({ name: CASCADE_TASK_JOB, handler: (job) => this.runTask(job), maxLatencySeconds: 1, concurrency: 6 });
   }
 
-  /** The consumers of an ORG cost now: ACTIVE products whose head has a row for it (transitive use included). */
-  async consumers(tenant: TenantKey, costId: string): Promise<{ product_id: string; product_version_id: string; version: number }[]> {
+  /** The consumers of an ORG cost now, by product id: ACTIVE products whose head has a row for it (transitive use included). */
+  async consumers(
+    tenant: TenantKey,
+    costId: string,
+    page: { after?: string | null; limit?: number } = {},
+  ): Promise<{ product_id: string; product_version_id: string; version: number }[]> {
     return preparedQuery(
       this.txHost.tx,
       `SELECT p.id AS product_id, v.id AS product_version_id, v.version
@@ -79,9 +83,9 @@ export class CostCascades implements OnModuleInit {
           AND v.id = e.product_version_id AND v.status = 'published'
          JOIN products p ON p.organization_id = v.organization_id AND p.workspace_id = v.workspace_id AND p.id = v.product_id
           AND p.status = 'active'
-        WHERE e.organization_id = $1 AND e.workspace_id = $2 AND e.cost_id = $3
-        ORDER BY p.id`,
-      [tenant.organizationId, tenant.workspaceId, costId],
+        WHERE e.organization_id = $1 AND e.workspace_id = $2 AND e.cost_id = $3 AND ($4::uuid IS NULL OR p.id > $4)
+        ORDER BY p.id LIMIT $5`,
+      [tenant.organizationId, tenant.workspaceId, costId, page.after ?? null, page.limit ?? null],
     );
   }
 
@@ -263,8 +267,19 @@ export class CostCascades implements OnModuleInit {
       `UPDATE cascade_tasks SET status = $5, result_version_id = $6, result_version = $7, error_code = $8, error_message = $9, updated_at = $10,
               error_details = $11
         WHERE organization_id = $1 AND workspace_id = $2 AND run_id = $3 AND subject_kind = 'product' AND subject_id = $4`,
-      [job.organizationId, job.workspaceId, job.runId, job.productId, status, version?.id ?? null, version?.version ?? null, error?.code ?? null, error?.message ?? null, now,
-        error?.details ? JSON.stringify(error.details) : null],
+      [
+        job.organizationId,
+        job.workspaceId,
+        job.runId,
+        job.productId,
+        status,
+        version?.id ?? null,
+        version?.version ?? null,
+        error?.code ?? null,
+        error?.message ?? null,
+        now,
+        error?.details ? JSON.stringify(error.details) : null,
+      ],
     );
   }
 

@@ -7,31 +7,10 @@ import { catalogNotFound } from '../domain/catalog-errors';
 import { evaluateExpression, formulaReferences, parseFormula } from '../domain/formula';
 import { GetCostQuery, ListCostConsumersQuery, ListCostsQuery, ListProductCostsQuery } from './catalog.queries';
 import { ConsumerView, CostView } from './catalog.views';
+import { CostCascades } from './cost-cascades';
 import { Pricing } from './pricing';
 
-/** A cost row with the revision this read shows and, for ORG costs, the next pending one. */
-interface CostReadRow {
-  id: string;
-  key: string;
-  scope: 'ORG' | 'PRODUCT';
-  product_id: string | null;
-  state: CostView['status'];
-  description: string | null;
-  metadata: Record<string, unknown>;
-  translations: Record<string, unknown>;
-  requires_continuous_coverage: boolean;
-  created_at: Date;
-  updated_at: Date;
-  revision_no: number;
-  amount: string | null;
-  expression: string | null;
-  effective_at: Date;
-  value: string | null;
-  released: boolean | null;
-  pending: { revision_no: number; amount: string | null; expression: string | null; effective_at: string } | null;
-  cascade_run_id: string | null;
-}
-
+/** A cost as stored, before what a read shows of it is looked up. */
 interface CostBaseRow {
   id: string;
   key: string;
@@ -45,6 +24,18 @@ interface CostBaseRow {
   current_revision_no: number;
   created_at: Date;
   updated_at: Date;
+}
+
+/** A cost row with the revision this read shows and, for ORG costs, the next pending one. */
+interface CostReadRow extends Omit<CostBaseRow, 'current_revision_no'> {
+  revision_no: number;
+  amount: string | null;
+  expression: string | null;
+  effective_at: Date;
+  value: string | null;
+  released: boolean | null;
+  pending: { revision_no: number; amount: string | null; expression: string | null; effective_at: string } | null;
+  cascade_run_id: string | null;
 }
 
 interface RevisionRow {
@@ -305,6 +296,7 @@ export class ListCostsHandler implements IQueryHandler<ListCostsQuery> {
 export class ListCostConsumersHandler implements IQueryHandler<ListCostConsumersQuery> {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly cascades: CostCascades,
     private readonly cursors: CursorCodec,
   ) {}
 
@@ -329,17 +321,7 @@ export class ListCostConsumersHandler implements IQueryHandler<ListCostConsumers
                 WHERE p.organization_id = $1 AND p.workspace_id = $2 AND p.id = $3 AND ($4::uuid IS NULL OR p.id > $4) LIMIT $5`,
               [actor.organizationId, actor.workspaceId, cost.product_id, after?.[0] ?? null, rows],
             )
-          : this.txHost.tx.query(
-              `SELECT p.id AS product_id, v.id AS product_version_id, v.version
-                 FROM product_version_costs e
-                 JOIN product_versions v ON v.organization_id = e.organization_id AND v.workspace_id = e.workspace_id
-                  AND v.id = e.product_version_id AND v.status = 'published'
-                 JOIN products p ON p.organization_id = v.organization_id AND p.workspace_id = v.workspace_id AND p.id = v.product_id
-                  AND p.status = 'active'
-                WHERE e.organization_id = $1 AND e.workspace_id = $2 AND e.cost_id = $3 AND ($4::uuid IS NULL OR p.id > $4)
-                ORDER BY p.id LIMIT $5`,
-              [actor.organizationId, actor.workspaceId, costId, after?.[0] ?? null, rows],
-            ),
+          : this.cascades.consumers(actor, costId, { after: (after?.[0] as string | undefined) ?? null, limit: rows }),
       (row) => [row.product_id],
     );
   }

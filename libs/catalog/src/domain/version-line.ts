@@ -184,29 +184,7 @@ export class VersionLine {
       this.update(existing.id, { baseVersionId: base?.id ?? null, contentHash: base?.contentHash ?? this.initialHash, touchedAt: input.now });
       return { draft: this.rows.get(existing.id)!, copyFrom: base?.id ?? null, copied: true };
     }
-    const draft: VersionRecord = {
-      id: input.id,
-      version: this.nextNumber,
-      status: 'draft',
-      archivedReason: null,
-      origin: null,
-      baseVersionId: base?.id ?? null,
-      contentHash: base?.contentHash ?? this.initialHash,
-      changeId: null,
-      scheduledFor: null,
-      effectiveFrom: null,
-      effectiveTo: null,
-      publishedAt: null,
-      releaseName: null,
-      releaseNote: null,
-      cascadeSource: null,
-      createdBy: input.createdBy,
-      createdAt: input.now,
-      touchedAt: input.now,
-      errorCode: null,
-      errorMessage: null,
-      errorDetails: null,
-    };
+    const draft = this.blankRow(input.id, this.nextNumber, base, input.now, input.createdBy);
     this.insert(draft);
     return { draft, copyFrom: base?.id ?? null, copied: true };
   }
@@ -399,26 +377,19 @@ export class VersionLine {
     return row;
   }
 
-  /** Release notes may be edited on any row; they create no version. */
-  annotate(versionId: string, notes: ReleaseNotes, now: Date): VersionRecord {
-    const row = this.rows.get(versionId);
-    if (!row) throw catalogNotFound('version', 'version');
-    this.update(versionId, {
-      ...(notes.releaseName !== undefined ? { releaseName: notes.releaseName || null } : {}),
-      ...(notes.releaseNote !== undefined ? { releaseNote: notes.releaseNote || null } : {}),
-      touchedAt: now,
-    });
-    return this.rows.get(versionId)!;
-  }
-
   private newFrozenRow(id: string, base: VersionRecord | undefined, at: Date, createdBy: CreatedBy): VersionRecord {
     const number = this.nextNumber;
     this.nextNumber += 1;
     const draft = this.draft;
     if (draft) this.update(draft.id, { version: this.nextNumber });
+    return this.blankRow(id, number, base, at, createdBy);
+  }
+
+  /** A new row: a draft on `base` (its content hash), nothing else set yet. */
+  private blankRow(id: string, version: number, base: VersionRecord | undefined, at: Date, createdBy: CreatedBy): VersionRecord {
     return {
       id,
-      version: number,
+      version,
       status: 'draft',
       archivedReason: null,
       origin: null,
