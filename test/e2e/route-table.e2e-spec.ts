@@ -104,7 +104,8 @@ function bodyIdFields(document: any, schema: any, prefix = '', seen = new Set<st
   }
   return Object.entries<any>(schema?.properties ?? {}).flatMap(([name, property]) => {
     const path = `${prefix}${name}`;
-    if (name.endsWith('_id') || name.endsWith('_ids')) return [path];
+    // external_id is the caller's own reconciliation id, never a reference to one of our resources.
+    if ((name.endsWith('_id') || name.endsWith('_ids')) && name !== 'external_id') return [path];
     return property.$ref || property.allOf || property.properties ? bodyIdFields(document, property, `${path}.`, seen) : [];
   });
 }
