@@ -565,7 +565,13 @@ describe('Plans (spec 4.4)', () => {
       expect(scheduled).toMatchObject({ status: 'scheduled', origin: 'scheduled_release', rank: 1, scheduled_for: '2099-01-01T00:00:00.000Z' });
       expect(scheduled.scheduled_change_id).toBe(scheduled.change_id);
       expectError(await api.get(planPath(plan.id, '/versions/99')), 404, 'VERSION_NOT_FOUND');
-      for (const version of ['0', '-2', 'one', '1.5']) expectError(await api.get(planPath(plan.id, `/versions/${version}`)), 400, 'VALIDATION_ERROR');
+      for (const version of ['0', '-2', 'one', '1.5', '1e2', '0x3', '99999999999', '2147483648']) {
+        expect({ version, param: expectError(await api.get(planPath(plan.id, `/versions/${version}`)), 400, 'VALIDATION_ERROR').param }).toEqual({ version, param: 'version' });
+        expect({ version, param: expectError(await api.patch(planPath(plan.id, `/versions/${version}`), { release_name: 'x' }), 400, 'VALIDATION_ERROR').param }).toEqual({
+          version,
+          param: 'version',
+        });
+      }
       expectError(await stranger.get(planPath(plan.id, '/versions/1')), 404, 'PLAN_NOT_FOUND');
     });
 
