@@ -588,7 +588,7 @@ describe('Plans (spec 4.4)', () => {
       expectError(await api.patch(planPath(plan.id, '/versions/0'), { release_name: 'x' }), 400, 'VALIDATION_ERROR');
       expectError(await api.patch(planPath(plan.id, '/versions/3'), { release_name: 5 }), 400, 'VALIDATION_ERROR');
       expectError(await api.patch(planPath(plan.id, '/versions/3'), { status: 'published' }), 400, 'VALIDATION_ERROR');
-      expectError(await stranger.patch(planPath(plan.id, '/versions/3'), { release_name: 'Hijacked' }), 404, 'VERSION_NOT_FOUND');
+      expectError(await stranger.patch(planPath(plan.id, '/versions/3'), { release_name: 'Hijacked' }), 404, 'PLAN_NOT_FOUND');
       expect((await api.get(planPath(plan.id, '/versions/3'))).body.release_name).toBe('2027 list');
     });
   });
@@ -700,7 +700,7 @@ describe('Plans (spec 4.4)', () => {
         expectError(await client.delete(planPath(plan.id, '/draft')), 404, 'PLAN_NOT_FOUND');
         expectError(await client.patch(planPath(plan.id, `/products/${product.id}`), { max_quantity: 1 }), 404, 'PLAN_NOT_FOUND');
         expectError(await client.delete(planPath(plan.id)), 404, 'PLAN_NOT_FOUND');
-        expectError(await client.patch(planPath(plan.id, '/versions/1'), { release_name: 'x' }), 404, 'VERSION_NOT_FOUND');
+        expectError(await client.patch(planPath(plan.id, '/versions/1'), { release_name: 'x' }), 404, 'PLAN_NOT_FOUND');
         const list = await client.post('/v1/plans/republish', { plan_ids: [plan.id] });
         expect(list.body.data).toEqual([expect.objectContaining({ plan_id: plan.id, status: 'failed', error: expect.objectContaining({ code: 'PLAN_NOT_FOUND' }) })]);
       }
