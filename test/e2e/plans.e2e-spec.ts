@@ -523,6 +523,7 @@ describe('Plans (spec 4.4)', () => {
       expect(second.data.map((row: any) => row.version)).toEqual([3, 2]);
       expectError(await api.get(planPath(plan.id, `/versions?limit=2&status=published&cursor=${first.pagination.cursor}`)), 400, 'INVALID_CURSOR');
       expectError(await api.get(planPath(plan.id, '/versions?status=live')), 400, 'VALIDATION_ERROR');
+      for (const empty of ['', ',', ' , ']) expectError(await api.get(planPath(plan.id, `/versions?status=${encodeURIComponent(empty)}`)), 400, 'VALIDATION_ERROR');
       expectError(await api.get(planPath(plan.id, '/versions?archived_reason=expired')), 400, 'VALIDATION_ERROR');
       expectError(await api.get(planPath(plan.id, '/versions?include=everything')), 400, 'VALIDATION_ERROR');
       expectError(await stranger.get(planPath(plan.id, '/versions')), 404, 'PLAN_NOT_FOUND');
