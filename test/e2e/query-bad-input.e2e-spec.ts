@@ -11,6 +11,8 @@ import {
   expectEveryBadQueryAnswered,
   Ids,
 } from '../support/bad-input';
+import { CatalogClient } from '../support/catalog-helpers';
+import { livePlan } from '../support/plan-helpers';
 import { createTenant, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { WalletClient } from '../support/wallet-helpers';
@@ -55,6 +57,30 @@ const ROUTES: BadQueryRoute[] = [
   { name: 'users', path: () => '/v1/users', refused: page, tolerated },
   { name: 'workspaces', path: () => '/v1/workspaces', refused: page, tolerated },
   { name: 'permissions', path: () => '/v1/permissions', refused: {} },
+  { name: 'plan', path: (ids) => `/v1/plans/${ids.plan}`, refused: {} },
+  { name: 'plan draft', path: (ids) => `/v1/plans/${ids.plan}/draft`, refused: {} },
+  {
+    name: 'plan versions',
+    path: (ids) => `/v1/plans/${ids.plan}/versions`,
+    refused: {
+      ...page,
+      status: fc.oneof(fc.constantFrom('live', 'DRAFT', 'published,gone', ','), fc.stringMatching(/^[a-z]{1,10}$/).filter((value) => !['draft', 'scheduled', 'published', 'archived'].includes(value))),
+      archived_reason: fc.constantFrom('', 'expired', 'Superseded', 'canceled,discarded'),
+      include: fc.constantFrom('', 'usage', 'usage_count,rank', 'USAGE_COUNT'),
+    },
+    tolerated,
+  },
+  { name: 'plan version', path: (ids) => `/v1/plans/${ids.plan}/versions/1`, refused: {} },
+  { name: 'publish impact', path: (ids) => `/v1/plans/${ids.plan}/publish_impact`, refused: {} },
+  { name: 'publish check', path: (ids) => `/v1/plans/${ids.plan}/publish_check`, refused: { scheduled_for: badTimestamp } },
+  { name: 'supersede forecast', path: (ids) => `/v1/plans/${ids.plan}/versions/1/supersede_forecast`, refused: {} },
+  {
+    name: 'version referrers',
+    path: (ids) => `/v1/plans/${ids.plan}/versions/1/referrers`,
+    refused: { ...page, type: fc.constantFrom('', 'invoice', 'SUBSCRIPTION', 'subscriptions', 'change,subscription') },
+    tolerated,
+  },
+  { name: 'version usage', path: (ids) => `/v1/plans/${ids.plan}/versions/1/usage`, refused: {} },
 ];
 
 describe('GET routes under generated bad query strings and ids (R8)', () => {
@@ -70,7 +96,8 @@ describe('GET routes under generated bad query strings and ids (R8)', () => {
     await api.ok(wallet.id, 'credit', { amount: '10.00' });
     const hold = await api.post(`/v1/wallets/${wallet.id}/holds`, { amount: '1.00' });
     expect(hold.status).toBe(201);
-    ids = { wallet: wallet.id, hold: hold.body.id, customer: customer.id };
+    const { plan } = await livePlan(new CatalogClient(t, tenant.auth));
+    ids = { wallet: wallet.id, hold: hold.body.id, customer: customer.id, plan: plan.id };
   });
   afterAll(() => t.close());
 
