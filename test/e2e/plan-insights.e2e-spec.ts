@@ -394,6 +394,7 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       const pending = await api.get(`/v1/cascade_runs/${run.id}`);
       expect(pending.body).toMatchObject({
         trigger: 'product_go_live',
+        root_run_id: null,
         source: { entity_type: 'product', entity_id: product.id, version_id: change.result.id, version: 2 },
         counts: { total: 1 },
       });

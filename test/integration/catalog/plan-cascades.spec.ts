@@ -87,6 +87,7 @@ describe('Plan cascades under concurrent product go-lives', () => {
       expect(own).toEqual(expect.any(String));
       expect(await childRuns(run)).toEqual([{ id: own, source_id: c.id }]);
       expect(await planTasks(own!)).toEqual([{ subject_id: plan.id, status: 'pending' }]);
+      expect((await api.get(`/v1/cascade_runs/${own}`)).body).toMatchObject({ trigger: 'product_go_live', root_run_id: run, counts: { total: 1, pending: 1 } });
     } finally {
       await running.rollbackTransaction();
       await running.release();
