@@ -14,6 +14,7 @@ import { DocumentTemplates1763803000000 } from './1763803000000-document-templat
 import { CatalogCostsProducts1763804000000 } from './1763804000000-catalog-costs-products';
 import { CatalogErrorDetails1763804100000 } from './1763804100000-catalog-error-details';
 import { CatalogPlans1763805000000 } from './1763805000000-catalog-plans';
+import { PlanCascadesAndReferrers1763805300000 } from './1763805300000-plan-cascades-and-referrers';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   CatalogCostsProducts1763804000000,
   CatalogErrorDetails1763804100000,
   CatalogPlans1763805000000,
+  PlanCascadesAndReferrers1763805300000,
 ];

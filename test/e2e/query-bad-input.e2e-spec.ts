@@ -12,6 +12,7 @@ import {
   Ids,
 } from '../support/bad-input';
 import { CatalogClient, scheduleDraft } from '../support/catalog-helpers';
+import { livePlan } from '../support/plan-helpers';
 import { createTenant, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { seedVerification } from '../support/verification-helpers';
@@ -111,6 +112,33 @@ const ROUTES: BadQueryRoute[] = [
   { name: 'change', path: (ids) => `/v1/changes/${ids.change}`, refused: {} },
   { name: 'cascade run', path: (ids) => `/v1/cascade_runs/${ids.run}`, refused: {} },
   { name: 'cascade tasks', path: (ids) => `/v1/cascade_runs/${ids.run}/tasks`, refused: page, tolerated },
+  { name: 'plan', path: (ids) => `/v1/plans/${ids.plan}`, refused: {} },
+  { name: 'plan draft', path: (ids) => `/v1/plans/${ids.plan}/draft`, refused: {} },
+  {
+    name: 'plan versions',
+    path: (ids) => `/v1/plans/${ids.plan}/versions`,
+    refused: {
+      ...page,
+      status: fc.oneof(
+        fc.constantFrom('live', 'DRAFT', 'published,gone', ','),
+        fc.stringMatching(/^[a-z]{1,10}$/).filter((value) => !['draft', 'scheduled', 'published', 'archived'].includes(value)),
+      ),
+      archived_reason: fc.constantFrom('', 'expired', 'Superseded', 'canceled,discarded'),
+      include: fc.constantFrom('', 'usage', 'usage_count,rank', 'USAGE_COUNT'),
+    },
+    tolerated,
+  },
+  { name: 'plan version', path: (ids) => `/v1/plans/${ids.plan}/versions/1`, refused: {} },
+  { name: 'publish impact', path: (ids) => `/v1/plans/${ids.plan}/publish_impact`, refused: {} },
+  { name: 'publish check', path: (ids) => `/v1/plans/${ids.plan}/publish_check`, refused: { scheduled_for: badTimestamp } },
+  { name: 'supersede forecast', path: (ids) => `/v1/plans/${ids.plan}/versions/1/supersede_forecast`, refused: {} },
+  {
+    name: 'version referrers',
+    path: (ids) => `/v1/plans/${ids.plan}/versions/1/referrers`,
+    refused: { ...page, type: fc.constantFrom('', 'invoice', 'SUBSCRIPTION', 'subscriptions', 'change,subscription') },
+    tolerated,
+  },
+  { name: 'version usage', path: (ids) => `/v1/plans/${ids.plan}/versions/1/usage`, refused: {} },
 ];
 
 describe('GET routes under generated bad query strings and ids (R8)', () => {
@@ -136,6 +164,7 @@ describe('GET routes under generated bad query strings and ids (R8)', () => {
     await catalog.patch(`/v1/products/${product.id}`, { price_expression: 'queried_fee * 2' });
     const change = await scheduleDraft(catalog, product.id, new Date('2099-01-01T00:00:00Z'));
     await catalog.post(`/v1/products/${product.id}/draft`);
+    const { plan } = await livePlan(catalog);
     ids = {
       wallet: wallet.id,
       hold: hold.body.id,
@@ -146,6 +175,7 @@ describe('GET routes under generated bad query strings and ids (R8)', () => {
       product: product.id,
       change: change.id,
       run,
+      plan: plan.id,
     };
   });
   afterAll(() => t.close());

@@ -60,7 +60,14 @@ const VALID_BODIES: Record<string, object> = {
   'PATCH /v1/costs/{id}': { amount: '2.00' },
   'PATCH /v1/products/{id}': { name: 'Hijacked' },
   'POST /v1/products/{id}/draft': {},
+  'PATCH /v1/plans/{id}': { name: 'Hijacked' },
+  'POST /v1/plans/{id}/products': { product_id: randomUUID() },
+  'PATCH /v1/plans/{id}/products/{product_id}': { max_quantity: 2 },
+  'PATCH /v1/plans/{id}/versions/{version}': { release_name: 'Hijacked' },
+  'POST /v1/plans/republish': { plan_ids: [randomUUID()] },
 };
+/** Body fields named `…_id` that hold the caller's own text, not a reference to a resource. */
+const NOT_REFERENCES = ['external_id'];
 
 /**
  * A catalog of one organization's workspace: an ORG cost whose value change started a cascade
@@ -87,12 +94,20 @@ async function catalogResources(t: TestApp, auth: string): Promise<Record<string
     await send('patch', `/v1/products/${product.id}`, { price_expression: 'route_table_fee * 3' }).expect(200)
   ).body.draft_version;
   const change = (await publish('2099-01-01T00:00:00Z')).body.id;
+  const plan = (await send('post', '/v1/plans', { name: 'Route table plan' }).expect(201)).body;
+  await send('post', `/v1/plans/${plan.id}/products`, { product_id: product.id }).expect(201);
+  await send('post', '/v1/changes', {
+    operation: 'catalog.publish_version',
+    subject_kind: 'plan',
+    subject_id: plan.id,
+    staged_version_id: plan.draft_version.id,
+  }).expect(201);
   // The run's jobs finish now, not while a walk compares digests of the data.
   await eventually(async () => {
     const status = (await t.http.get(`/v1/cascade_runs/${run}`).set('Authorization', auth).expect(200)).body.status;
     return status === 'completed' ? status : undefined;
   }, 10_000);
-  return { costs: cost.id, products: product.id, changes: change, cascade_runs: run };
+  return { costs: cost.id, products: product.id, changes: change, cascade_runs: run, plans: plan.id };
 }
 
 /** The dotted names of every `…_id` property a JSON request body may carry, nested objects followed. */
@@ -104,8 +119,7 @@ function bodyIdFields(document: any, schema: any, prefix = '', seen = new Set<st
   }
   return Object.entries<any>(schema?.properties ?? {}).flatMap(([name, property]) => {
     const path = `${prefix}${name}`;
-    // external_id is the caller's own reconciliation id, never a reference to one of our resources.
-    if ((name.endsWith('_id') || name.endsWith('_ids')) && name !== 'external_id') return [path];
+    if (name.endsWith('_id') || name.endsWith('_ids')) return [path];
     return property.$ref || property.allOf || property.properties ? bodyIdFields(document, property, `${path}.`, seen) : [];
   });
 }
@@ -116,8 +130,13 @@ function nested(path: string, value: unknown): Record<string, unknown> {
   return { [head]: rest.length === 0 ? value : nested(rest.join('.'), value) };
 }
 
+/** Query parameters a route requires, so that a live id is refused for what it is (404), not for the query. */
+const REQUIRED_QUERIES: Record<string, string> = {
+  '/v1/plans/{id}/versions/{version}/referrers': '?type=subscription',
+};
+
 function concretePath(path: string, ids: Record<string, string> = {}): string {
-  return path.replace(/\{(\w+)\}/g, (_match, name: string) => ids[name] ?? randomUUID());
+  return path.replace(/\{(\w+)\}/g, (_match, name: string) => ids[name] ?? randomUUID()) + (REQUIRED_QUERIES[path] ?? '');
 }
 
 describe('Route table: every documented route enforces authentication, scope and tenancy', () => {
@@ -377,12 +396,12 @@ describe('Route table: every documented route enforces authentication, scope and
         const id = live[operation.path.split('/')[2]];
         if (!id) continue;
         const body = VALID_BODIES[operation.label] ?? {};
-        const ids = { id, hold_id: live.hold_id, document_type: 'invoice' };
+        const ids = { id, hold_id: live.hold_id, document_type: 'invoice', version: '1' };
         const onLive = await call(operation, s.sandboxAuth, concretePath(operation.path, ids), body);
         const unknown = await call(
           operation,
           s.sandboxAuth,
-          concretePath(operation.path, { id: randomUUID(), document_type: 'invoice' }),
+          concretePath(operation.path, { id: randomUUID(), document_type: 'invoice', version: '1' }),
           body,
         );
         const seen = { route: operation.label, status: onLive.status, code: onLive.body?.error?.code };
@@ -426,6 +445,17 @@ describe('Route table: every documented route enforces authentication, scope and
           'POST /v1/changes/{id}/cancel 404',
           'GET /v1/cascade_runs/{id} 404',
           'GET /v1/cascade_runs/{id}/tasks 404',
+          'GET /v1/plans/{id} 404',
+          'PATCH /v1/plans/{id} 404',
+          'DELETE /v1/plans/{id} 404',
+          'POST /v1/plans/{id}/copy 404',
+          'POST /v1/plans/{id}/products 404',
+          'GET /v1/plans/{id}/versions/{version} 404',
+          'GET /v1/plans/{id}/publish_impact 404',
+          'GET /v1/plans/{id}/publish_check 404',
+          'GET /v1/plans/{id}/versions/{version}/supersede_forecast 404',
+          'GET /v1/plans/{id}/versions/{version}/referrers 404',
+          'GET /v1/plans/{id}/versions/{version}/usage 404',
         ]),
       );
 
@@ -503,6 +533,7 @@ describe('Route table: every documented route enforces authentication, scope and
       resources.products = { id: catalog.products, code: 'PRODUCT_NOT_FOUND' };
       resources.changes = { id: catalog.changes, code: 'CHANGE_NOT_FOUND' };
       resources.cascade_runs = { id: catalog.cascade_runs, code: 'CASCADE_RUN_NOT_FOUND' };
+      resources.plans = { id: catalog.plans, code: 'PLAN_NOT_FOUND' };
     });
 
     it('answers organization B on every route naming an organization A resource exactly as for an unknown id: 404', async () => {
@@ -518,13 +549,13 @@ describe('Route table: every documented route enforces authentication, scope and
         const foreign = await call(
           operation,
           b.auth,
-          concretePath(operation.path, { id: resource.id, document_type: 'invoice' }),
+          concretePath(operation.path, { id: resource.id, document_type: 'invoice', version: '1' }),
           body,
         );
         const unknown = await call(
           operation,
           b.auth,
-          concretePath(operation.path, { id: randomUUID(), document_type: 'invoice' }),
+          concretePath(operation.path, { id: randomUUID(), document_type: 'invoice', version: '1' }),
           body,
         );
         const seen = { route: operation.label, status: foreign.status, code: foreign.body?.error?.code };
@@ -564,6 +595,15 @@ describe('Route table: every documented route enforces authentication, scope and
           'DELETE /v1/products/{id}/draft 404',
           'POST /v1/changes/{id}/cancel 404',
           'GET /v1/cascade_runs/{id}/tasks 404',
+          'GET /v1/plans/{id} 404',
+          'PATCH /v1/plans/{id} 404',
+          'POST /v1/plans/{id}/draft 404',
+          'PATCH /v1/plans/{id}/products/{product_id} 404',
+          'PATCH /v1/plans/{id}/versions/{version} 404',
+          'GET /v1/plans/{id}/publish_impact 404',
+          'GET /v1/plans/{id}/publish_check 404',
+          'GET /v1/plans/{id}/versions/{version}/supersede_forecast 404',
+          'GET /v1/plans/{id}/versions/{version}/usage 404',
         ]),
       );
 
@@ -613,7 +653,7 @@ describe('Route table: every documented route enforces authentication, scope and
           const schema = document.paths[operation.path][operation.method].requestBody?.content?.['application/json']?.schema;
           const target = own[operation.path.split('/')[2]];
           const path = concretePath(operation.path, target ? { id: target } : {});
-          for (const field of bodyIdFields(document, schema)) {
+          for (const field of bodyIdFields(document, schema).filter((candidate) => !NOT_REFERENCES.includes(candidate))) {
             const name = field
               .split('.')
               .pop()!
@@ -656,9 +696,15 @@ describe('Route table: every documented route enforces authentication, scope and
 
     it('does not show organization A’s resources in organization B’s lists', async () => {
       const lists = await Promise.all(
-        ['/v1/api_keys', '/v1/workspaces', '/v1/customers', '/v1/document_templates', '/v1/costs', '/v1/products'].map((path) =>
-          t.http.get(`${path}?limit=200`).set('Authorization', b.auth).expect(200),
-        ),
+        [
+          '/v1/api_keys',
+          '/v1/workspaces',
+          '/v1/customers',
+          '/v1/document_templates',
+          '/v1/costs',
+          '/v1/products',
+          ...(operations.some((operation) => operation.label === 'GET /v1/plans') ? ['/v1/plans'] : []),
+        ].map((path) => t.http.get(`${path}?limit=200`).set('Authorization', b.auth).expect(200)),
       );
       const ids = lists.flatMap((response) => response.body.data.map((row: { id: string }) => row.id));
       for (const { id } of Object.values(resources)) expect(ids).not.toContain(id);

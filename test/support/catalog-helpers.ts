@@ -1,5 +1,5 @@
 import { Response } from 'supertest';
-import { CASCADE_RUN_JOB, CASCADE_TASK_JOB, CostCascades } from '@app/catalog';
+import { CASCADE_RUN_JOB, CASCADE_TASK_JOB, CostCascades, PLAN_CASCADE_TASK_JOB, PlanCascades } from '@app/catalog';
 import { Clock } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { idem } from './tenants';
@@ -69,9 +69,14 @@ export class CatalogClient {
   }
 }
 
-/** Runs every due cascade job in-process until none is left (the queue's workers may also pick some). */
+/**
+ * Runs every due cascade job in-process until none is left (the queue's workers may also pick
+ * some): cost runs, product tasks, and the plan tasks product go-lives enqueue (without waiting
+ * for their 2-second delay).
+ */
 export async function drainCascades(t: TestApp): Promise<void> {
   const cascades = t.app.get(CostCascades);
+  const planCascades = t.app.get(PlanCascades);
   const dataSource = t.app.get(DataSource);
   // The app's clock, not the database's: a run is due when the app would enqueue it as due.
   const clock = t.app.get(Clock);
@@ -80,13 +85,24 @@ export async function drainCascades(t: TestApp): Promise<void> {
       `SELECT organization_id, workspace_id, id FROM cascade_runs WHERE status = 'pending' AND effective_at <= $1`,
       [clock.now()],
     );
-    const tasks: { organization_id: string; workspace_id: string; run_id: string; subject_id: string }[] = await dataSource.query(
-      `SELECT organization_id, workspace_id, run_id, subject_id FROM cascade_tasks WHERE status = 'pending'`,
-    );
+    const tasks: { organization_id: string; workspace_id: string; run_id: string; subject_kind: string; subject_id: string }[] =
+      await dataSource.query(`SELECT organization_id, workspace_id, run_id, subject_kind, subject_id FROM cascade_tasks WHERE status = 'pending'
+        ORDER BY subject_kind DESC`);
     if (runs.length === 0 && tasks.length === 0) return;
     for (const run of runs) await cascades.expand({ organizationId: run.organization_id, workspaceId: run.workspace_id, runId: run.id });
     for (const task of tasks) {
-      await cascades.runTask({ organizationId: task.organization_id, workspaceId: task.workspace_id, runId: task.run_id, productId: task.subject_id });
+      const tenant = { organizationId: task.organization_id, workspaceId: task.workspace_id, runId: task.run_id };
+      if (task.subject_kind === 'product') {
+        await cascades.runTask({ ...tenant, productId: task.subject_id });
+        continue;
+      }
+      // A plan task's source (the product version that enqueued it) travels in its queued job.
+      const [job] = await dataSource.query(`SELECT data FROM pgboss.job WHERE name = $1 AND singleton_key = $2 ORDER BY created_on DESC LIMIT 1`, [
+        PLAN_CASCADE_TASK_JOB,
+        `${task.run_id}:plan:${task.subject_id}`,
+      ]);
+      const source = job.data.source;
+      await planCascades.runTask({ ...tenant, planId: task.subject_id, source });
     }
   }
 }

@@ -14,6 +14,15 @@ import { TypeOrmPlanRepository } from './infrastructure/typeorm-plan.repository'
 import { PlanReleases } from './application/plan-releases';
 import { PlanResolver } from './application/plan-resolution';
 import { PublishTargets } from './application/publish-targets';
+import { PlanCascades } from './application/plan-cascades';
+import {
+  GetPlanPublishImpactHandler,
+  GetSupersedeForecastHandler,
+  GetVersionUsageHandler,
+  ListVersionReferrersHandler,
+} from './application/plan-insight.queries';
+import { CheckPlanPublishHandler } from './application/plan-publish-check';
+import { PlanRepublisher, RepublishPlansHandler } from './application/plan-republish';
 import {
   AddPlanProductHandler,
   AnnotatePlanVersionHandler,
@@ -81,8 +90,16 @@ import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repos
     GetPlanDraftHandler,
     GetPlanVersionHandler,
     ListPlanVersionsHandler,
+    PlanCascades,
+    PlanRepublisher,
+    RepublishPlansHandler,
+    GetPlanPublishImpactHandler,
+    CheckPlanPublishHandler,
+    GetSupersedeForecastHandler,
+    ListVersionReferrersHandler,
+    GetVersionUsageHandler,
   ],
   // Tests and operators drive the jobs directly.
-  exports: [ProductReleases, PlanReleases, CostCascades],
+  exports: [ProductReleases, PlanReleases, CostCascades, PlanCascades],
 })
 export class CatalogModule {}

@@ -10,3 +10,10 @@ export { GetPlanQuery, GetPlanDraftQuery, GetPlanVersionQuery, ListPlanVersionsQ
 export type { PlanView, PlanVersionView, PlanMembershipView } from './application/plan.queries';
 export type { TermsInput, TrackMode } from './domain/membership-terms';
 export { PlanReleases, FIRE_PLAN_RELEASE_JOB } from './application/plan-releases';
+export { PlanCascades, PLAN_CASCADE_TASK_JOB } from './application/plan-cascades';
+export { GetPlanPublishImpactQuery, GetSupersedeForecastQuery, ListVersionReferrersQuery, GetVersionUsageQuery, REFERRER_TYPES } from './application/plan-insight.queries';
+export type { PublishImpactView, SupersedeForecastView, VersionReferrerView, VersionUsageView } from './application/plan-insight.queries';
+export { CheckPlanPublishQuery } from './application/plan-publish-check';
+export type { PublishCheckView } from './application/plan-publish-check';
+export { RepublishPlansCommand, REPUBLISH_MAX_PLANS } from './application/plan-republish';
+export type { RepublishOutcome } from './application/plan-republish';

@@ -458,7 +458,14 @@ class CascadeCountsDto {
 export class CascadeRunDto {
   @ApiProperty({ example: 'cascade_run' }) object!: string;
   @ApiProperty({ example: '0193a5c2-9b21-7d4f-8e3a-4b2c5d6e7f80' }) id!: string;
-  @ApiProperty({ enum: ['cost_value', 'cost_retire'], example: 'cost_value' }) trigger!: string;
+  @ApiProperty({ enum: ['cost_value', 'cost_retire', 'product_go_live'], example: 'cost_value' }) trigger!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'A product go-live’s run opened inside a cost cascade (its plans had already moved for that cascade): the cascade’s run.',
+  })
+  root_run_id!: string | null;
   @ApiProperty({ type: CascadeSourceDto }) source!: CascadeSourceDto;
   @ApiProperty({ enum: ['pending', 'running', 'completed'], example: 'running' }) status!: string;
   @ApiProperty({ example: WHEN }) effective_at!: Date;

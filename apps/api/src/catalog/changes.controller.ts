@@ -114,7 +114,7 @@ export class CascadeRunsController {
 
   @Get(':id')
   @RequireScope('products:read')
-  @ApiOperation({ summary: 'A cascade run’s progress: pending, republished, unchanged and errored products.' })
+  @ApiOperation({ summary: 'A cascade run’s progress: pending, republished, unchanged and errored products and plans (a product going live cascades into the plans tracking it latest).' })
   @ApiOkResponse({ type: CascadeRunDto })
   @ApiErrors('CASCADE_RUN_NOT_FOUND')
   get(@CurrentActor() actor: Actor, @Param('id') id: string) {
@@ -123,7 +123,7 @@ export class CascadeRunsController {
 
   @Get(':id/tasks')
   @RequireScope('products:read')
-  @ApiOperation({ summary: 'A cascade run’s tasks, one per product, with the version each produced or the reason it errored.' })
+  @ApiOperation({ summary: 'A cascade run’s tasks, one per product or plan, with the version each produced or the reason it errored.' })
   @ApiOkResponse({ type: CascadeTaskListDto })
   @ApiErrors('CASCADE_RUN_NOT_FOUND')
   tasks(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: ListQueryDto) {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -19,7 +19,7 @@ import {
   UpdatePlanCommand,
   UpdatePlanProductCommand,
 } from '@app/catalog';
-import { DomainError, invalidParameter } from '@app/shared-kernel';
+import { DomainError } from '@app/shared-kernel';
 import type { Actor } from '@app/shared-kernel';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
@@ -39,6 +39,8 @@ import {
   UpdatePlanDto,
   UpdatePlanProductDto,
 } from './plans.dto';
+import { VersionNumberPipe } from './version-number.pipe';
+import type { VersionNumber } from './version-number.pipe';
 
 /** Publish controls belong to POST /v1/changes, never to a plan update. */
 const PUBLISH_CONTROLS = ['effective_at', 'save_as_draft', 'publish_now', 'product_version_pins'] as const;
@@ -70,16 +72,6 @@ function termsInput(body: AddPlanProductDto | UpdatePlanProductDto): TermsInput 
     rolloverMax: body.rollover_max,
     unitLimit: body.unit_limit,
   };
-}
-
-/** A version number in a path: a positive integer, else 400. */
-const versionPipe = new ParseIntPipe({
-  exceptionFactory: () => invalidParameter('version', 'INVALID_VALUE', 'version must be a positive integer.'),
-});
-
-function positive(version: number): number {
-  if (version < 1) throw invalidParameter('version', 'INVALID_VALUE', 'version must be a positive integer.');
-  return version;
 }
 
 @ApiTags('Plans')
@@ -241,8 +233,8 @@ export class PlansController {
   @ApiOperation({ summary: 'A version’s snapshot: its frozen fields and memberships, each resolved to a product version.' })
   @ApiOkResponse({ type: PlanVersionDto })
   @ApiErrors('PLAN_NOT_FOUND', 'VERSION_NOT_FOUND')
-  version(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('version', versionPipe) version: number) {
-    return this.queries.execute(new GetPlanVersionQuery(actor, id, positive(version)));
+  version(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('version', VersionNumberPipe) version: VersionNumber) {
+    return this.queries.execute(new GetPlanVersionQuery(actor, id, version));
   }
 
   @Patch(':id/versions/:version')
@@ -250,8 +242,8 @@ export class PlansController {
   @ApiOperation({ summary: 'Name or annotate a version ("" clears, absent leaves); creates no version.' })
   @ApiOkResponse({ type: PlanVersionDto })
   @ApiErrors('PLAN_NOT_FOUND', 'VERSION_NOT_FOUND')
-  async annotate(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('version', versionPipe) version: number, @Body() body: AnnotateVersionDto) {
-    await this.commands.execute(new AnnotatePlanVersionCommand(actor, id, positive(version), { releaseName: body.release_name, releaseNote: body.release_note }));
+  async annotate(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('version', VersionNumberPipe) version: VersionNumber, @Body() body: AnnotateVersionDto) {
+    await this.commands.execute(new AnnotatePlanVersionCommand(actor, id, version, { releaseName: body.release_name, releaseNote: body.release_note }));
     return this.queries.execute(new GetPlanVersionQuery(actor, id, version));
   }
 }

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { Allow, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, MaxLength, Min, ValidateIf } from 'class-validator';
+import { Allow, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, MaxLength, Min, ValidateIf } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 
@@ -181,6 +181,7 @@ export class ListPlanVersionsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ description: 'Repeatable or comma-separated: draft, scheduled, published, archived (default: all but draft).', example: 'published,archived' })
   @IsOptional()
   @Transform(toList)
+  @ArrayNotEmpty({ message: 'status needs at least one of draft, scheduled, published, archived.' })
   @IsIn(['draft', 'scheduled', 'published', 'archived'], { each: true })
   status?: string[];
   @ApiPropertyOptional({ enum: ['canceled', 'discarded', 'errored', 'superseded'], example: 'superseded' })

@@ -197,6 +197,7 @@ const CATALOG = {
     message: 'The working draft holds staged edits; discard them before re-basing it.',
     param: 'base_version_id',
   },
+  PLAN_BUSY: { kind: 'conflict', message: 'The plan is being changed right now; ask again in a moment.' },
   PUBLISH_NOT_WORKING_DRAFT: { kind: 'conflict', message: 'That version is not the working draft.', param: 'staged_version_id' },
   PUBLISH_ENTITY_ARCHIVED: { kind: 'conflict', message: 'The entity is archived; nothing of it can go live.' },
   PUBLISH_NOTHING_STAGED: { kind: 'conflict', message: 'The working draft holds nothing that differs from the live version.' },

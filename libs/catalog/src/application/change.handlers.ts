@@ -7,6 +7,7 @@ import { Change } from '../domain/change';
 import { ChangeRepository } from '../domain/repositories';
 import { CancelChangeCommand, CreateChangeCommand } from './catalog.commands';
 import { createdByOf } from './cost.handlers';
+import { PlanCascades } from './plan-cascades';
 import { PublishTargets, SubjectKind } from './publish-targets';
 
 @CommandHandler(CreateChangeCommand)
@@ -16,6 +17,7 @@ export class CreateChangeHandler implements ICommandHandler<CreateChangeCommand>
     private readonly changes: ChangeRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly planCascades: PlanCascades,
   ) {}
 
   @Transactional()
@@ -47,8 +49,13 @@ export class CreateChangeHandler implements ICommandHandler<CreateChangeCommand>
       await this.changes.save(change);
       await target.enqueue(change.id, input.scheduledFor);
     } else {
-      change.applied(await target.publish(goLive), now);
+      const published = await target.publish(goLive);
+      change.applied(published, now);
       await this.changes.save(change);
+      // A product going live moves the plans that track it `latest` (model §3.5).
+      if (target.kind === 'product') {
+        await this.planCascades.afterProductGoLive(actor, { productId: target.id, versionId: published.id, version: published.version }, createdByOf(actor));
+      }
     }
     await target.save();
     await this.audit.record(actor, {

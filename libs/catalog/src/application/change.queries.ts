@@ -53,6 +53,8 @@ export class GetChangeHandler implements IQueryHandler<GetChangeQuery> {
 interface RunReadRow {
   id: string;
   trigger: CascadeRunView['trigger'];
+  source_type: CascadeRunView['source']['entity_type'];
+  root_run_id: string | null;
   source_id: string;
   source_version_id: string;
   source_version: number;
@@ -76,7 +78,7 @@ export class GetCascadeRunHandler implements IQueryHandler<GetCascadeRunQuery> {
   async execute({ actor, runId }: GetCascadeRunQuery): Promise<CascadeRunView> {
     const [row]: RunReadRow[] = isUuid(runId)
       ? await this.txHost.tx.query(
-          `SELECT r.id, r.trigger, r.source_id, r.source_version_id, r.source_version, r.status, r.effective_at, r.created_at, r.started_at,
+          `SELECT r.id, r.trigger, r.root_run_id, r.source_type, r.source_id, r.source_version_id, r.source_version, r.status, r.effective_at, r.created_at, r.started_at,
                   t.last_task_at, t.total, t.pending, t.republished, t.unchanged, t.errored
              FROM cascade_runs r CROSS JOIN LATERAL (
                SELECT count(*) AS total, count(*) FILTER (WHERE status = 'pending') AS pending,
@@ -94,7 +96,8 @@ export class GetCascadeRunHandler implements IQueryHandler<GetCascadeRunQuery> {
       object: 'cascade_run',
       id: row.id,
       trigger: row.trigger,
-      source: { entity_type: 'cost', entity_id: row.source_id, version_id: row.source_version_id, version: row.source_version },
+      root_run_id: row.root_run_id,
+      source: { entity_type: row.source_type, entity_id: row.source_id, version_id: row.source_version_id, version: row.source_version },
       status,
       effective_at: row.effective_at,
       counts: {

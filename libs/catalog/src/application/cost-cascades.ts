@@ -8,6 +8,7 @@ import { OrgCost } from '../domain/org-cost';
 import { Materialization, MaterializedCost } from '../domain/product';
 import { ProductRepository, TenantKey } from '../domain/repositories';
 import { CreatedBy } from '../domain/version-line';
+import { PlanCascades } from './plan-cascades';
 import { Pricing } from './pricing';
 import { ProductReleases } from './product-releases';
 
@@ -61,6 +62,7 @@ export class CostCascades implements OnModuleInit {
     private readonly releases: ProductReleases,
     private readonly pricing: Pricing,
     private readonly clock: Clock,
+    private readonly planCascades: PlanCascades,
   ) {}
 
   onModuleInit(): void {
@@ -212,6 +214,8 @@ export class CostCascades implements OnModuleInit {
       materialization,
     });
     await this.products.save(product);
+    // Plans tracking this product follow it, once per plan for the whole cost cascade (model §3.5).
+    await this.planCascades.afterProductGoLive(job, { productId: product.id, versionId: published!.id, version: published!.version }, run.created_by, job.runId);
     await this.finishTask(job, 'republished', published!);
   }
 

@@ -377,7 +377,17 @@ export class AnnotatePlanVersionHandler implements ICommandHandler<AnnotatePlanV
           ],
         )
       : [];
-    if (rows.length === 0) throw catalogNotFound(undefined, 'version');
+    if (rows.length === 0) {
+      // An unknown (or another tenant's, or deleted) plan answers as every other plan route does.
+      const [plan] = isUuid(planId)
+        ? await preparedQuery(this.txHost.tx, `SELECT 1 FROM plans WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND deleted_at IS NULL`, [
+            actor.organizationId,
+            actor.workspaceId,
+            planId,
+          ])
+        : [];
+      throw plan ? catalogNotFound('version', 'version') : catalogNotFound(undefined, 'plan');
+    }
     await this.audit.record(actor, { action: 'plan.version_annotated', resourceType: 'plan', resourceId: planId, data: { version } });
   }
 }

@@ -5,6 +5,7 @@ import { Product } from '../domain/product';
 import { ChangeRepository, ProductRepository } from '../domain/repositories';
 import type { TenantKey } from '../domain/repositories';
 import { fireDueReleases } from './due-releases';
+import { PlanCascades } from './plan-cascades';
 import { Pricing } from './pricing';
 
 export const FIRE_PRODUCT_RELEASE_JOB = 'catalog.fire-product-release';
@@ -30,6 +31,7 @@ export class ProductReleases implements OnModuleInit {
     private readonly changes: ChangeRepository,
     private readonly pricing: Pricing,
     private readonly clock: Clock,
+    private readonly planCascades: PlanCascades,
   ) {}
 
   onModuleInit(): void {
@@ -65,12 +67,18 @@ export class ProductReleases implements OnModuleInit {
   }
 
   private async catchUp(tenant: TenantKey, product: Product): Promise<void> {
-    await fireDueReleases(
+    const published = await fireDueReleases(
       tenant,
       product,
       (release) => this.pricing.materialize(tenant, product.contentOf(release.id)!, release.scheduledFor!),
       this.changes,
       this.clock.now(),
     );
+    // A fired release is a go-live like any other: plans tracking the product follow (model §3.5).
+    for (const version of published) {
+      const change = version.changeId ? await this.changes.lock(tenant, version.changeId) : undefined;
+      const createdBy = change?.snapshot.createdBy ?? version.createdBy;
+      await this.planCascades.afterProductGoLive(tenant, { productId: product.id, versionId: version.id, version: version.version }, createdBy);
+    }
   }
 }

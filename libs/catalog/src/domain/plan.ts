@@ -355,6 +355,31 @@ export class Plan {
     return published;
   }
 
+  /**
+   * A cascade that could not re-resolve the head (a §2.7 content refusal): an archived/errored row
+   * holding the head's content is kept with the refusal; the head keeps billing.
+   */
+  recordErroredCascade(input: {
+    now: Date;
+    createdBy: CreatedBy;
+    cascadeSource: NonNullable<VersionRecord['cascadeSource']>;
+    error: DomainError;
+  }): VersionRecord | undefined {
+    const head = this.line.head;
+    if (!head) return undefined;
+    const row = this.line.recordErroredRepublish({
+      id: newId(),
+      at: input.now,
+      cascadeSource: input.cascadeSource,
+      createdBy: input.createdBy,
+      error: { code: input.error.code, message: input.error.message, details: input.error.details },
+    });
+    this.contents.set(row.id, structuredClone(this.contents.get(head.id)!));
+    this.frozenDetails.set(row.id, this.detailsOf(head.id));
+    this.contentDirty.add(row.id);
+    return row;
+  }
+
   private recordGoLive(published: VersionRecord, resolution: PlanResolution, now: Date): void {
     if (!resolution.ok) throw resolution.error;
     this.resolved.set(published.id, resolution.memberships);
