@@ -27,6 +27,7 @@ import {
   UpdatePlanProductHandler,
 } from './application/plan.handlers';
 import { GetPlanDraftHandler, GetPlanHandler, GetPlanVersionHandler, ListPlanVersionsHandler } from './application/plan.queries';
+import { ListPlansHandler } from './application/plan-list';
 import { TypeOrmChangeRepository } from './infrastructure/typeorm-change.repository';
 import { TypeOrmOrgCostRepository } from './infrastructure/typeorm-org-cost.repository';
 import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repository';
@@ -81,6 +82,7 @@ import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repos
     GetPlanDraftHandler,
     GetPlanVersionHandler,
     ListPlanVersionsHandler,
+    ListPlansHandler,
   ],
   // Tests and operators drive the jobs directly.
   exports: [ProductReleases, PlanReleases, CostCascades],

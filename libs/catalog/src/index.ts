@@ -10,3 +10,6 @@ export { GetPlanQuery, GetPlanDraftQuery, GetPlanVersionQuery, ListPlanVersionsQ
 export type { PlanView, PlanVersionView, PlanMembershipView } from './application/plan.queries';
 export type { TermsInput, TrackMode } from './domain/membership-terms';
 export { PlanReleases, FIRE_PLAN_RELEASE_JOB } from './application/plan-releases';
+export { ListPlansQuery } from './application/plan-list';
+export type { PlanListView } from './application/plan-list';
+export { MAX_IN_VALUES, MAX_SEARCH_LENGTH, MAX_TAGS, PLAN_COUNTABLE, PLAN_SORT_KEYS, PLAN_STATUSES, RANGE_OPS, TIMESTAMP_FIELDS } from './domain/plan-filters';
