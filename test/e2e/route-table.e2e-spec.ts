@@ -96,7 +96,8 @@ function bodyIdFields(document: any, schema: any, prefix = '', seen = new Set<st
   }
   return Object.entries<any>(schema?.properties ?? {}).flatMap(([name, property]) => {
     const path = `${prefix}${name}`;
-    if (name.endsWith('_id') || name.endsWith('_ids')) return [path];
+    // external_id is the caller's own reconciliation string, not a reference to a resource.
+    if ((name.endsWith('_id') && name !== 'external_id') || name.endsWith('_ids')) return [path];
     return property.$ref || property.allOf || property.properties ? bodyIdFields(document, property, `${path}.`, seen) : [];
   });
 }
@@ -465,6 +466,11 @@ describe('Route table: every documented route enforces authentication, scope and
       resources.products = { id: catalog.products, code: 'PRODUCT_NOT_FOUND' };
       resources.changes = { id: catalog.changes, code: 'CHANGE_NOT_FOUND' };
       resources.cascade_runs = { id: catalog.cascade_runs, code: 'CASCADE_RUN_NOT_FOUND' };
+      // A plan of A that B's lists (and anything B reads) must never show; not a path segment, so not walked by id here.
+      resources.listed_plan = {
+        id: (await t.http.post('/v1/plans').set('Authorization', a.auth).set('Idempotency-Key', idem()).send({ name: 'A plan', tags: ['a'] }).expect(201))
+          .body.id,
+      };
     });
 
     it('answers organization B on every route naming an organization A resource exactly as for an unknown id: 404', async () => {
@@ -601,7 +607,7 @@ describe('Route table: every documented route enforces authentication, scope and
 
     it('does not show organization A’s resources in organization B’s lists', async () => {
       const lists = await Promise.all(
-        ['/v1/api_keys', '/v1/workspaces', '/v1/customers', '/v1/costs', '/v1/products'].map((path) =>
+        ['/v1/api_keys', '/v1/workspaces', '/v1/customers', '/v1/costs', '/v1/products', '/v1/plans'].map((path) =>
           t.http.get(`${path}?limit=200`).set('Authorization', b.auth).expect(200),
         ),
       );
