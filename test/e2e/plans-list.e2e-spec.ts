@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Response } from 'supertest';
 import { expectError } from '../support/auth-helpers';
 import { CatalogClient } from '../support/catalog-helpers';
@@ -473,5 +474,20 @@ describe('GET /v1/plans: filters, search, sort, cursors, counts (model §6)', ()
     expect(foreign.body.data.map((plan: any) => plan.id)).toEqual([theirs.id]);
     // The plans:read scope is required.
     expectError(await t.http.get('/v1/plans'), 401, 'UNAUTHENTICATED');
+  });
+
+  it('saves and sorts a plan whose description is longer than a btree entry (sorted by its first 500 characters)', async () => {
+    // Random text: PostgreSQL would compress a repetitive one below the limit.
+    const text = `~${randomBytes(4000).toString('base64').slice(0, 4998)}`;
+    const long = await api.post('/v1/plans', { name: 'Long description', description: `${text}z` });
+    expect(long.status).toBe(201);
+    const twin = await api.post('/v1/plans', { name: 'Long description twin', description: `${text}a` });
+    expect(twin.status).toBe(201);
+    // The same first 500 characters: ordered by id (creation order) both ways, after every other described plan.
+    const ascending = await names('sort=description&name.contains=Long');
+    expect(ascending).toEqual(['Long description', 'Long description twin']);
+    expect(await names('sort=description:desc&name.contains=Long')).toEqual(['Long description twin', 'Long description']);
+    expect((await all('sort=description', 2)).names.slice(-4, -2)).toEqual(['Long description', 'Long description twin']);
+    for (const plan of [long.body, twin.body]) expect((await api.delete(`/v1/plans/${plan.id}`)).status).toBe(204);
   });
 });

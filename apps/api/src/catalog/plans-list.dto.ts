@@ -29,7 +29,7 @@ export class ListPlansQueryDto extends ListQueryDto {
     pattern: `^(${PLAN_SORT_KEYS.join('|')})(:(asc|desc))?$`,
     example: 'name:asc',
     description:
-      'One key with an optional direction (default created_at:desc; a key alone sorts ascending, created_at descending). name sorts case-insensitively; status draft < scheduled < active < archived; plans without a description come last both ways. version is not sortable. Any sort disables search ranking. Else 400 INVALID_SORT.',
+      'One key with an optional direction (default created_at:desc; a key alone sorts ascending, created_at descending). name sorts case-insensitively; status draft < scheduled < active < archived; description by its first 500 characters (byte order), plans without one last both ways; ties by id. version is not sortable. Any sort disables search ranking. Else 400 INVALID_SORT.',
   })
   sort?: string;
 
