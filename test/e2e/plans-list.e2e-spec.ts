@@ -204,6 +204,8 @@ describe('GET /v1/plans: filters, search, sort, cursors, counts (model §6)', ()
     expect(await names('custom_fields.beta=false')).toEqual(['Starter']);
     expect(await names('custom_fields.beta=TRUE')).toEqual([]); // the string "TRUE"
     expect(await names('custom_fields.nothing=eu')).toEqual([]);
+    // Numbers PostgreSQL's numeric could not read are looked for as strings (never a 500).
+    for (const value of ['1e-99999', '1e400000', `0.${'1'.repeat(3000)}`]) expect(await names(`custom_fields.tier=${value}`)).toEqual([]);
   });
 
   it('filters status (comma list), tag (repeatable, all of them) and has_scheduled_version', async () => {

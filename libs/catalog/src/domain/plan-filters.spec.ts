@@ -50,6 +50,8 @@ describe('plan list query grammar (model §6)', () => {
   });
 
   it('types custom field values: numbers and booleans when they parse so, else strings', () => {
+    expect(jsonScalar('1e-1001')).toBe('"1e-1001"');
+    expect(jsonScalar(`0.${'1'.repeat(200)}`)).toBe(`"0.${'1'.repeat(200)}"`);
     expect(['2', '-1.5', '1e3', 'true', 'false', '02', 'True', '1e999', 'null', ''].map(jsonScalar)).toEqual([
       '2',
       '-1.5',

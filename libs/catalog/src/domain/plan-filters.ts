@@ -233,12 +233,19 @@ function inList(param: string, value: string): string[] {
   return unique;
 }
 
-const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?(?:[eE]([+-]?\d+))?$/;
+/** Beyond these a literal is not read as a number (PostgreSQL's numeric would refuse some of them). */
+const MAX_NUMBER_LENGTH = 100;
+const MAX_EXPONENT = 1000;
 
-/** The typed JSON value of a custom field filter: a finite number or a boolean when it parses so, else the string. */
+/**
+ * The typed JSON value of a custom field filter: a boolean or a number when it parses so (a JSON
+ * number of at most 100 characters, exponent within ±1000, finite), else the string.
+ */
 export function jsonScalar(value: string): JsonScalarText {
   if (value === 'true' || value === 'false') return value;
-  if (JSON_NUMBER.test(value) && Number.isFinite(Number(value))) return value;
+  const number = value.length <= MAX_NUMBER_LENGTH ? JSON_NUMBER.exec(value) : null;
+  if (number && Math.abs(Number(number[3] ?? 0)) <= MAX_EXPONENT && Number.isFinite(Number(value))) return value;
   return JSON.stringify(value);
 }
 
