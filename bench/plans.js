@@ -37,6 +37,7 @@ const LISTS = [
     'has_scheduled_version=false&status=draft,archived&sort=status:desc',
   ],
   ['sorted: description:desc (undescribed last)', 'sort=description:desc'],
+  ['filtered: name.contains=zebra, sort=name', 'name.contains=zebra&sort=name'],
 ];
 
 /** Every filter and sort alone, for the plan it gets at the large scale. */

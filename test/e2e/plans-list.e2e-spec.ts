@@ -205,7 +205,8 @@ describe('GET /v1/plans: filters, search, sort, cursors, counts (model §6)', ()
     expect(await names('custom_fields.beta=TRUE')).toEqual([]); // the string "TRUE"
     expect(await names('custom_fields.nothing=eu')).toEqual([]);
     // Numbers PostgreSQL's numeric could not read are looked for as strings (never a 500).
-    for (const value of ['1e-99999', '1e400000', `0.${'1'.repeat(3000)}`]) expect(await names(`custom_fields.tier=${value}`)).toEqual([]);
+    for (const value of ['1e-99999', '1e400000', `0.${'1'.repeat(3000)}`])
+      expect(await names(`custom_fields.tier=${value}`)).toEqual([]);
   });
 
   it('filters status (comma list), tag (repeatable, all of them) and has_scheduled_version', async () => {
@@ -279,7 +280,13 @@ describe('GET /v1/plans: filters, search, sort, cursors, counts (model §6)', ()
       ['sort=description:asc', byDescription(1)],
       ['sort=description:desc', byDescription(-1)],
     ];
-    for (const [query, expected] of expectations) {
+    // The same orders over the matches of a substring (taken from the trigram indexes, then sorted).
+    const matching = new Set(['Growth', 'growth plus', 'Regrowth', 'Starter', 'Zeta']);
+    const searched = expectations.map(([query, expected]): [string, string[]] => [
+      `search=ROW&${query}`,
+      expected.filter((name) => matching.has(name)),
+    ]);
+    for (const [query, expected] of [...expectations, ...searched]) {
       for (const limit of [1, 3, 200]) {
         expect({ query, limit, names: (await all(query, limit)).names }).toEqual({ query, limit, names: expected });
       }
