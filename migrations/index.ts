@@ -14,6 +14,7 @@ import { DocumentTemplates1763803000000 } from './1763803000000-document-templat
 import { CatalogCostsProducts1763804000000 } from './1763804000000-catalog-costs-products';
 import { CatalogErrorDetails1763804100000 } from './1763804100000-catalog-error-details';
 import { CatalogPlans1763805000000 } from './1763805000000-catalog-plans';
+import { PlanListIndexes1763805100000 } from './1763805100000-plan-list-indexes';
 import { PlanCascadesAndReferrers1763805300000 } from './1763805300000-plan-cascades-and-referrers';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
@@ -34,5 +35,6 @@ export const migrations = [
   CatalogCostsProducts1763804000000,
   CatalogErrorDetails1763804100000,
   CatalogPlans1763805000000,
+  PlanListIndexes1763805100000,
   PlanCascadesAndReferrers1763805300000,
 ];

@@ -139,6 +139,43 @@ const ROUTES: BadQueryRoute[] = [
     tolerated,
   },
   { name: 'version usage', path: (ids) => `/v1/plans/${ids.plan}/versions/1/usage`, refused: {} },
+  {
+    // Its own grammar (model §6): unknown parameters and bad values are INVALID_FILTER, INVALID_SORT or VALIDATION_ERROR.
+    name: 'plans',
+    path: () => '/v1/plans',
+    refused: {
+      ...page,
+      created_at: badTimestamp,
+      'updated_at.gte': badTimestamp,
+      'published_at.lt': badTimestamp,
+      version: fc.constantFrom('0', '-1', '1.5', 'abc', '', '2147483648', '1e3'),
+      'version.gt': fc.constantFrom('0', '99999999999', ' 1'),
+      'name.in': fc.constantFrom('', ',', 'a,,b'),
+      'name.contains': fc.constant(''),
+      'name.starts_with': fc.string({ maxLength: 8 }),
+      'custom_fields.bad key': fc.string({ maxLength: 8 }),
+      'custom_fields.region.gt': fc.string({ maxLength: 8 }),
+      status: fc.oneof(
+        fc.constantFrom('', 'live', 'draft,', 'DRAFT'),
+        fc.stringMatching(/^[a-z]{1,8}$/).filter((s) => !['draft', 'scheduled', 'active', 'archived'].includes(s)),
+      ),
+      has_scheduled_version: badBoolean,
+      search: fc.constantFrom('', '   ', 'x'.repeat(201)),
+      sort: fc.oneof(
+        fc.constantFrom('version', 'name:up', '', 'NAME', 'created_at:DESC'),
+        fc
+          .stringMatching(/^[a-z_]{1,12}:[a-z]{1,5}$/)
+          .filter((s) => !/^(created_at|name|status|description):(asc|desc)$/.test(s)),
+      ),
+      counts: fc.constantFrom('', 'tags', 'version', 'status,name'),
+      tag: fc.constant(''),
+    },
+    tolerated: {
+      ...tolerated,
+      'name.contains': fc.string({ minLength: 1, maxLength: 20 }),
+      'custom_fields.region': fc.string({ minLength: 1, maxLength: 20 }),
+    },
+  },
 ];
 
 describe('GET routes under generated bad query strings and ids (R8)', () => {

@@ -119,7 +119,8 @@ function bodyIdFields(document: any, schema: any, prefix = '', seen = new Set<st
   }
   return Object.entries<any>(schema?.properties ?? {}).flatMap(([name, property]) => {
     const path = `${prefix}${name}`;
-    if (name.endsWith('_id') || name.endsWith('_ids')) return [path];
+    // external_id is the caller's own reconciliation string, not a reference to a resource.
+    if ((name.endsWith('_id') && name !== 'external_id') || name.endsWith('_ids')) return [path];
     return property.$ref || property.allOf || property.properties ? bodyIdFields(document, property, `${path}.`, seen) : [];
   });
 }
@@ -703,7 +704,7 @@ describe('Route table: every documented route enforces authentication, scope and
           '/v1/document_templates',
           '/v1/costs',
           '/v1/products',
-          ...(operations.some((operation) => operation.label === 'GET /v1/plans') ? ['/v1/plans'] : []),
+          '/v1/plans',
         ].map((path) => t.http.get(`${path}?limit=200`).set('Authorization', b.auth).expect(200)),
       );
       const ids = lists.flatMap((response) => response.body.data.map((row: { id: string }) => row.id));

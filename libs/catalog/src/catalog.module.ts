@@ -36,6 +36,7 @@ import {
   UpdatePlanProductHandler,
 } from './application/plan.handlers';
 import { GetPlanDraftHandler, GetPlanHandler, GetPlanVersionHandler, ListPlanVersionsHandler } from './application/plan.queries';
+import { ListPlansHandler } from './application/plan-list';
 import { TypeOrmChangeRepository } from './infrastructure/typeorm-change.repository';
 import { TypeOrmOrgCostRepository } from './infrastructure/typeorm-org-cost.repository';
 import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repository';
@@ -98,6 +99,7 @@ import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repos
     GetSupersedeForecastHandler,
     ListVersionReferrersHandler,
     GetVersionUsageHandler,
+    ListPlansHandler,
   ],
   // Tests and operators drive the jobs directly.
   exports: [ProductReleases, PlanReleases, CostCascades, PlanCascades],

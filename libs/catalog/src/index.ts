@@ -17,3 +17,6 @@ export { CheckPlanPublishQuery } from './application/plan-publish-check';
 export type { PublishCheckView } from './application/plan-publish-check';
 export { RepublishPlansCommand, REPUBLISH_MAX_PLANS } from './application/plan-republish';
 export type { RepublishOutcome } from './application/plan-republish';
+export { ListPlansQuery } from './application/plan-list';
+export type { PlanListView } from './application/plan-list';
+export { MAX_IN_VALUES, MAX_SEARCH_LENGTH, MAX_TAGS, PLAN_COUNTABLE, PLAN_SORT_KEYS, PLAN_STATUSES, RANGE_OPS, TIMESTAMP_FIELDS } from './domain/plan-filters';

@@ -4,7 +4,20 @@ import { CascadeRunsController, ChangesController } from './changes.controller';
 import { CostsController } from './costs.controller';
 import { PlanInsightsController } from './plan-insights.controller';
 import { PlansController } from './plans.controller';
+import { PlansListController } from './plans-list.controller';
 import { ProductsController } from './products.controller';
 
-@Module({ imports: [CatalogModule], controllers: [CostsController, ProductsController, PlanInsightsController, PlansController, ChangesController, CascadeRunsController] })
+@Module({
+  imports: [CatalogModule],
+  // PlanInsightsController first: its POST /plans/republish must not be taken for /plans/:id.
+  controllers: [
+    CostsController,
+    ProductsController,
+    PlanInsightsController,
+    PlansController,
+    PlansListController,
+    ChangesController,
+    CascadeRunsController,
+  ],
+})
 export class CatalogHttpModule {}

@@ -23,6 +23,16 @@ const CATALOG = {
     message: 'The cursor is invalid for this list, its filters or its order.',
     param: 'cursor',
   },
+  INVALID_FILTER: {
+    kind: 'invalid_request',
+    message: 'Unknown operator starts_with for name: use eq, in or contains.',
+    param: 'name.starts_with',
+  },
+  INVALID_SORT: {
+    kind: 'invalid_request',
+    message: 'sort takes one of created_at, name, status, description, optionally with :asc or :desc (version is not sortable).',
+    param: 'sort',
+  },
   IDEMPOTENCY_KEY_REQUIRED: {
     kind: 'invalid_request',
     message: 'Send an Idempotency-Key header with every POST.',
@@ -55,11 +65,6 @@ const CATALOG = {
     kind: 'invalid_request',
     message: 'effective_at is not a plan field: publish and schedule through POST /v1/changes.',
     param: 'effective_at',
-  },
-  INVALID_SORT: {
-    kind: 'invalid_request',
-    message: 'sort must be one of updated_at, updated_at:desc, updated_at:asc.',
-    param: 'sort',
   },
   DRAFT_NOT_SUPPORTED: {
     kind: 'invalid_request',

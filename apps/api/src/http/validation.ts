@@ -1,5 +1,6 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError, FieldError } from '@app/shared-kernel';
+import { parsesOwnQuery } from './own-query';
 
 /** class-validator constraint names → the contract's stable field error codes. */
 const CONSTRAINT_CODES: Record<string, string> = {
@@ -50,9 +51,16 @@ export function validationFailed(errors: FieldError[]): DomainError {
   });
 }
 
+/** The app's pipe: DTOs are validated, except a query its route parses itself (see ParsesOwnQuery). */
+class ApiValidationPipe extends ValidationPipe {
+  protected override toValidate(metadata: ArgumentMetadata): boolean {
+    return !parsesOwnQuery(metadata) && super.toValidate(metadata);
+  }
+}
+
 /** Whitelist and forbid unknown fields: anything not declared on the DTO is a 400. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,

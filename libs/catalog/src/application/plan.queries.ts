@@ -3,55 +3,12 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Actor, CursorCodec, DomainError, isUuid, keysetPage, Page, parseLimit } from '@app/shared-kernel';
 import { catalogNotFound } from '../domain/catalog-errors';
-import { allowanceKind } from '../domain/membership-terms';
-import { membershipColumns, MembershipRow, termsOf } from '../infrastructure/typeorm-plan.repository';
 import { VERSION_COLUMNS, VersionRow } from '../infrastructure/version-rows';
-import { VersionLifecycleView, VersionRef } from './catalog.views';
+import { VersionLifecycleView } from './catalog.views';
+import { memberships, PLAN_COLUMNS, PlanMembershipView, PlanRow, planViews, PlanView } from './plan-views';
 import { lifecycleView } from './product.queries';
 
-export interface PlanMembershipView {
-  product_id: string;
-  product_version_id: string | null;
-  product_version: number | null;
-  product_track_mode: 'latest' | 'pinned';
-  pinned_product_version_id: string | null;
-  allowance_kind: 'REFRESHING' | 'POOL' | null;
-  min_quantity: number;
-  default_quantity: number;
-  max_quantity: number | null;
-  included_quantity: string | null;
-  refresh_count: number | null;
-  refresh_unit: string | null;
-  rollover_enabled: boolean;
-  rollover_expiry_periods: number | null;
-  rollover_max: string | null;
-  unit_limit: string | null;
-}
-
-export interface PlanView {
-  object: 'plan';
-  id: string;
-  name: string;
-  description: string | null;
-  public_description: string | null;
-  external_id: string | null;
-  metadata: Record<string, unknown>;
-  custom_fields: Record<string, unknown>;
-  translations: Record<string, unknown>;
-  tags: string[];
-  price_cadence_unit: string;
-  status: string;
-  version: number;
-  live_version: VersionRef | null;
-  draft_version: VersionRef | null;
-  has_scheduled_version: boolean;
-  next_release_at: Date | null;
-  published_at: Date | null;
-  archived_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  products: PlanMembershipView[];
-}
+export type { PlanMembershipView, PlanView } from './plan-views';
 
 export interface PlanVersionView extends VersionLifecycleView {
   object: 'plan_version';
@@ -111,29 +68,6 @@ export class ListPlanVersionsQuery extends Query<Page<PlanVersionView>> {
   }
 }
 
-interface PlanRow {
-  id: string;
-  name: string;
-  description: string | null;
-  public_description: string | null;
-  external_id: string | null;
-  metadata: Record<string, unknown>;
-  custom_fields: Record<string, unknown>;
-  translations: Record<string, unknown>;
-  tags: string[];
-  price_cadence_unit: string;
-  status: string;
-  version: number;
-  head_version_id: string | null;
-  draft_version_id: string | null;
-  draft_version: number | null;
-  next_release_at: Date | null;
-  published_at: Date | null;
-  archived_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
 type PlanVersionRow = VersionRow & {
   plan_id: string;
   name: string;
@@ -148,8 +82,6 @@ type PlanVersionRow = VersionRow & {
   usage_count?: string;
 };
 
-type MembershipReadRow = MembershipRow & { product_version: number | null; live_track_mode: 'latest' | 'pinned' | null; pinned_product_version_id: string | null };
-
 const PLAN_VERSION_SELECT = `
   SELECT ${VERSION_COLUMNS.map((column) => `v.${column}`).join(', ')}, v.plan_id, v.name, v.description, v.public_description, v.external_id,
          v.metadata, v.custom_fields, v.translations, v.price_cadence_unit,
@@ -161,54 +93,6 @@ const PLAN_VERSION_SELECT = `
 const USAGE_COUNT = `(SELECT count(*) FROM subscriptions s WHERE s.organization_id = v.organization_id AND s.workspace_id = v.workspace_id
     AND s.plan_version_id = v.id) + (SELECT count(*) FROM changes c WHERE c.organization_id = v.organization_id
     AND c.workspace_id = v.workspace_id AND (c.staged_version_id = v.id OR c.result_version_id = v.id)) AS usage_count`;
-
-/** Memberships of versions, with the product version each resolved to (and its number), and the live tracking row. */
-async function memberships(
-  txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-  actor: Actor,
-  planId: string,
-  versionIds: string[],
-  /** The plan's working view shows each membership's live track mode; a version, the mode it resolved with. */
-  live = false,
-) {
-  if (versionIds.length === 0) return new Map<string, PlanMembershipView[]>();
-  const rows: MembershipReadRow[] = await txHost.tx.query(
-    `SELECT ${membershipColumns('m')},
-            pv.version AS product_version, t.track_mode AS live_track_mode, t.pinned_product_version_id
-       FROM plan_version_products m
-       LEFT JOIN product_versions pv ON pv.organization_id = m.organization_id AND pv.workspace_id = m.workspace_id AND pv.id = m.product_version_id
-       LEFT JOIN plan_product_tracking t ON t.organization_id = m.organization_id AND t.workspace_id = m.workspace_id AND t.plan_id = $3
-        AND t.product_id = m.product_id
-      WHERE m.organization_id = $1 AND m.workspace_id = $2 AND m.plan_version_id = ANY($4::uuid[]) ORDER BY m.position`,
-    [actor.organizationId, actor.workspaceId, planId, versionIds],
-  );
-  const byVersion = new Map<string, PlanMembershipView[]>();
-  for (const row of rows) {
-    const terms = termsOf(row);
-    byVersion.set(row.plan_version_id, [
-      ...(byVersion.get(row.plan_version_id) ?? []),
-      {
-        product_id: row.product_id,
-        product_version_id: row.product_version_id,
-        product_version: row.product_version,
-        product_track_mode: (live ? row.live_track_mode : (row.track_mode ?? row.live_track_mode)) ?? 'latest',
-        pinned_product_version_id: row.pinned_product_version_id,
-        allowance_kind: allowanceKind(terms),
-        min_quantity: terms.minQuantity,
-        default_quantity: terms.defaultQuantity,
-        max_quantity: terms.maxQuantity,
-        included_quantity: terms.includedQuantity,
-        refresh_count: terms.refreshCount,
-        refresh_unit: terms.refreshUnit,
-        rollover_enabled: terms.rolloverEnabled,
-        rollover_expiry_periods: terms.rolloverExpiryPeriods,
-        rollover_max: terms.rolloverMax,
-        unit_limit: terms.unitLimit,
-      },
-    ]);
-  }
-  return byVersion;
-}
 
 function planVersionView(row: PlanVersionRow, products: PlanMembershipView[]): PlanVersionView {
   return {
@@ -231,11 +115,7 @@ function planVersionView(row: PlanVersionRow, products: PlanMembershipView[]): P
 async function planRow(txHost: TransactionHost<TransactionalAdapterTypeOrm>, actor: Actor, planId: string): Promise<PlanRow> {
   const [row]: PlanRow[] = isUuid(planId)
     ? await txHost.tx.query(
-        `SELECT p.id, p.name, p.description, p.public_description, p.external_id, p.metadata, p.custom_fields, p.translations, p.tags,
-                p.price_cadence_unit, p.status, p.version, p.head_version_id, p.draft_version_id, d.version AS draft_version, p.next_release_at,
-                p.published_at, p.archived_at, p.created_at, p.updated_at
-           FROM plans p
-           LEFT JOIN plan_versions d ON d.organization_id = p.organization_id AND d.workspace_id = p.workspace_id AND d.id = p.draft_version_id
+        `SELECT ${PLAN_COLUMNS} FROM plans p
           WHERE p.organization_id = $1 AND p.workspace_id = $2 AND p.id = $3 AND p.deleted_at IS NULL`,
         [actor.organizationId, actor.workspaceId, planId],
       )
@@ -250,39 +130,8 @@ export class GetPlanHandler implements IQueryHandler<GetPlanQuery> {
 
   /** The working view (model §4.2): live fields, and the draft's content when a draft is open, else the head's. */
   async execute({ actor, planId }: GetPlanQuery): Promise<PlanView> {
-    const row = await planRow(this.txHost, actor, planId);
-    const working = row.draft_version_id ?? row.head_version_id;
-    const byVersion = await memberships(this.txHost, actor, planId, [working, row.head_version_id].filter((id): id is string => id !== null), true);
-    const head = new Map((row.head_version_id ? byVersion.get(row.head_version_id) : undefined)?.map((membership) => [membership.product_id, membership]) ?? []);
-    const products = (working ? (byVersion.get(working) ?? []) : []).map((membership) => ({
-      ...membership,
-      product_version_id: head.get(membership.product_id)?.product_version_id ?? null,
-      product_version: head.get(membership.product_id)?.product_version ?? null,
-    }));
-    return {
-      object: 'plan',
-      id: row.id,
-      name: row.name,
-      description: row.description,
-      public_description: row.public_description,
-      external_id: row.external_id,
-      metadata: row.metadata,
-      custom_fields: row.custom_fields,
-      translations: row.translations,
-      tags: row.tags,
-      price_cadence_unit: row.price_cadence_unit,
-      status: row.status,
-      version: row.version,
-      live_version: row.head_version_id ? { id: row.head_version_id, version: row.version } : null,
-      draft_version: row.draft_version_id ? { id: row.draft_version_id, version: row.draft_version! } : null,
-      has_scheduled_version: row.next_release_at !== null,
-      next_release_at: row.next_release_at,
-      published_at: row.published_at,
-      archived_at: row.archived_at,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      products,
-    };
+    const [view] = await planViews(this.txHost, actor, [await planRow(this.txHost, actor, planId)]);
+    return view;
   }
 }
 
@@ -300,7 +149,7 @@ export class GetPlanDraftHandler implements IQueryHandler<GetPlanDraftQuery> {
     );
     const draft = rows.find((row) => row.id === plan.draft_version_id)!;
     const base = rows.find((row) => row.id === draft.base_version_id);
-    const byVersion = await memberships(this.txHost, actor, planId, rows.map((row) => row.id));
+    const byVersion = await memberships(this.txHost, actor, rows.map((row) => row.id));
     const after = byVersion.get(draft.id) ?? [];
     const before = base ? (byVersion.get(base.id) ?? []) : [];
     const same = (a: PlanMembershipView, b: PlanMembershipView) =>
@@ -337,7 +186,7 @@ export class GetPlanVersionHandler implements IQueryHandler<GetPlanVersionQuery>
       [actor.organizationId, actor.workspaceId, planId, version],
     );
     if (!row) throw catalogNotFound('version', 'version');
-    return planVersionView(row, (await memberships(this.txHost, actor, planId, [row.id])).get(row.id) ?? []);
+    return planVersionView(row, (await memberships(this.txHost, actor, [row.id])).get(row.id) ?? []);
   }
 }
 
@@ -370,7 +219,7 @@ export class ListPlanVersionsHandler implements IQueryHandler<ListPlanVersionsQu
         ),
       (row) => [row.version],
     );
-    const byVersion = await memberships(this.txHost, actor, planId, page.data.map((row) => row.id));
+    const byVersion = await memberships(this.txHost, actor, page.data.map((row) => row.id));
     return { ...page, data: page.data.map((row) => planVersionView(row, byVersion.get(row.id) ?? [])) };
   }
 }
