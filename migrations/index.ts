@@ -12,6 +12,7 @@ import { FxRatesPerWorkspace1763801200000 } from './1763801200000-fx-rates-per-w
 import { CatalogCostsProducts1763804000000 } from './1763804000000-catalog-costs-products';
 import { CatalogErrorDetails1763804100000 } from './1763804100000-catalog-error-details';
 import { CatalogPlans1763805000000 } from './1763805000000-catalog-plans';
+import { PlanSubscriberMoves1763805200000 } from './1763805200000-plan-subscriber-moves';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   CatalogCostsProducts1763804000000,
   CatalogErrorDetails1763804100000,
   CatalogPlans1763805000000,
+  PlanSubscriberMoves1763805200000,
 ];

@@ -30,6 +30,17 @@ import { GetPlanDraftHandler, GetPlanHandler, GetPlanVersionHandler, ListPlanVer
 import { TypeOrmChangeRepository } from './infrastructure/typeorm-change.repository';
 import { TypeOrmOrgCostRepository } from './infrastructure/typeorm-org-cost.repository';
 import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repository';
+import { MigrationRunner, SubscriberMoves } from './application/migration-runner';
+import {
+  CancelMigrationHandler,
+  CancelSubscriptionHandler,
+  CreateSubscriptionHandler,
+  MigratePlanHandler,
+} from './application/subscription.handlers';
+import { GetMigrationHandler, GetSubscriptionHandler, ListMigrationOutcomesHandler, ListSubscriptionsHandler } from './application/subscription.queries';
+import { PlanGoLiveListener, PlanMigrationRepository, SubscriptionRepository } from './domain/subscriber-ports';
+import { TypeOrmPlanMigrationRepository } from './infrastructure/typeorm-plan-migration.repository';
+import { TypeOrmSubscriptionRepository } from './infrastructure/typeorm-subscription.repository';
 
 /** Costs, products, plans and their versions, changes, cascades, subscriptions. */
 @Module({
@@ -81,8 +92,20 @@ import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repos
     GetPlanDraftHandler,
     GetPlanVersionHandler,
     ListPlanVersionsHandler,
+    { provide: SubscriptionRepository, useClass: TypeOrmSubscriptionRepository },
+    { provide: PlanMigrationRepository, useClass: TypeOrmPlanMigrationRepository },
+    { provide: PlanGoLiveListener, useClass: SubscriberMoves },
+    MigrationRunner,
+    CreateSubscriptionHandler,
+    CancelSubscriptionHandler,
+    MigratePlanHandler,
+    CancelMigrationHandler,
+    GetSubscriptionHandler,
+    ListSubscriptionsHandler,
+    GetMigrationHandler,
+    ListMigrationOutcomesHandler,
   ],
   // Tests and operators drive the jobs directly.
-  exports: [ProductReleases, PlanReleases, CostCascades],
+  exports: [ProductReleases, PlanReleases, CostCascades, MigrationRunner],
 })
 export class CatalogModule {}

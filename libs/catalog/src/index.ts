@@ -10,3 +10,7 @@ export { GetPlanQuery, GetPlanDraftQuery, GetPlanVersionQuery, ListPlanVersionsQ
 export type { PlanView, PlanVersionView, PlanMembershipView } from './application/plan.queries';
 export type { TermsInput, TrackMode } from './domain/membership-terms';
 export { PlanReleases, FIRE_PLAN_RELEASE_JOB } from './application/plan-releases';
+export * from './application/subscription.commands';
+export { MigrationRunner, MIGRATION_RUN_JOB, MIGRATION_START_JOB, MIGRATION_BATCH_SIZE } from './application/migration-runner';
+export { MIGRATION_MODES, PRORATION_STRATEGIES, OUTCOME_STATUSES, SKIP_REASONS } from './domain/plan-migration';
+export { PLAN_TRACK_MODES, VERSION_CHANGE_STRATEGIES } from './domain/subscription';

@@ -4,6 +4,7 @@ import { CascadeRunsController, ChangesController } from './changes.controller';
 import { CostsController } from './costs.controller';
 import { PlansController } from './plans.controller';
 import { ProductsController } from './products.controller';
+import { MigrationsController, PlanMigrationsController, SubscriptionsController } from './subscriptions.controller';
 
-@Module({ imports: [CatalogModule], controllers: [CostsController, ProductsController, PlansController, ChangesController, CascadeRunsController] })
+@Module({ imports: [CatalogModule], controllers: [CostsController, ProductsController, PlansController, ChangesController, CascadeRunsController, SubscriptionsController, PlanMigrationsController, MigrationsController] })
 export class CatalogHttpModule {}
