@@ -180,6 +180,8 @@ export class SubscriberMoves extends PlanGoLiveListener {
       for (const superseded of await this.migrations.supersedePending(tenant, planId, now)) {
         await this.migrations.completeOrNextDue(tenant, superseded, now);
       }
+      // Nobody to move: no migration is recorded for this go-live.
+      if (!(await this.migrations.hasLatestTrackers(tenant, planId))) continue;
       const migration = PlanMigration.request({
         ...tenantOf(tenant),
         planId,

@@ -61,6 +61,8 @@ export abstract class PlanMigrationRepository {
    * effective at `at` (immediate) or at the end of the period running at `at` (next_period).
    */
   abstract buildPublishOutcomes(migration: PlanMigration, at: Date): Promise<number>;
+  /** Whether any ACTIVE subscription of the plan tracks latest (and pins no product). */
+  abstract hasLatestTrackers(tenant: TenantKey, planId: string): Promise<boolean>;
   /** Closes the plan's pending outcomes of older go-lives as skipped SUPERSEDED; returns the migrations touched. */
   abstract supersedePending(tenant: TenantKey, planId: string, now: Date): Promise<string[]>;
   /** Settles up to `limit` due pending outcomes of the migration; returns how many, and who moved. */

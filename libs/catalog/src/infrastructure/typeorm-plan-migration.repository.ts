@@ -162,6 +162,18 @@ export class TypeOrmPlanMigrationRepository extends PlanMigrationRepository {
     return row.n;
   }
 
+  async hasLatestTrackers(tenant: TenantKey, planId: string): Promise<boolean> {
+    const rows = await this.query(
+      `SELECT 1 FROM subscriptions s
+        WHERE s.organization_id = $1 AND s.workspace_id = $2 AND s.plan_id = $3 AND s.status = 'active' AND s.plan_track_mode = 'latest'
+          AND NOT EXISTS (SELECT 1 FROM subscription_product_pins p
+                           WHERE p.organization_id = s.organization_id AND p.workspace_id = s.workspace_id AND p.subscription_id = s.id)
+        LIMIT 1`,
+      [tenant.organizationId, tenant.workspaceId, planId],
+    );
+    return rows.length > 0;
+  }
+
   async supersedePending(tenant: TenantKey, planId: string, now: Date): Promise<string[]> {
     const rows = await this.query<{ migration_id: string }>(
       `WITH closed AS (
