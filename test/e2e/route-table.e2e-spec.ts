@@ -56,6 +56,7 @@ const VALID_BODIES: Record<string, object> = {
   'PATCH /v1/costs/{id}': { amount: '2.00' },
   'PATCH /v1/products/{id}': { name: 'Hijacked' },
   'POST /v1/products/{id}/draft': {},
+  'POST /v1/plans/{id}/migrate': { mode: 'PREVIEW', target_version: 1 },
 };
 
 /**
@@ -84,7 +85,21 @@ async function catalogResources(t: TestApp, auth: string): Promise<Record<string
     const status = (await t.http.get(`/v1/cascade_runs/${run}`).set('Authorization', auth).expect(200)).body.status;
     return status === 'completed' ? status : undefined;
   }, 10_000);
-  return { costs: cost.id, products: product.id, changes: change, cascade_runs: run };
+  return { costs: cost.id, products: product.id, changes: change, cascade_runs: run, ...(await subscriptionResources(t, auth, product.id)) };
+}
+
+/** A live plan on the product, a subscription to it, and a migration scheduled for later. */
+async function subscriptionResources(t: TestApp, auth: string, productId: string): Promise<Record<string, string>> {
+  const send = (path: string, body: object) => t.http.post(path).set('Authorization', auth).set('Idempotency-Key', idem()).send(body);
+  const plan = (await send('/v1/plans', { name: 'Route table plan' }).expect(201)).body;
+  const draft = (await send(`/v1/plans/${plan.id}/products`, { product_id: productId }).expect(201)).body.draft_version;
+  await send('/v1/changes', { operation: 'catalog.publish_version', subject_kind: 'plan', subject_id: plan.id, staged_version_id: draft.id }).expect(201);
+  const customer = (await send('/v1/customers', { name: 'Route table subscriber', currency: 'EUR' }).expect(201)).body.id;
+  const subscription = (await send('/v1/subscriptions', { customer_id: customer, plan_id: plan.id }).expect(201)).body.id;
+  const migration = (
+    await send(`/v1/plans/${plan.id}/migrate`, { mode: 'SCHEDULED', target_version: 1, scheduled_at: '2099-01-01T00:00:00Z' }).expect(200)
+  ).body.migration_id;
+  return { subscriptions: subscription, migrations: migration };
 }
 
 /** The dotted names of every `…_id` property a JSON request body may carry, nested objects followed. */
@@ -399,6 +414,11 @@ describe('Route table: every documented route enforces authentication, scope and
           'POST /v1/changes/{id}/cancel 404',
           'GET /v1/cascade_runs/{id} 404',
           'GET /v1/cascade_runs/{id}/tasks 404',
+          'GET /v1/subscriptions/{id} 404',
+          'POST /v1/subscriptions/{id}/cancel 404',
+          'GET /v1/migrations/{id} 404',
+          'GET /v1/migrations/{id}/outcomes 404',
+          'POST /v1/migrations/{id}/cancel 404',
         ]),
       );
 
@@ -465,6 +485,8 @@ describe('Route table: every documented route enforces authentication, scope and
       resources.products = { id: catalog.products, code: 'PRODUCT_NOT_FOUND' };
       resources.changes = { id: catalog.changes, code: 'CHANGE_NOT_FOUND' };
       resources.cascade_runs = { id: catalog.cascade_runs, code: 'CASCADE_RUN_NOT_FOUND' };
+      resources.subscriptions = { id: catalog.subscriptions, code: 'SUBSCRIPTION_NOT_FOUND' };
+      resources.migrations = { id: catalog.migrations, code: 'MIGRATION_NOT_FOUND' };
     });
 
     it('answers organization B on every route naming an organization A resource exactly as for an unknown id: 404', async () => {
@@ -509,6 +531,10 @@ describe('Route table: every documented route enforces authentication, scope and
           'DELETE /v1/products/{id}/draft 404',
           'POST /v1/changes/{id}/cancel 404',
           'GET /v1/cascade_runs/{id}/tasks 404',
+          'GET /v1/subscriptions/{id} 404',
+          'POST /v1/subscriptions/{id}/cancel 404',
+          'GET /v1/migrations/{id}/outcomes 404',
+          'POST /v1/migrations/{id}/cancel 404',
         ]),
       );
 
@@ -601,7 +627,7 @@ describe('Route table: every documented route enforces authentication, scope and
 
     it('does not show organization A’s resources in organization B’s lists', async () => {
       const lists = await Promise.all(
-        ['/v1/api_keys', '/v1/workspaces', '/v1/customers', '/v1/costs', '/v1/products'].map((path) =>
+        ['/v1/api_keys', '/v1/workspaces', '/v1/customers', '/v1/costs', '/v1/products', '/v1/subscriptions'].map((path) =>
           t.http.get(`${path}?limit=200`).set('Authorization', b.auth).expect(200),
         ),
       );
