@@ -11,6 +11,8 @@ import {
   expectEveryBadQueryAnswered,
   Ids,
 } from '../support/bad-input';
+import { CatalogClient } from '../support/catalog-helpers';
+import { SubscriptionClient } from '../support/subscription-helpers';
 import { createTenant, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { WalletClient } from '../support/wallet-helpers';
@@ -55,6 +57,20 @@ const ROUTES: BadQueryRoute[] = [
   { name: 'users', path: () => '/v1/users', refused: page, tolerated },
   { name: 'workspaces', path: () => '/v1/workspaces', refused: page, tolerated },
   { name: 'permissions', path: () => '/v1/permissions', refused: {} },
+  {
+    name: 'subscriptions',
+    path: () => '/v1/subscriptions',
+    refused: { ...page, plan_id: badUuid, customer_id: badUuid, status: fc.constantFrom('paused', 'ACTIVE', '', 'active,canceled') },
+    tolerated,
+  },
+  { name: 'subscription', path: (ids) => `/v1/subscriptions/${ids.subscription}`, refused: {} },
+  { name: 'migration', path: (ids) => `/v1/migrations/${ids.migration}`, refused: {} },
+  {
+    name: 'migration outcomes',
+    path: (ids) => `/v1/migrations/${ids.migration}/outcomes`,
+    refused: { ...page, status: fc.constantFrom('done', 'MOVED', '', 'moved,skipped') },
+    tolerated,
+  },
 ];
 
 describe('GET routes under generated bad query strings and ids (R8)', () => {
@@ -70,7 +86,7 @@ describe('GET routes under generated bad query strings and ids (R8)', () => {
     await api.ok(wallet.id, 'credit', { amount: '10.00' });
     const hold = await api.post(`/v1/wallets/${wallet.id}/holds`, { amount: '1.00' });
     expect(hold.status).toBe(201);
-    ids = { wallet: wallet.id, hold: hold.body.id, customer: customer.id };
+    ids = { wallet: wallet.id, hold: hold.body.id, customer: customer.id, ...(await subscriptionIds(t, tenant, customer.id)) };
   });
   afterAll(() => t.close());
 
@@ -81,3 +97,14 @@ describe('GET routes under generated bad query strings and ids (R8)', () => {
     await expectEveryBadQueryAnswered(t, { auth: tenant.auth, routes: ROUTES, ids, foreignId, seed, runs: BAD_INPUT_RUNS });
   });
 });
+
+/** A subscription and a (scheduled) migration of a live plan, for the subscription and migration reads. */
+async function subscriptionIds(t: TestApp, tenant: TestTenant, customer: string): Promise<Ids> {
+  const api = new SubscriptionClient(new CatalogClient(t, tenant.auth), tenant);
+  await api.orgCost('seat', { amount: '10' });
+  const plan = await api.plan([(await api.liveProduct('seat * 2')).id]);
+  await api.publishPlan(plan);
+  const subscription = (await api.subscribe({ customer_id: customer, plan_id: plan })).id;
+  const migration = await api.post(`/v1/plans/${plan}/migrate`, { mode: 'SCHEDULED', target_version: 1, scheduled_at: '2099-01-01T00:00:00Z' });
+  return { subscription, migration: migration.body.migration_id };
+}
