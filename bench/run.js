@@ -2,7 +2,7 @@
 const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
-const BENCHMARKS = ['startup.js', 'auth.js', 'wallets.js', 'wallet-scale.js', 'catalog.js'];
+const BENCHMARKS = ['startup.js', 'auth.js', 'wallets.js', 'wallet-scale.js', 'catalog.js', 'plan-migration.js'];
 
 let failed = false;
 for (const benchmark of BENCHMARKS) {

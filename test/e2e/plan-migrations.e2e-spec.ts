@@ -238,6 +238,7 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
       await api.post(`/v1/subscriptions/${leaving.id}/cancel`);
       clock.set(new Date(scheduledAt.getTime() + 1000));
       await t.app.get(MigrationRunner).startScheduled({ organizationId: api.tenant.organization_id, workspaceId: api.tenant.liveWorkspaceId, migrationId });
+      await api.runMigration(migrationId);
       const migration = await api.migration(migrationId);
       expect(migration).toMatchObject({ status: 'completed', counts: { total: 2, moved: 2, pending: 0 }, started_at: expect.any(String) });
       const outcomes = await api.outcomes(migrationId);
@@ -314,7 +315,8 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
       const v2 = change2.result;
       const [first] = await api.publishMigrations(planId);
       const migration = await api.migration(first);
-      expect(migration).toMatchObject({ trigger: 'publish', mode: 'IMMEDIATE', target_version: v2, status: 'running', counts: { total: 2, pending: 2 } });
+      // The queue's worker may already be moving the immediate one.
+      expect(migration).toMatchObject({ trigger: 'publish', mode: 'IMMEDIATE', target_version: v2, counts: { total: 2 } });
       await api.runMigration(first);
       expect((await api.subscription(immediate.id)).plan_version).toEqual(v2);
       expect((await api.subscription(nextPeriod.id)).plan_version).toEqual({ id: v1.id, version: 1 });

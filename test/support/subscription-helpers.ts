@@ -1,5 +1,7 @@
 import { MigrationRunner } from '@app/catalog';
+import { Clock } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
+import { eventually } from './auth-helpers';
 import { CatalogClient } from './catalog-helpers';
 import { TestTenant } from './tenants';
 
@@ -82,8 +84,23 @@ export class SubscriptionClient extends CatalogClient {
     return rows.map((row) => row.id);
   }
 
-  /** Runs the migration's run job in-process (the queue's workers may run it too; nothing moves twice). */
+  /**
+   * Runs the migration's run job in-process. The queue's own worker may hold a batch meanwhile
+   * (this run skips it, nothing moves twice): wait until no outcome due by the app's clock is pending.
+   */
   async runMigration(migrationId: string): Promise<void> {
-    await this.t.app.get(MigrationRunner).run({ organizationId: this.tenant.organization_id, workspaceId: this.tenant.liveWorkspaceId, migrationId });
+    const job = { organizationId: this.tenant.organization_id, workspaceId: this.tenant.liveWorkspaceId, migrationId };
+    await this.t.app.get(MigrationRunner).run(job);
+    const db = this.t.app.get(DataSource);
+    const now = this.t.app.get(Clock).now();
+    await eventually(async () => {
+      const [{ due }] = await db.query(
+        `SELECT count(*)::int AS due FROM plan_migration_outcomes WHERE migration_id = $1 AND status = 'pending' AND effective_at <= $2`,
+        [migrationId, now],
+      );
+      return due === 0 ? true : undefined;
+    }, 10_000);
+    // Once more, now that nothing due is held elsewhere: it completes the migration when nothing is pending.
+    await this.t.app.get(MigrationRunner).run(job);
   }
 }

@@ -208,71 +208,74 @@ export class TypeOrmPlanMigrationRepository extends PlanMigrationRepository {
       priceCadenceUnit: migration.price_cadence_unit,
     };
     if (!migration || migration.status !== 'running') return { settled: 0, moved: [], target };
-    // One statement: the due outcomes (skipping those another worker holds), their subscriptions
-    // locked in id order, each classified, moved or skipped, and every move recorded.
-    const rows = await this.query<{
-      subscription_id: string;
-      customer_id: string;
-      from_version_id: string;
-      from_version: number;
-      effective_at: Date;
-      proration_strategy: ProrationStrategy;
-      reason: SkipReason | null;
-    }>(
-      `WITH batch AS (
-         SELECT o.subscription_id, o.effective_at, o.proration_strategy FROM plan_migration_outcomes o
-          WHERE o.organization_id = $1 AND o.workspace_id = $2 AND o.migration_id = $3 AND o.status = 'pending' AND o.effective_at <= $4
-          ORDER BY o.subscription_id LIMIT $5 FOR UPDATE SKIP LOCKED
-       ), locked AS (
-         SELECT s.organization_id, s.workspace_id, s.id, s.customer_id, s.status, s.plan_version_id, s.billing_cadence FROM subscriptions s
-          WHERE s.organization_id = $1 AND s.workspace_id = $2 AND s.id IN (SELECT subscription_id FROM batch)
-          ORDER BY s.id FOR NO KEY UPDATE
-       ), classified AS (
-         SELECT s.id, s.customer_id, s.plan_version_id AS from_version_id, b.effective_at, b.proration_strategy,
-                CASE WHEN s.status <> 'active' THEN 'NOT_ACTIVE'
-                     WHEN s.plan_version_id = $6 THEN 'ALREADY_ON_TARGET'
-                     WHEN s.billing_cadence <> $7 THEN 'CADENCE_MISMATCH'
-                     WHEN ${pinNotIn('$6')} THEN 'PIN_NOT_IN_TARGET' END AS reason
-           FROM locked s JOIN batch b ON b.subscription_id = s.id
-       ), moved AS (
-         UPDATE subscriptions s SET plan_version_id = $6, updated_at = $4
-           FROM classified c WHERE s.organization_id = $1 AND s.workspace_id = $2 AND s.id = c.id AND c.reason IS NULL
+    // Three statements, each indexed by the batch's ids, so a batch costs the same in a migration of
+    // 10,000 or 1,000,000 outcomes (a join between CTEs is planned blind, and once scanned them all).
+    // 1. The due outcomes, skipping those another worker holds.
+    const due = await this.query<{ subscription_id: string; effective_at: Date; proration_strategy: ProrationStrategy }>(
+      `SELECT o.subscription_id, o.effective_at, o.proration_strategy FROM plan_migration_outcomes o
+        WHERE o.organization_id = $1 AND o.workspace_id = $2 AND o.migration_id = $3 AND o.status = 'pending' AND o.effective_at <= $4
+        ORDER BY o.subscription_id LIMIT $5 FOR UPDATE SKIP LOCKED`,
+      [tenant.organizationId, tenant.workspaceId, migrationId, now, limit],
+    );
+    if (due.length === 0) return { settled: 0, moved: [], target };
+    const ids = due.map((row) => row.subscription_id);
+    // 2. Their subscriptions, locked in id order, each classified (the first reason that applies).
+    const classified = await this.query<{ id: string; customer_id: string; from_version_id: string; from_version: number; reason: SkipReason | null }>(
+      `SELECT s.id, s.customer_id, s.plan_version_id AS from_version_id, v.version AS from_version,
+              CASE WHEN s.status <> 'active' THEN 'NOT_ACTIVE'
+                   WHEN s.plan_version_id = $4 THEN 'ALREADY_ON_TARGET'
+                   WHEN s.billing_cadence <> $5 THEN 'CADENCE_MISMATCH'
+                   WHEN ${pinNotIn('$4')} THEN 'PIN_NOT_IN_TARGET' END AS reason
+         FROM subscriptions s
+         JOIN plan_versions v ON v.organization_id = s.organization_id AND v.workspace_id = s.workspace_id AND v.id = s.plan_version_id
+        WHERE s.organization_id = $1 AND s.workspace_id = $2 AND s.id = ANY($3::uuid[])
+        ORDER BY s.id FOR NO KEY UPDATE OF s`,
+      [tenant.organizationId, tenant.workspaceId, ids, target.id, target.priceCadenceUnit],
+    );
+    const outcome = new Map(due.map((row) => [row.subscription_id, row]));
+    const moved = classified.filter((row) => row.reason === null);
+    // 3. One write: the moves, every outcome settled, each move recorded.
+    await this.query(
+      `WITH moved AS (
+         UPDATE subscriptions SET plan_version_id = $4, updated_at = $5
+          WHERE organization_id = $1 AND workspace_id = $2 AND id = ANY($6::uuid[])
        ), settled AS (
-         UPDATE plan_migration_outcomes o SET status = CASE WHEN c.reason IS NULL THEN 'moved' ELSE 'skipped' END, reason = c.reason,
-                from_version_id = c.from_version_id, processed_at = $4
-           FROM classified c WHERE o.organization_id = $1 AND o.workspace_id = $2 AND o.migration_id = $3 AND o.subscription_id = c.id
-       ), recorded AS (
-         INSERT INTO subscription_version_changes (organization_id, workspace_id, id, subscription_id, migration_id, from_version_id, to_version_id,
-           proration_strategy, effective_at, created_at)
-         SELECT $1, $2, ($8::uuid[])[n.rn], n.id, $3, n.from_version_id, $6, n.proration_strategy, n.effective_at, $4
-           FROM (SELECT c.*, row_number() OVER (ORDER BY c.id) AS rn FROM classified c WHERE c.reason IS NULL) n
+         UPDATE plan_migration_outcomes o SET status = CASE WHEN u.reason IS NULL THEN 'moved' ELSE 'skipped' END, reason = u.reason,
+                from_version_id = u.from_version_id, processed_at = $5
+           FROM unnest($7::uuid[], $8::text[], $9::uuid[]) AS u (subscription_id, reason, from_version_id)
+          WHERE o.organization_id = $1 AND o.workspace_id = $2 AND o.migration_id = $3 AND o.subscription_id = ANY($7::uuid[])
+            AND o.subscription_id = u.subscription_id
        )
-       SELECT c.id AS subscription_id, c.customer_id, c.from_version_id, v.version AS from_version, c.effective_at, c.proration_strategy, c.reason
-         FROM classified c JOIN plan_versions v ON v.organization_id = $1 AND v.workspace_id = $2 AND v.id = c.from_version_id
-        ORDER BY c.id`,
+       INSERT INTO subscription_version_changes (organization_id, workspace_id, id, subscription_id, migration_id, from_version_id, to_version_id,
+         proration_strategy, effective_at, created_at)
+       SELECT $1, $2, m.id, m.subscription_id, $3, m.from_version_id, $4, m.proration_strategy, m.effective_at, $5
+         FROM unnest($10::uuid[], $6::uuid[], $11::uuid[], $12::text[], $13::timestamptz[]) AS m (id, subscription_id, from_version_id, proration_strategy, effective_at)`,
       [
         tenant.organizationId,
         tenant.workspaceId,
         migrationId,
-        now,
-        limit,
         target.id,
-        target.priceCadenceUnit,
-        Array.from({ length: limit }, () => newId()),
+        now,
+        moved.map((row) => row.id),
+        classified.map((row) => row.id),
+        classified.map((row) => row.reason),
+        classified.map((row) => row.from_version_id),
+        moved.map(() => newId()),
+        moved.map((row) => row.from_version_id),
+        moved.map((row) => outcome.get(row.id)!.proration_strategy),
+        moved.map((row) => outcome.get(row.id)!.effective_at),
       ],
     );
     return {
-      settled: rows.length,
-      moved: rows
-        .filter((row) => row.reason === null)
-        .map((row) => ({
-          subscriptionId: row.subscription_id,
-          customerId: row.customer_id,
-          fromVersionId: row.from_version_id,
-          fromVersion: row.from_version,
-          effectiveAt: row.effective_at,
-          prorationStrategy: row.proration_strategy,
-        })),
+      settled: classified.length,
+      moved: moved.map((row) => ({
+        subscriptionId: row.id,
+        customerId: row.customer_id,
+        fromVersionId: row.from_version_id,
+        fromVersion: row.from_version,
+        effectiveAt: outcome.get(row.id)!.effective_at,
+        prorationStrategy: outcome.get(row.id)!.proration_strategy,
+      })),
       target,
     };
   }
