@@ -37,7 +37,8 @@ export class PlanSubscriberMoves1763805200000 implements MigrationInterface {
       CREATE UNIQUE INDEX plan_migrations_publish_key ON plan_migrations (organization_id, workspace_id, target_version_id)
         WHERE trigger = 'publish'`);
     await q.query(`
-      CREATE INDEX plan_migration_outcomes_due_idx ON plan_migration_outcomes (organization_id, workspace_id, migration_id, effective_at)
+      CREATE INDEX plan_migration_outcomes_due_idx
+        ON plan_migration_outcomes (organization_id, workspace_id, migration_id, effective_at, subscription_id)
         WHERE status = 'pending'`);
     await q.query(`
       CREATE INDEX subscriptions_customer_idx ON subscriptions (organization_id, workspace_id, customer_id, created_at DESC, id DESC)`);

@@ -97,8 +97,15 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
       await api.patch(`/v1/plans/${planId}/products/${seat.id}`, { included_quantity: '300' });
       expectError(await migrate({ mode: 'preview', target_version: 3 }), 409, 'INVALID_TARGET_VERSION');
       await api.delete(`/v1/plans/${planId}/draft`);
-      expectError(await api.post(`/v1/plans/${randomUUID()}/migrate`, { mode: 'PREVIEW', target_version: 1 }), 404, 'PLAN_NOT_FOUND');
-      const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM plan_migrations WHERE plan_id = $1 AND trigger = 'manual'`, [planId]);
+      expectError(
+        await api.post(`/v1/plans/${randomUUID()}/migrate`, { mode: 'PREVIEW', target_version: 1 }),
+        404,
+        'PLAN_NOT_FOUND',
+      );
+      const [{ count }] = await db.query(
+        `SELECT count(*)::int AS count FROM plan_migrations WHERE plan_id = $1 AND trigger = 'manual'`,
+        [planId],
+      );
       expect(count).toBe(0);
     });
 
@@ -140,7 +147,11 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
         product_pins: [{ product_id: extra.id, product_version_id: extra.live_version.id }],
       });
       const onTarget = await api.subscribe({ customer_id: customer, plan_id: planId, plan_version: 2 });
-      const response = await api.post(`/v1/plans/${planId}/migrate`, { mode: 'immediate', target_version: 2, proration_strategy: 'always_invoice' });
+      const response = await api.post(`/v1/plans/${planId}/migrate`, {
+        mode: 'immediate',
+        target_version: 2,
+        proration_strategy: 'always_invoice',
+      });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
         mode: 'IMMEDIATE',
@@ -179,17 +190,34 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
         proration_strategy: 'always_invoice',
         processed_at: expect.any(String),
       });
-      expect(outcomes.find((row) => row.subscription_id === pinsExtra.id)).toMatchObject({ status: 'skipped', reason: 'PIN_NOT_IN_TARGET' });
+      expect(outcomes.find((row) => row.subscription_id === pinsExtra.id)).toMatchObject({
+        status: 'skipped',
+        reason: 'PIN_NOT_IN_TARGET',
+      });
       expect((await api.outcomes(migrationId, 'status=skipped')).map((row) => row.subscription_id)).toEqual([pinsExtra.id]);
       expectError(await api.get(`/v1/migrations/${migrationId}/outcomes?status=lost`), 400, 'VALIDATION_ERROR');
       expect((await api.subscription(moving.id)).plan_version).toEqual({ id: v2, version: 2 });
       expect((await api.subscription(pinsExtra.id)).plan_version).toEqual({ id: v1, version: 1 });
       expect((await api.subscription(onTarget.id)).plan_version.version).toBe(2);
       expect(await versionChanges(moving.id)).toEqual([
-        { from_version_id: v1, to_version_id: v2, migration_id: migrationId, proration_strategy: 'always_invoice', effective_at: new Date(migration.created_at) },
+        {
+          from_version_id: v1,
+          to_version_id: v2,
+          migration_id: migrationId,
+          proration_strategy: 'always_invoice',
+          effective_at: new Date(migration.created_at),
+        },
       ]);
       expect(await events(moving.id)).toEqual([
-        expect.objectContaining({ subscriptionId: moving.id, customerId: customer, planId, migrationId, fromVersion: 1, toVersion: 2, prorationStrategy: 'always_invoice' }),
+        expect.objectContaining({
+          subscriptionId: moving.id,
+          customerId: customer,
+          planId,
+          migrationId,
+          fromVersion: 1,
+          toVersion: 2,
+          prorationStrategy: 'always_invoice',
+        }),
       ]);
       // Running the job again moves nobody twice.
       await api.runMigration(migrationId);
@@ -213,11 +241,20 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
       const monthly = await api.subscribe({ customer_id: customer, plan_id: yearly });
       expect((await api.patch(`/v1/plans/${yearly}`, { price_cadence_unit: 'year' })).status).toBe(200);
       await api.publishPlan(yearly);
-      const response = await api.post(`/v1/plans/${yearly}/migrate`, { mode: 'IMMEDIATE', target_version: 2, proration_strategy: 'none' });
+      const response = await api.post(`/v1/plans/${yearly}/migrate`, {
+        mode: 'IMMEDIATE',
+        target_version: 2,
+        proration_strategy: 'none',
+      });
       expect(response.body).toMatchObject({ affected_subscriptions: 1, skipped_by_reason: { ...NO_SKIPS, CADENCE_MISMATCH: 1 } });
       await api.runMigration(response.body.migration_id);
       expect(await api.outcomes(response.body.migration_id)).toEqual([
-        expect.objectContaining({ subscription_id: monthly.id, status: 'skipped', reason: 'CADENCE_MISMATCH', proration_strategy: 'none' }),
+        expect.objectContaining({
+          subscription_id: monthly.id,
+          status: 'skipped',
+          reason: 'CADENCE_MISMATCH',
+          proration_strategy: 'none',
+        }),
       ]);
       expect((await api.subscription(monthly.id)).plan_version.version).toBe(1);
     });
@@ -226,21 +263,43 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
       const early = await api.subscribe({ customer_id: customer, plan_id: planId, plan_version: 1 });
       const leaving = await api.subscribe({ customer_id: customer, plan_id: planId, plan_version: 1 });
       const scheduledAt = new Date(clock.now().getTime() + 2 * 3_600_000);
-      const response = await api.post(`/v1/plans/${planId}/migrate`, { mode: 'scheduled', target_version: 2, scheduled_at: scheduledAt.toISOString() });
+      const response = await api.post(`/v1/plans/${planId}/migrate`, {
+        mode: 'scheduled',
+        target_version: 2,
+        scheduled_at: scheduledAt.toISOString(),
+      });
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ mode: 'SCHEDULED', target_version: 2, affected_subscriptions: 2, scheduled_at: scheduledAt.toISOString() });
+      expect(response.body).toMatchObject({
+        mode: 'SCHEDULED',
+        target_version: 2,
+        affected_subscriptions: 2,
+        scheduled_at: scheduledAt.toISOString(),
+      });
       const migrationId = response.body.migration_id;
-      expect(await api.migration(migrationId)).toMatchObject({ status: 'scheduled', mode: 'SCHEDULED', counts: { total: 0 }, started_at: null });
+      expect(await api.migration(migrationId)).toMatchObject({
+        status: 'scheduled',
+        mode: 'SCHEDULED',
+        counts: { total: 0 },
+        started_at: null,
+      });
       // Not due yet: the job does nothing.
-      await t.app.get(MigrationRunner).startScheduled({ organizationId: api.tenant.organization_id, workspaceId: api.tenant.liveWorkspaceId, migrationId });
+      await t.app
+        .get(MigrationRunner)
+        .startScheduled({ organizationId: api.tenant.organization_id, workspaceId: api.tenant.liveWorkspaceId, migrationId });
       expect((await api.migration(migrationId)).status).toBe('scheduled');
       const late = await api.subscribe({ customer_id: customer, plan_id: planId, plan_version: 1 });
       await api.post(`/v1/subscriptions/${leaving.id}/cancel`);
       clock.set(new Date(scheduledAt.getTime() + 1000));
-      await t.app.get(MigrationRunner).startScheduled({ organizationId: api.tenant.organization_id, workspaceId: api.tenant.liveWorkspaceId, migrationId });
+      await t.app
+        .get(MigrationRunner)
+        .startScheduled({ organizationId: api.tenant.organization_id, workspaceId: api.tenant.liveWorkspaceId, migrationId });
       await api.runMigration(migrationId);
       const migration = await api.migration(migrationId);
-      expect(migration).toMatchObject({ status: 'completed', counts: { total: 2, moved: 2, pending: 0 }, started_at: expect.any(String) });
+      expect(migration).toMatchObject({
+        status: 'completed',
+        counts: { total: 2, moved: 2, pending: 0 },
+        started_at: expect.any(String),
+      });
       const outcomes = await api.outcomes(migrationId);
       expect(outcomes.map((row) => row.subscription_id).sort()).toEqual([early.id, late.id].sort());
       expect(outcomes.every((row) => row.effective_at === scheduledAt.toISOString())).toBe(true);
@@ -279,9 +338,17 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
 
     it('keeps tenants apart: another organization’s plan and migrations are 404, and nothing of theirs moves', async () => {
       const subscription = await api.subscribe({ customer_id: customer, plan_id: planId, plan_version: 1 });
-      const preview = await api.post(`/v1/plans/${planId}/migrate`, { mode: 'SCHEDULED', target_version: 2, scheduled_at: new Date(clock.now().getTime() + DAY).toISOString() });
+      const preview = await api.post(`/v1/plans/${planId}/migrate`, {
+        mode: 'SCHEDULED',
+        target_version: 2,
+        scheduled_at: new Date(clock.now().getTime() + DAY).toISOString(),
+      });
       const migrationId = preview.body.migration_id;
-      expectError(await stranger.post(`/v1/plans/${planId}/migrate`, { mode: 'IMMEDIATE', target_version: 2 }), 404, 'PLAN_NOT_FOUND');
+      expectError(
+        await stranger.post(`/v1/plans/${planId}/migrate`, { mode: 'IMMEDIATE', target_version: 2 }),
+        404,
+        'PLAN_NOT_FOUND',
+      );
       expectError(await stranger.get(`/v1/migrations/${migrationId}`), 404, 'MIGRATION_NOT_FOUND');
       expectError(await stranger.get(`/v1/migrations/${migrationId}/outcomes`), 404, 'MIGRATION_NOT_FOUND');
       expectError(await stranger.post(`/v1/migrations/${migrationId}/cancel`), 404, 'MIGRATION_NOT_FOUND');
@@ -306,7 +373,11 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
       const immediate = await api.subscribe({ ...base, plan_track_mode: 'latest', version_change_strategy: 'immediate' });
       const nextPeriod = await api.subscribe({ ...base, plan_track_mode: 'latest' });
       const pinned = await api.subscribe(base);
-      const productPinned = await api.subscribe({ ...base, plan_track_mode: 'latest', product_pins: [{ product_id: seat.id, product_version_id: seat.live_version.id }] });
+      const productPinned = await api.subscribe({
+        ...base,
+        plan_track_mode: 'latest',
+        product_pins: [{ product_id: seat.id, product_version_id: seat.live_version.id }],
+      });
       const canceled = await api.subscribe({ ...base, plan_track_mode: 'latest' });
       await api.post(`/v1/subscriptions/${canceled.id}/cancel`);
       clock.advance(DAY);
@@ -322,16 +393,31 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
       expect((await api.subscription(nextPeriod.id)).plan_version).toEqual({ id: v1.id, version: 1 });
       const goLive = (await api.get(`/v1/plans/${planId}/versions/2`)).body.effective_from;
       const outcomes = await api.outcomes(first);
-      expect(outcomes.find((row) => row.subscription_id === immediate.id)).toMatchObject({ status: 'moved', effective_at: goLive });
-      expect(outcomes.find((row) => row.subscription_id === nextPeriod.id)).toMatchObject({ status: 'pending', effective_at: nextPeriod.current_period_end });
-      expect(await events(immediate.id)).toEqual([expect.objectContaining({ fromVersion: 1, toVersion: 2, effectiveAt: goLive, migrationId: first })]);
+      expect(outcomes.find((row) => row.subscription_id === immediate.id)).toMatchObject({
+        status: 'moved',
+        effective_at: goLive,
+      });
+      expect(outcomes.find((row) => row.subscription_id === nextPeriod.id)).toMatchObject({
+        status: 'pending',
+        effective_at: nextPeriod.current_period_end,
+      });
+      expect(await events(immediate.id)).toEqual([
+        expect.objectContaining({ fromVersion: 1, toVersion: 2, effectiveAt: goLive, migrationId: first }),
+      ]);
 
       // A newer go-live before the period ends closes the older pending outcome as SUPERSEDED.
       clock.advance(DAY);
       const v3 = (await api.republishPlan(planId, seat.id, '300')).result;
       const [, second] = await api.publishMigrations(planId);
-      expect(await api.migration(first)).toMatchObject({ status: 'completed', counts: { total: 2, moved: 1, skipped: 1 }, skipped_by_reason: { SUPERSEDED: 1 } });
-      expect((await api.outcomes(first, 'status=skipped'))[0]).toMatchObject({ subscription_id: nextPeriod.id, reason: 'SUPERSEDED' });
+      expect(await api.migration(first)).toMatchObject({
+        status: 'completed',
+        counts: { total: 2, moved: 1, skipped: 1 },
+        skipped_by_reason: { SUPERSEDED: 1 },
+      });
+      expect((await api.outcomes(first, 'status=skipped'))[0]).toMatchObject({
+        subscription_id: nextPeriod.id,
+        reason: 'SUPERSEDED',
+      });
       await api.runMigration(second);
       expect((await api.subscription(immediate.id)).plan_version).toEqual(v3);
       expect((await api.subscription(nextPeriod.id)).plan_version.version).toBe(1);
@@ -342,9 +428,15 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
       expect((await api.subscription(nextPeriod.id)).plan_version).toEqual(v3);
       expect(await api.migration(second)).toMatchObject({ status: 'completed', counts: { total: 2, moved: 2 } });
       expect(await versionChanges(nextPeriod.id)).toEqual([
-        expect.objectContaining({ from_version_id: v1.id, to_version_id: v3.id, migration_id: second, effective_at: new Date(nextPeriod.current_period_end) }),
+        expect.objectContaining({
+          from_version_id: v1.id,
+          to_version_id: v3.id,
+          migration_id: second,
+          effective_at: new Date(nextPeriod.current_period_end),
+        }),
       ]);
-      for (const id of [pinned.id, productPinned.id, canceled.id]) expect((await api.subscription(id)).plan_version.version).toBe(1);
+      for (const id of [pinned.id, productPinned.id, canceled.id])
+        expect((await api.subscription(id)).plan_version.version).toBe(1);
       expect(await versionChanges(pinned.id)).toEqual([]);
     });
 
@@ -370,7 +462,10 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
       const [migrationId] = await api.publishMigrations(planId);
       await api.runMigration(migrationId);
       const outcomes = await api.outcomes(migrationId);
-      expect(outcomes.find((row) => row.subscription_id === immediate.id)).toMatchObject({ status: 'moved', effective_at: scheduledFor.toISOString() });
+      expect(outcomes.find((row) => row.subscription_id === immediate.id)).toMatchObject({
+        status: 'moved',
+        effective_at: scheduledFor.toISOString(),
+      });
       expect((await api.subscription(immediate.id)).plan_version.version).toBe(2);
       // Before the period ends: one subscriber cancels, another is moved by hand.
       await api.post(`/v1/subscriptions/${willCancel.id}/cancel`);
@@ -379,8 +474,14 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
       clock.set(new Date(new Date(willMove.current_period_end).getTime() + 1));
       await api.runMigration(migrationId);
       const settled = await api.outcomes(migrationId);
-      expect(settled.find((row) => row.subscription_id === willCancel.id)).toMatchObject({ status: 'skipped', reason: 'NOT_ACTIVE' });
-      expect(settled.find((row) => row.subscription_id === willMove.id)).toMatchObject({ status: 'skipped', reason: 'ALREADY_ON_TARGET' });
+      expect(settled.find((row) => row.subscription_id === willCancel.id)).toMatchObject({
+        status: 'skipped',
+        reason: 'NOT_ACTIVE',
+      });
+      expect(settled.find((row) => row.subscription_id === willMove.id)).toMatchObject({
+        status: 'skipped',
+        reason: 'ALREADY_ON_TARGET',
+      });
       expect(await api.migration(migrationId)).toMatchObject({
         status: 'completed',
         counts: { total: 3, moved: 1, skipped: 2, pending: 0, failed: 0 },

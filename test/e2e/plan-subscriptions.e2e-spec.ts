@@ -35,7 +35,11 @@ describe('Subscriptions (minimal): create on a live version, read, list, cancel'
   afterAll(() => t.close());
 
   it('creates a subscription on the live version with the defaults: pinned, next_period, the version’s cadence, one period', async () => {
-    const response = await api.post('/v1/subscriptions', { customer_id: customer, plan_id: planId, current_period_start: '2026-01-31T09:00:00Z' });
+    const response = await api.post('/v1/subscriptions', {
+      customer_id: customer,
+      plan_id: planId,
+      current_period_start: '2026-01-31T09:00:00Z',
+    });
     expect(response.status).toBe(201);
     expect(response.headers.location).toBe(`/v1/subscriptions/${response.body.id}`);
     expect(response.body).toEqual({
@@ -68,9 +72,16 @@ describe('Subscriptions (minimal): create on a live version, read, list, cancel'
       billing_cadence: 'month',
       plan_track_mode: 'latest',
       version_change_strategy: 'immediate',
-      product_pins: [{ product_id: productId, product_version_id: (await api.get(`/v1/products/${productId}`)).body.live_version.id }],
+      product_pins: [
+        { product_id: productId, product_version_id: (await api.get(`/v1/products/${productId}`)).body.live_version.id },
+      ],
     });
-    expect(body).toMatchObject({ plan_track_mode: 'latest', version_change_strategy: 'immediate', holds_pin: true, product_pins: [{ product_id: productId }] });
+    expect(body).toMatchObject({
+      plan_track_mode: 'latest',
+      version_change_strategy: 'immediate',
+      holds_pin: true,
+      product_pins: [{ product_id: productId }],
+    });
     const tracking = await api.subscribe({ customer_id: customer, plan_id: planId, plan_track_mode: 'latest' });
     expect(tracking).toMatchObject({ holds_pin: false, product_pins: [] });
   });
@@ -95,7 +106,10 @@ describe('Subscriptions (minimal): create on a live version, read, list, cancel'
       product_pins: [{ product_id: otherProduct.id, product_version_id: otherProduct.live_version.id }],
     });
     expectError(offPlan, 422, 'INVALID_PIN');
-    const wrongVersion = await api.post('/v1/subscriptions', { ...base, product_pins: [{ product_id: productId, product_version_id: otherProduct.live_version.id }] });
+    const wrongVersion = await api.post('/v1/subscriptions', {
+      ...base,
+      product_pins: [{ product_id: productId, product_version_id: otherProduct.live_version.id }],
+    });
     expectError(wrongVersion, 422, 'INVALID_PIN');
     const pin = { product_id: productId, product_version_id: (await api.get(`/v1/products/${productId}`)).body.live_version.id };
     expectError(await api.post('/v1/subscriptions', { ...base, product_pins: [pin, pin] }), 400, 'VALIDATION_ERROR');

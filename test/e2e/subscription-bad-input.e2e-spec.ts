@@ -73,7 +73,13 @@ const ROUTES: BadInputRoute[] = [
       current_period_start: nonString,
     },
   },
-  { name: 'cancel subscription', method: 'post', path: (ids) => `/v1/subscriptions/${ids.subscription}/cancel`, body: () => ({}), takesIds: true },
+  {
+    name: 'cancel subscription',
+    method: 'post',
+    path: (ids) => `/v1/subscriptions/${ids.subscription}/cancel`,
+    body: () => ({}),
+    takesIds: true,
+  },
   {
     name: 'migrate',
     method: 'post',
@@ -83,7 +89,13 @@ const ROUTES: BadInputRoute[] = [
     takesIds: true,
     wrongTypes: { mode: nonString, target_version: notPositiveInteger, proration_strategy: nonString },
   },
-  { name: 'cancel migration', method: 'post', path: (ids) => `/v1/migrations/${ids.migration}/cancel`, body: () => ({}), takesIds: true },
+  {
+    name: 'cancel migration',
+    method: 'post',
+    path: (ids) => `/v1/migrations/${ids.migration}/cancel`,
+    body: () => ({}),
+    takesIds: true,
+  },
 ];
 
 describe('Subscription and migration writes under generated bad input (R8)', () => {
@@ -99,7 +111,11 @@ describe('Subscription and migration writes under generated bad input (R8)', () 
     await api.publishPlan(plan);
     const customer = await api.customer();
     const subscription = (await api.subscribe({ customer_id: customer, plan_id: plan })).id;
-    const migration = await api.post(`/v1/plans/${plan}/migrate`, { mode: 'SCHEDULED', target_version: 1, scheduled_at: '2099-01-01T00:00:00Z' });
+    const migration = await api.post(`/v1/plans/${plan}/migrate`, {
+      mode: 'SCHEDULED',
+      target_version: 1,
+      scheduled_at: '2099-01-01T00:00:00Z',
+    });
     expect(migration.status).toBe(200);
     return {
       customer,

@@ -25,7 +25,11 @@ export class SubscriptionClient extends CatalogClient {
     const created = await this.post('/v1/plans', { name: 'Growth', ...body });
     expect(created.status).toBe(201);
     for (const productId of productIds) {
-      const added = await this.post(`/v1/plans/${created.body.id}/products`, { product_id: productId, included_quantity: '100', refresh_unit: 'month' });
+      const added = await this.post(`/v1/plans/${created.body.id}/products`, {
+        product_id: productId,
+        included_quantity: '100',
+        refresh_unit: 'month',
+      });
       expect(added.status).toBe(201);
     }
     return created.body.id;

@@ -67,7 +67,9 @@ describe('Plan migration of 2,000 subscriptions', () => {
   }
 
   it('migrates every ACTIVE subscription once, with batch jobs racing each other and running again', async () => {
-    const active = await db.query(`SELECT count(*)::int AS n FROM subscriptions WHERE plan_id = $1 AND status = 'active'`, [planId]);
+    const active = await db.query(`SELECT count(*)::int AS n FROM subscriptions WHERE plan_id = $1 AND status = 'active'`, [
+      planId,
+    ]);
     expect(active[0].n).toBe(SUBSCRIBERS);
     const response = await api.post(`/v1/plans/${planId}/migrate`, { mode: 'IMMEDIATE', target_version: 2 });
     expect(response.status).toBe(200);
@@ -78,19 +80,35 @@ describe('Plan migration of 2,000 subscriptions', () => {
     await Promise.all([runner.run(job), runner.run(job)]);
     const migration = await completed(migrationId);
     const done = await totals(migrationId);
-    expect(done).toEqual({ outcomes: SUBSCRIBERS, moved: SUBSCRIBERS, changes: SUBSCRIBERS, distinct_moved: SUBSCRIBERS, events: SUBSCRIBERS });
-    expect(migration).toMatchObject({ status: 'completed', counts: { total: SUBSCRIBERS, moved: SUBSCRIBERS, pending: 0, skipped: 0, failed: 0 } });
+    expect(done).toEqual({
+      outcomes: SUBSCRIBERS,
+      moved: SUBSCRIBERS,
+      changes: SUBSCRIBERS,
+      distinct_moved: SUBSCRIBERS,
+      events: SUBSCRIBERS,
+    });
+    expect(migration).toMatchObject({
+      status: 'completed',
+      counts: { total: SUBSCRIBERS, moved: SUBSCRIBERS, pending: 0, skipped: 0, failed: 0 },
+    });
     // A batch run again settles nothing, and moves nobody twice.
     expect(await runner.settleBatch(job)).toBe(0);
     await runner.run(job);
     expect(await totals(migrationId)).toEqual(done);
-    const [{ off }] = await db.query(`SELECT count(*)::int AS off FROM subscriptions WHERE plan_id = $1 AND status = 'active' AND plan_version_id <>
-      (SELECT id FROM plan_versions WHERE plan_id = $1 AND version = 2)`, [planId]);
+    const [{ off }] = await db.query(
+      `SELECT count(*)::int AS off FROM subscriptions WHERE plan_id = $1 AND status = 'active' AND plan_version_id <>
+      (SELECT id FROM plan_versions WHERE plan_id = $1 AND version = 2)`,
+      [planId],
+    );
     expect(off).toBe(0);
   });
 
   it('keeps the sum of outcomes equal to the affected count when subscriptions change while the migration runs', async () => {
-    const response = await api.post(`/v1/plans/${planId}/migrate`, { mode: 'IMMEDIATE', target_version: 1, proration_strategy: 'none' });
+    const response = await api.post(`/v1/plans/${planId}/migrate`, {
+      mode: 'IMMEDIATE',
+      target_version: 1,
+      proration_strategy: 'none',
+    });
     const migrationId = response.body.migration_id;
     expect(response.body.affected_subscriptions).toBe(SUBSCRIBERS);
     // Cancel 100 of them before their batch runs: they end skipped NOT_ACTIVE, not dropped.

@@ -47,8 +47,19 @@ export class SubscriptionsController {
     summary: 'Subscribe a customer to a live version of a plan (default: the live one), billed on that version’s cadence.',
   })
   @ApiCreatedResponse({ type: SubscriptionDto })
-  @ApiErrors('CUSTOMER_NOT_FOUND', 'PLAN_NOT_FOUND', 'ENTITY_ARCHIVED', 'PLAN_VERSION_NOT_LIVE', 'BILLING_CADENCE_MISMATCH', 'INVALID_PIN')
-  async create(@CurrentActor() actor: Actor, @Body() body: CreateSubscriptionDto, @Res({ passthrough: true }) reply: FastifyReply) {
+  @ApiErrors(
+    'CUSTOMER_NOT_FOUND',
+    'PLAN_NOT_FOUND',
+    'ENTITY_ARCHIVED',
+    'PLAN_VERSION_NOT_LIVE',
+    'BILLING_CADENCE_MISMATCH',
+    'INVALID_PIN',
+  )
+  async create(
+    @CurrentActor() actor: Actor,
+    @Body() body: CreateSubscriptionDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const id = await this.commands.execute(
       new CreateSubscriptionCommand(actor, {
         customerId: body.customer_id,
@@ -71,7 +82,12 @@ export class SubscriptionsController {
   @ApiOkResponse({ type: SubscriptionListDto })
   list(@CurrentActor() actor: Actor, @Query() query: ListSubscriptionsQueryDto) {
     return this.queries.execute(
-      new ListSubscriptionsQuery(actor, { planId: query.plan_id, customerId: query.customer_id, status: query.status }, query.pageLimit, query.cursor),
+      new ListSubscriptionsQuery(
+        actor,
+        { planId: query.plan_id, customerId: query.customer_id, status: query.status },
+        query.pageLimit,
+        query.cursor,
+      ),
     );
   }
 

@@ -1,5 +1,16 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 import { IsTimestamp } from '../http/timestamp';
@@ -16,26 +27,40 @@ const CADENCES = ['week', 'month', 'year'];
 const OUTCOME_STATUSES = ['pending', 'moved', 'skipped', 'failed'];
 
 class ProductPinDto {
-  @ApiProperty({ example: PRODUCT_ID, description: 'A product on the subscription’s plan version.' }) @IsUUID() product_id!: string;
-  @ApiProperty({ example: PRODUCT_VERSION_ID, description: 'A version of that product that went live.' }) @IsUUID() product_version_id!: string;
+  @ApiProperty({ example: PRODUCT_ID, description: 'A product on the subscription’s plan version.' })
+  @IsUUID()
+  product_id!: string;
+  @ApiProperty({ example: PRODUCT_VERSION_ID, description: 'A version of that product that went live.' })
+  @IsUUID()
+  product_version_id!: string;
 }
 
 export class CreateSubscriptionDto {
   @ApiProperty({ example: CUSTOMER_ID }) @IsUUID() customer_id!: string;
   @ApiProperty({ example: PLAN_ID }) @IsUUID() plan_id!: string;
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 2, description: 'A version of the plan that went live; default: the live version.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    example: 2,
+    description: 'A version of the plan that went live; default: the live version.',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   plan_version?: number;
-  @ApiPropertyOptional({ enum: CADENCES, example: 'month', description: 'Must equal the version’s price_cadence_unit (the default).' })
+  @ApiPropertyOptional({
+    enum: CADENCES,
+    example: 'month',
+    description: 'Must equal the version’s price_cadence_unit (the default).',
+  })
   @IsOptional()
   @IsIn(CADENCES)
   billing_cadence?: string;
   @ApiPropertyOptional({
     enum: ['pinned', 'latest'],
     example: 'latest',
-    description: 'pinned (default): stays on its version until migrated; latest: moves when a plan version goes live (unless it pins a product).',
+    description:
+      'pinned (default): stays on its version until migrated; latest: moves when a plan version goes live (unless it pins a product).',
   })
   @IsOptional()
   @IsIn(['pinned', 'latest'])
@@ -43,19 +68,28 @@ export class CreateSubscriptionDto {
   @ApiPropertyOptional({
     enum: ['immediate', 'next_period'],
     example: 'next_period',
-    description: 'How an automatic move lands: at the go-live (immediate) or at the end of the current period (next_period, default).',
+    description:
+      'How an automatic move lands: at the go-live (immediate) or at the end of the current period (next_period, default).',
   })
   @IsOptional()
   @IsIn(['immediate', 'next_period'])
   version_change_strategy?: string;
-  @ApiPropertyOptional({ type: [ProductPinDto], description: 'Product versions this subscription keeps; any pin stops automatic moves.' })
+  @ApiPropertyOptional({
+    type: [ProductPinDto],
+    description: 'Product versions this subscription keeps; any pin stops automatic moves.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
   @ValidateNested({ each: true })
   @Type(() => ProductPinDto)
   product_pins?: ProductPinDto[];
-  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2026-12-01T00:00:00Z', description: 'Default: now. The period lasts one cadence unit.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    example: '2026-12-01T00:00:00Z',
+    description: 'Default: now. The period lasts one cadence unit.',
+  })
   @IsOptional()
   @IsTimestamp()
   current_period_start?: Date;
@@ -64,7 +98,8 @@ export class CreateSubscriptionDto {
 export class ListSubscriptionsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: PLAN_ID }) @IsOptional() @IsUUID() plan_id?: string;
   @ApiPropertyOptional({ example: CUSTOMER_ID }) @IsOptional() @IsUUID() customer_id?: string;
-  @ApiPropertyOptional({ enum: ['active', 'canceled'], example: 'active' }) @IsOptional() @IsIn(['active', 'canceled']) status?: 'active' | 'canceled';
+  @ApiPropertyOptional({ enum: ['active', 'canceled'], example: 'active' }) @IsOptional() @IsIn(['active', 'canceled']) status?:
+    'active' | 'canceled';
 }
 
 class SubscriptionVersionRefDto {
@@ -82,7 +117,8 @@ export class SubscriptionDto {
   @ApiProperty({ example: SUBSCRIPTION_ID }) id!: string;
   @ApiProperty({ example: CUSTOMER_ID }) customer_id!: string;
   @ApiProperty({ example: PLAN_ID }) plan_id!: string;
-  @ApiProperty({ type: SubscriptionVersionRefDto, description: 'The plan version it bills on.' }) plan_version!: SubscriptionVersionRefDto;
+  @ApiProperty({ type: SubscriptionVersionRefDto, description: 'The plan version it bills on.' })
+  plan_version!: SubscriptionVersionRefDto;
   @ApiProperty({ enum: ['active', 'canceled'], example: 'active' }) status!: string;
   @ApiProperty({ enum: CADENCES, example: 'month' }) billing_cadence!: string;
   @ApiProperty({ enum: ['pinned', 'latest'], example: 'latest' }) plan_track_mode!: string;
@@ -102,16 +138,31 @@ export class SubscriptionListDto {
 }
 
 export class MigratePlanDto {
-  @ApiProperty({ type: String, example: 'IMMEDIATE', description: 'PREVIEW, IMMEDIATE or SCHEDULED, in any case; answered upper case.' })
+  @ApiProperty({
+    type: String,
+    example: 'IMMEDIATE',
+    description: 'PREVIEW, IMMEDIATE or SCHEDULED, in any case; answered upper case.',
+  })
   @IsString()
   @MaxLength(20)
   mode!: string;
-  @ApiProperty({ type: 'integer', minimum: 1, example: 3, description: 'A version of the plan that went live.' }) @IsInt() target_version!: number;
-  @ApiPropertyOptional({ enum: ['create_prorations', 'none', 'always_invoice'], example: 'create_prorations', description: 'Default create_prorations.' })
+  @ApiProperty({ type: 'integer', minimum: 1, example: 3, description: 'A version of the plan that went live.' })
+  @IsInt()
+  target_version!: number;
+  @ApiPropertyOptional({
+    enum: ['create_prorations', 'none', 'always_invoice'],
+    example: 'create_prorations',
+    description: 'Default create_prorations.',
+  })
   @IsOptional()
   @IsString()
   proration_strategy?: string;
-  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2027-01-01T00:00:00Z', description: 'Required with SCHEDULED (in the future), refused otherwise.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    example: '2027-01-01T00:00:00Z',
+    description: 'Required with SCHEDULED (in the future), refused otherwise.',
+  })
   @IsOptional()
   @IsTimestamp()
   scheduled_at?: Date;
@@ -128,11 +179,18 @@ class SkippedByReasonDto {
 export class MigrationResultDto {
   @ApiProperty({ enum: ['PREVIEW', 'IMMEDIATE', 'SCHEDULED'], example: 'IMMEDIATE' }) mode!: string;
   @ApiProperty({ example: 3 }) target_version!: number;
-  @ApiProperty({ example: 1200, description: 'The plan’s ACTIVE subscriptions not on the target (pinned ones included): one outcome each.' })
+  @ApiProperty({
+    example: 1200,
+    description: 'The plan’s ACTIVE subscriptions not on the target (pinned ones included): one outcome each.',
+  })
   affected_subscriptions!: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null }) scheduled_at!: Date | null;
-  @ApiProperty({ type: String, nullable: true, example: MIGRATION_ID, description: 'null for PREVIEW (nothing is written).' }) migration_id!: string | null;
-  @ApiProperty({ type: SkippedByReasonDto, description: 'Of the affected subscriptions, those that would be skipped now, by reason.' })
+  @ApiProperty({ type: String, nullable: true, example: MIGRATION_ID, description: 'null for PREVIEW (nothing is written).' })
+  migration_id!: string | null;
+  @ApiProperty({
+    type: SkippedByReasonDto,
+    description: 'Of the affected subscriptions, those that would be skipped now, by reason.',
+  })
   skipped_by_reason!: SkippedByReasonDto;
 }
 
@@ -153,14 +211,20 @@ export class MigrationDto {
   @ApiProperty({ example: 'migration' }) object!: string;
   @ApiProperty({ example: MIGRATION_ID }) id!: string;
   @ApiProperty({ example: PLAN_ID }) plan_id!: string;
-  @ApiProperty({ enum: ['manual', 'publish'], example: 'manual', description: 'publish: made when a version went live, for subscriptions tracking latest.' })
+  @ApiProperty({
+    enum: ['manual', 'publish'],
+    example: 'manual',
+    description: 'publish: made when a version went live, for subscriptions tracking latest.',
+  })
   trigger!: string;
   @ApiProperty({ enum: ['IMMEDIATE', 'SCHEDULED'], example: 'IMMEDIATE' }) mode!: string;
   @ApiProperty({ type: SubscriptionVersionRefDto }) target_version!: SubscriptionVersionRefDto;
-  @ApiProperty({ enum: ['create_prorations', 'none', 'always_invoice'], example: 'create_prorations' }) proration_strategy!: string;
+  @ApiProperty({ enum: ['create_prorations', 'none', 'always_invoice'], example: 'create_prorations' })
+  proration_strategy!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null }) scheduled_at!: Date | null;
   @ApiProperty({ enum: ['scheduled', 'running', 'completed', 'canceled'], example: 'completed' }) status!: string;
-  @ApiProperty({ type: MigrationCountsDto, description: 'Outcomes by status; total = the affected subscriptions.' }) counts!: MigrationCountsDto;
+  @ApiProperty({ type: MigrationCountsDto, description: 'Outcomes by status; total = the affected subscriptions.' })
+  counts!: MigrationCountsDto;
   @ApiProperty({ type: SkippedByReasonDto }) skipped_by_reason!: SkippedByReasonDto;
   @ApiProperty({ type: MigrationCreatedByDto }) created_by!: MigrationCreatedByDto;
   @ApiProperty({ example: WHEN }) created_at!: Date;
@@ -170,7 +234,8 @@ export class MigrationDto {
 }
 
 export class ListOutcomesQueryDto extends ListQueryDto {
-  @ApiPropertyOptional({ enum: OUTCOME_STATUSES, example: 'skipped' }) @IsOptional() @IsIn(OUTCOME_STATUSES) status?: 'pending' | 'moved' | 'skipped' | 'failed';
+  @ApiPropertyOptional({ enum: OUTCOME_STATUSES, example: 'skipped' }) @IsOptional() @IsIn(OUTCOME_STATUSES) status?:
+    'pending' | 'moved' | 'skipped' | 'failed';
 }
 
 export class MigrationOutcomeDto {
@@ -182,14 +247,22 @@ export class MigrationOutcomeDto {
     type: String,
     nullable: true,
     example: 'CADENCE_MISMATCH',
-    description: 'skipped: ALREADY_ON_TARGET, NOT_ACTIVE, CADENCE_MISMATCH, PIN_NOT_IN_TARGET or SUPERSEDED; failed: the error code.',
+    description:
+      'skipped: ALREADY_ON_TARGET, NOT_ACTIVE, CADENCE_MISMATCH, PIN_NOT_IN_TARGET or SUPERSEDED; failed: the error code.',
   })
   reason!: string | null;
   @ApiProperty({ type: SubscriptionVersionRefDto }) from_version!: SubscriptionVersionRefDto;
   @ApiProperty({ type: SubscriptionVersionRefDto }) to_version!: SubscriptionVersionRefDto;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: WHEN, description: 'When the move takes (or took) effect.' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: WHEN,
+    description: 'When the move takes (or took) effect.',
+  })
   effective_at!: Date | null;
-  @ApiProperty({ enum: ['create_prorations', 'none', 'always_invoice'], example: 'create_prorations' }) proration_strategy!: string;
+  @ApiProperty({ enum: ['create_prorations', 'none', 'always_invoice'], example: 'create_prorations' })
+  proration_strategy!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: WHEN }) processed_at!: Date | null;
 }
 

@@ -4,6 +4,7 @@ import { Clock, JobQueue, Outbox } from '@app/shared-kernel';
 import { PlanMigration } from '../domain/plan-migration';
 import type { TenantKey } from '../domain/repositories';
 import { PlanGoLiveListener, PlanMigrationRepository, SubscriptionRepository } from '../domain/subscriber-ports';
+import type { BatchPosition } from '../domain/subscriber-ports';
 import { SubscriptionVersionChanged } from '../domain/subscription';
 import { VersionRecord } from '../domain/version-line';
 
@@ -49,8 +50,17 @@ export class MigrationRunner implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.define<MigrationJob>({ name: MIGRATION_RUN_JOB, handler: (job) => this.run(job), maxLatencySeconds: 1, concurrency: 2 });
-    this.jobs.define<MigrationJob>({ name: MIGRATION_START_JOB, handler: (job) => this.startScheduled(job), maxLatencySeconds: 1 });
+    this.jobs.define<MigrationJob>({
+      name: MIGRATION_RUN_JOB,
+      handler: (job) => this.run(job),
+      maxLatencySeconds: 1,
+      concurrency: 2,
+    });
+    this.jobs.define<MigrationJob>({
+      name: MIGRATION_START_JOB,
+      handler: (job) => this.startScheduled(job),
+      maxLatencySeconds: 1,
+    });
   }
 
   /** Sends the run job for `at` (now when omitted), inside the caller's transaction when there is one. */
@@ -70,9 +80,12 @@ export class MigrationRunner implements OnModuleInit {
 
   /** The run job: every due outcome settled, then either complete or sent again for the next due one. */
   async run(job: MigrationJob): Promise<void> {
+    // Each batch starts where the last ended; what another worker held is left to it, or to the next run.
+    let after: BatchPosition | undefined;
     for (;;) {
-      const settled = await this.settleBatch(job);
-      if (settled === 0) break;
+      const batch = await this.settle(job, after);
+      if (batch.settled === 0) break;
+      after = batch.last;
     }
     const next = await this.completeOrNextDue(job);
     if (!next) return;
@@ -85,15 +98,27 @@ export class MigrationRunner implements OnModuleInit {
     } else if (wait <= CLOCK_SKEW_TOLERANCE_MS) {
       await this.enqueueRun(job, job.migrationId, new Date(next.getTime() + wait));
     } else {
-      this.logger.warn(`migration ${job.migrationId}: the job came ${wait} ms before its outcomes are due by the application's clock`);
+      this.logger.warn(
+        `migration ${job.migrationId}: the job came ${wait} ms before its outcomes are due by the application's clock`,
+      );
     }
   }
 
-  /** One batch in its own transaction; returns how many outcomes it settled. */
-  @Transactional(Propagation.RequiresNew)
+  /** One batch (the first due outcomes) in its own transaction; returns how many it settled. */
   async settleBatch(job: MigrationJob): Promise<number> {
+    return (await this.settle(job)).settled;
+  }
+
+  @Transactional(Propagation.RequiresNew)
+  private async settle(job: MigrationJob, after?: BatchPosition): Promise<{ settled: number; last: BatchPosition }> {
     const tenant = tenantOf(job);
-    const { settled, moved, target } = await this.migrations.settleBatch(tenant, job.migrationId, this.clock.now(), MIGRATION_BATCH_SIZE);
+    const { settled, moved, target, last } = await this.migrations.settleBatch(
+      tenant,
+      job.migrationId,
+      this.clock.now(),
+      MIGRATION_BATCH_SIZE,
+      after,
+    );
     await this.outbox.addMany(
       moved.map(
         (move) =>
@@ -114,7 +139,7 @@ export class MigrationRunner implements OnModuleInit {
       ),
       tenant.organizationId,
     );
-    return settled;
+    return { settled, last };
   }
 
   @Transactional(Propagation.RequiresNew)
@@ -132,7 +157,11 @@ export class MigrationRunner implements OnModuleInit {
     const scheduledAt = job.dueAt ? new Date(job.dueAt) : undefined;
     const wait = scheduledAt ? scheduledAt.getTime() - this.clock.now().getTime() : 0;
     if (started === false && wait > 0 && wait <= CLOCK_SKEW_TOLERANCE_MS) {
-      await this.jobs.send(MIGRATION_START_JOB, { ...job, dueAt: undefined }, { startAfter: new Date(scheduledAt!.getTime() + wait) });
+      await this.jobs.send(
+        MIGRATION_START_JOB,
+        { ...job, dueAt: undefined },
+        { startAfter: new Date(scheduledAt!.getTime() + wait) },
+      );
     }
   }
 

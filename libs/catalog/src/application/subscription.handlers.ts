@@ -8,7 +8,13 @@ import { PRICE_CADENCE_UNITS, PriceCadenceUnit } from '../domain/plan';
 import { migrateRequest, PlanMigration } from '../domain/plan-migration';
 import { PlanRepository } from '../domain/repositories';
 import { PlanMigrationRepository, SubscriptionRepository } from '../domain/subscriber-ports';
-import { PLAN_TRACK_MODES, PlanTrackMode, Subscription, VERSION_CHANGE_STRATEGIES, VersionChangeStrategy } from '../domain/subscription';
+import {
+  PLAN_TRACK_MODES,
+  PlanTrackMode,
+  Subscription,
+  VERSION_CHANGE_STRATEGIES,
+  VersionChangeStrategy,
+} from '../domain/subscription';
 import { createdByOf } from './cost.handlers';
 import { MigrationRunner } from './migration-runner';
 import { PlanReleases } from './plan-releases';
@@ -22,7 +28,8 @@ import {
 
 function oneOf<T extends string>(param: string, allowed: readonly T[], value: string | undefined, fallback: T): T {
   if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw invalidParameter(param, 'INVALID_VALUE', `${param} must be one of ${allowed.join(', ')}.`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw invalidParameter(param, 'INVALID_VALUE', `${param} must be one of ${allowed.join(', ')}.`);
   return value as T;
 }
 
@@ -40,10 +47,19 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
   async execute({ actor, input }: CreateSubscriptionCommand): Promise<string> {
     const cadenceInput = input.billingCadence;
     if (cadenceInput !== undefined && !(PRICE_CADENCE_UNITS as readonly string[]).includes(cadenceInput)) {
-      throw invalidParameter('billing_cadence', 'INVALID_VALUE', `billing_cadence must be one of ${PRICE_CADENCE_UNITS.join(', ')}.`);
+      throw invalidParameter(
+        'billing_cadence',
+        'INVALID_VALUE',
+        `billing_cadence must be one of ${PRICE_CADENCE_UNITS.join(', ')}.`,
+      );
     }
     const planTrackMode = oneOf<PlanTrackMode>('plan_track_mode', PLAN_TRACK_MODES, input.planTrackMode, 'pinned');
-    const strategy = oneOf<VersionChangeStrategy>('version_change_strategy', VERSION_CHANGE_STRATEGIES, input.versionChangeStrategy, 'next_period');
+    const strategy = oneOf<VersionChangeStrategy>(
+      'version_change_strategy',
+      VERSION_CHANGE_STRATEGIES,
+      input.versionChangeStrategy,
+      'next_period',
+    );
     const pins = input.productPins ?? [];
     if (new Set(pins.map((pin) => pin.productId)).size !== pins.length) {
       throw invalidParameter('product_pins', 'DUPLICATE_VALUE', 'product_pins names a product more than once.');
@@ -63,21 +79,28 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
         )
       : [];
     if (!plan) throw catalogNotFound('plan_id', 'plan');
-    if (plan.status === 'archived') throw catalogConflict('ENTITY_ARCHIVED', 'The plan is archived; it takes no new subscriptions.', { param: 'plan_id' });
+    if (plan.status === 'archived')
+      throw catalogConflict('ENTITY_ARCHIVED', 'The plan is archived; it takes no new subscriptions.', { param: 'plan_id' });
     const version = await this.subscriptions.liveVersion(actor, input.planId, input.planVersion ?? 'head');
     if (!version) {
       throw catalogConflict(
         'PLAN_VERSION_NOT_LIVE',
-        input.planVersion === undefined ? 'The plan has no live version yet.' : `Version ${input.planVersion} of the plan never went live.`,
+        input.planVersion === undefined
+          ? 'The plan has no live version yet.'
+          : `Version ${input.planVersion} of the plan never went live.`,
         { param: input.planVersion === undefined ? 'plan_id' : 'plan_version' },
       );
     }
     const billingCadence = (cadenceInput as PriceCadenceUnit | undefined) ?? version.priceCadenceUnit;
     if (billingCadence !== version.priceCadenceUnit) {
-      throw catalogRuleViolation('BILLING_CADENCE_MISMATCH', `Version ${version.version} of the plan bills per ${version.priceCadenceUnit}, not per ${billingCadence}.`, {
-        param: 'billing_cadence',
-        details: { billing_cadence: billingCadence, price_cadence_unit: version.priceCadenceUnit },
-      });
+      throw catalogRuleViolation(
+        'BILLING_CADENCE_MISMATCH',
+        `Version ${version.version} of the plan bills per ${version.priceCadenceUnit}, not per ${billingCadence}.`,
+        {
+          param: 'billing_cadence',
+          details: { billing_cadence: billingCadence, price_cadence_unit: version.priceCadenceUnit },
+        },
+      );
     }
     const invalid = await this.subscriptions.invalidPin(actor, version.id, pins);
     if (invalid) {
@@ -125,7 +148,11 @@ export class CancelSubscriptionHandler implements ICommandHandler<CancelSubscrip
     if (!subscription) throw catalogNotFound(undefined, 'subscription');
     subscription.cancel(this.clock.now());
     await this.subscriptions.save(subscription);
-    await this.audit.record(actor, { action: 'subscription.canceled', resourceType: 'subscription', resourceId: subscription.id });
+    await this.audit.record(actor, {
+      action: 'subscription.canceled',
+      resourceType: 'subscription',
+      resourceId: subscription.id,
+    });
   }
 }
 
@@ -189,7 +216,12 @@ export class MigratePlanHandler implements ICommandHandler<MigratePlanCommand> {
       action: 'plan.migration_requested',
       resourceType: 'migration',
       resourceId: migration.id,
-      data: { plan_id: plan.id, mode: request.mode, target_version: target.version, affected_subscriptions: result.affected_subscriptions },
+      data: {
+        plan_id: plan.id,
+        mode: request.mode,
+        target_version: target.version,
+        affected_subscriptions: result.affected_subscriptions,
+      },
     });
     return { ...result, migration_id: migration.id };
   }

@@ -196,11 +196,11 @@ export class ListMigrationOutcomesHandler implements IQueryHandler<ListMigration
 
   async execute({ actor, migrationId, status, limit, cursor }: ListMigrationOutcomesQuery): Promise<Page<MigrationOutcomeView>> {
     const [migration] = isUuid(migrationId)
-      ? await preparedQuery(this.txHost.tx, `SELECT 1 FROM plan_migrations WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
-          actor.organizationId,
-          actor.workspaceId,
-          migrationId,
-        ])
+      ? await preparedQuery(
+          this.txHost.tx,
+          `SELECT 1 FROM plan_migrations WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+          [actor.organizationId, actor.workspaceId, migrationId],
+        )
       : [];
     if (!migration) throw catalogNotFound(undefined, 'migration');
     type OutcomeRow = {
@@ -217,7 +217,11 @@ export class ListMigrationOutcomesHandler implements IQueryHandler<ListMigration
     };
     const page = await keysetPage<OutcomeRow>(
       this.cursors,
-      { list: 'migration_outcomes', filters: { migration_id: migrationId, status: status ?? null }, order: 'subscription_id:asc' },
+      {
+        list: 'migration_outcomes',
+        filters: { migration_id: migrationId, status: status ?? null },
+        order: 'subscription_id:asc',
+      },
       { limit, cursor },
       (after, rows) =>
         preparedQuery<OutcomeRow>(

@@ -14,8 +14,15 @@ function refusal(input: Parameters<typeof migrateRequest>[0]): unknown {
 
 describe('migrateRequest (model §4.8)', () => {
   it('takes the mode in any case and answers it upper case; proration defaults to create_prorations', () => {
-    expect(migrateRequest({ mode: 'preview', targetVersion: 2 }, now)).toEqual({ mode: 'PREVIEW', targetVersion: 2, prorationStrategy: 'create_prorations', scheduledAt: null });
-    expect(migrateRequest({ mode: 'Scheduled', targetVersion: 1, prorationStrategy: 'none', scheduledAt: later }, now)).toMatchObject({ mode: 'SCHEDULED', scheduledAt: later });
+    expect(migrateRequest({ mode: 'preview', targetVersion: 2 }, now)).toEqual({
+      mode: 'PREVIEW',
+      targetVersion: 2,
+      prorationStrategy: 'create_prorations',
+      scheduledAt: null,
+    });
+    expect(
+      migrateRequest({ mode: 'Scheduled', targetVersion: 1, prorationStrategy: 'none', scheduledAt: later }, now),
+    ).toMatchObject({ mode: 'SCHEDULED', scheduledAt: later });
   });
 
   it.each([
@@ -53,7 +60,9 @@ describe('PlanMigration lifecycle', () => {
     const migration = request('IMMEDIATE');
     expect(migration.snapshot).toMatchObject({ status: 'running', startedAt: now, scheduledAt: null });
     expect(migration.effectiveAt).toEqual(now);
-    expect(() => migration.cancel(now)).toThrow(expect.objectContaining({ code: 'INVALID_STATUS_TRANSITION', details: { from: 'running', to: 'canceled', allowed: [] } }));
+    expect(() => migration.cancel(now)).toThrow(
+      expect.objectContaining({ code: 'INVALID_STATUS_TRANSITION', details: { from: 'running', to: 'canceled', allowed: [] } }),
+    );
   });
 
   it('waits until scheduled_at when SCHEDULED; cancels before it starts, not after', () => {

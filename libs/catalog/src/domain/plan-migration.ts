@@ -35,15 +35,25 @@ export function migrateRequest(
   }
   const strategy = input.prorationStrategy ?? 'create_prorations';
   if (!(PRORATION_STRATEGIES as readonly unknown[]).includes(strategy)) {
-    throw invalidParameter('proration_strategy', 'INVALID_VALUE', `proration_strategy must be one of ${PRORATION_STRATEGIES.join(', ')}.`);
+    throw invalidParameter(
+      'proration_strategy',
+      'INVALID_VALUE',
+      `proration_strategy must be one of ${PRORATION_STRATEGIES.join(', ')}.`,
+    );
   }
   if (mode === 'SCHEDULED') {
     if (!input.scheduledAt) throw invalidParameter('scheduled_at', 'REQUIRED', 'scheduled_at is required with mode SCHEDULED.');
-    if (input.scheduledAt.getTime() <= now.getTime()) throw invalidParameter('scheduled_at', 'OUT_OF_RANGE', 'scheduled_at must be in the future.');
+    if (input.scheduledAt.getTime() <= now.getTime())
+      throw invalidParameter('scheduled_at', 'OUT_OF_RANGE', 'scheduled_at must be in the future.');
   } else if (input.scheduledAt !== undefined) {
     throw invalidParameter('scheduled_at', 'MUTUALLY_EXCLUSIVE', 'scheduled_at is valid only with mode SCHEDULED.');
   }
-  return { mode: mode as MigrationMode, targetVersion: target, prorationStrategy: strategy as ProrationStrategy, scheduledAt: input.scheduledAt ?? null };
+  return {
+    mode: mode as MigrationMode,
+    targetVersion: target,
+    prorationStrategy: strategy as ProrationStrategy,
+    scheduledAt: input.scheduledAt ?? null,
+  };
 }
 
 export interface PlanMigrationState {
@@ -140,8 +150,12 @@ export class PlanMigration {
   }
 
   private refusal(to: MigrationStatus) {
-    return catalogConflict('INVALID_STATUS_TRANSITION', `A migration that is ${this.state.status} cannot become ${to}; only a scheduled one that has not started can.`, {
-      details: { from: this.state.status, to, allowed: this.state.status === 'scheduled' ? ['running', 'canceled'] : [] },
-    });
+    return catalogConflict(
+      'INVALID_STATUS_TRANSITION',
+      `A migration that is ${this.state.status} cannot become ${to}; only a scheduled one that has not started can.`,
+      {
+        details: { from: this.state.status, to, allowed: this.state.status === 'scheduled' ? ['running', 'canceled'] : [] },
+      },
+    );
   }
 }

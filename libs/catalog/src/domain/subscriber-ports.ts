@@ -18,7 +18,11 @@ export abstract class SubscriptionRepository {
   /** A version of the plan by number, if it ever went live. */
   abstract liveVersion(tenant: TenantKey, planId: string, version: number | 'head'): Promise<LiveVersion | undefined>;
   /** The pins that name a product outside the version, or a product version that never went live (first one), else undefined. */
-  abstract invalidPin(tenant: TenantKey, planVersionId: string, pins: ProductPin[]): Promise<{ pin: ProductPin; reason: string } | undefined>;
+  abstract invalidPin(
+    tenant: TenantKey,
+    planVersionId: string,
+    pins: ProductPin[],
+  ): Promise<{ pin: ProductPin; reason: string } | undefined>;
 }
 
 /** Counts of a migration's scope: every outcome it makes, and the skips predicted among them. */
@@ -35,6 +39,12 @@ export interface MovedSubscription {
   fromVersion: number;
   effectiveAt: Date;
   prorationStrategy: ProrationStrategy;
+}
+
+/** Where a run's batches have got to: settled batches are behind it, so the next one reads no settled entry. */
+export interface BatchPosition {
+  effectiveAt: Date;
+  subscriptionId: string;
 }
 
 export interface MigrationTarget {
@@ -65,8 +75,17 @@ export abstract class PlanMigrationRepository {
   abstract hasLatestTrackers(tenant: TenantKey, planId: string): Promise<boolean>;
   /** Closes the plan's pending outcomes of older go-lives as skipped SUPERSEDED; returns the migrations touched. */
   abstract supersedePending(tenant: TenantKey, planId: string, now: Date): Promise<string[]>;
-  /** Settles up to `limit` due pending outcomes of the migration; returns how many, and who moved. */
-  abstract settleBatch(tenant: TenantKey, migrationId: string, now: Date, limit: number): Promise<{ settled: number; moved: MovedSubscription[]; target: MigrationTarget & { planId: string } }>;
+  /**
+   * Settles up to `limit` due pending outcomes of the migration after `after` (in effective_at,
+   * subscription order); returns how many, who moved, and the position reached.
+   */
+  abstract settleBatch(
+    tenant: TenantKey,
+    migrationId: string,
+    now: Date,
+    limit: number,
+    after?: BatchPosition,
+  ): Promise<{ settled: number; moved: MovedSubscription[]; target: MigrationTarget & { planId: string }; last: BatchPosition }>;
   /** The earliest effective_at among pending outcomes, or null; a running migration with none left completes. */
   abstract completeOrNextDue(tenant: TenantKey, migrationId: string, now: Date): Promise<Date | null>;
 }

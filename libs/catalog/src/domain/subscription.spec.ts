@@ -43,6 +43,8 @@ describe('Subscription', () => {
     const s = subscription();
     s.cancel(start('2026-02-01T00:00:00Z'));
     expect(s.snapshot).toMatchObject({ status: 'canceled', canceledAt: start('2026-02-01T00:00:00Z') });
-    expect(() => s.cancel(start('2026-02-02T00:00:00Z'))).toThrow(expect.objectContaining({ code: 'INVALID_STATUS_TRANSITION' }) as DomainError);
+    expect(() => s.cancel(start('2026-02-02T00:00:00Z'))).toThrow(
+      expect.objectContaining({ code: 'INVALID_STATUS_TRANSITION' }) as DomainError,
+    );
   });
 });

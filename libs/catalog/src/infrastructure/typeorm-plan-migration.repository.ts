@@ -3,9 +3,25 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { Injectable } from '@nestjs/common';
 import { isUuid, newId, preparedQuery } from '@app/shared-kernel';
 import { PriceCadenceUnit } from '../domain/plan';
-import { MigrationStatus, PlanMigration, PlanMigrationState, ProrationStrategy, SKIP_REASONS, SkipReason } from '../domain/plan-migration';
+import {
+  MigrationStatus,
+  PlanMigration,
+  PlanMigrationState,
+  ProrationStrategy,
+  SKIP_REASONS,
+  SkipReason,
+} from '../domain/plan-migration';
 import type { TenantKey } from '../domain/repositories';
-import { MigrationScope, MigrationTarget, MovedSubscription, PlanMigrationRepository } from '../domain/subscriber-ports';
+import {
+  BatchPosition,
+  MigrationScope,
+  MigrationTarget,
+  MovedSubscription,
+  PlanMigrationRepository,
+} from '../domain/subscriber-ports';
+
+/** Before every outcome (each is effective at a go-live or a migration's instant, all after 1970): a run's first batch starts here. */
+const START: BatchPosition = { effectiveAt: new Date(0), subscriptionId: '00000000-0000-0000-0000-000000000000' };
 import { CreatedBy } from '../domain/version-line';
 
 interface MigrationRow {
@@ -193,8 +209,15 @@ export class TypeOrmPlanMigrationRepository extends PlanMigrationRepository {
     migrationId: string,
     now: Date,
     limit: number,
-  ): Promise<{ settled: number; moved: MovedSubscription[]; target: MigrationTarget & { planId: string } }> {
-    const [migration] = await this.query<{ plan_id: string; status: MigrationStatus; target_version_id: string; target_version: number; price_cadence_unit: PriceCadenceUnit }>(
+    after: BatchPosition = START,
+  ): Promise<{ settled: number; moved: MovedSubscription[]; target: MigrationTarget & { planId: string }; last: BatchPosition }> {
+    const [migration] = await this.query<{
+      plan_id: string;
+      status: MigrationStatus;
+      target_version_id: string;
+      target_version: number;
+      price_cadence_unit: PriceCadenceUnit;
+    }>(
       `SELECT m.plan_id, m.status, m.target_version_id, m.target_version, v.price_cadence_unit
          FROM plan_migrations m
          JOIN plan_versions v ON v.organization_id = m.organization_id AND v.workspace_id = m.workspace_id AND v.id = m.target_version_id
@@ -207,20 +230,29 @@ export class TypeOrmPlanMigrationRepository extends PlanMigrationRepository {
       version: migration.target_version,
       priceCadenceUnit: migration.price_cadence_unit,
     };
-    if (!migration || migration.status !== 'running') return { settled: 0, moved: [], target };
+    if (!migration || migration.status !== 'running') return { settled: 0, moved: [], target, last: after };
     // Three statements, each indexed by the batch's ids, so a batch costs the same in a migration of
     // 10,000 or 1,000,000 outcomes (a join between CTEs is planned blind, and once scanned them all).
-    // 1. The due outcomes, skipping those another worker holds.
+    // 1. The due outcomes, earliest first (the partial index's order: a batch reads 500 entries,
+    //    not every pending one), skipping those another worker holds.
     const due = await this.query<{ subscription_id: string; effective_at: Date; proration_strategy: ProrationStrategy }>(
       `SELECT o.subscription_id, o.effective_at, o.proration_strategy FROM plan_migration_outcomes o
         WHERE o.organization_id = $1 AND o.workspace_id = $2 AND o.migration_id = $3 AND o.status = 'pending' AND o.effective_at <= $4
-        ORDER BY o.subscription_id LIMIT $5 FOR UPDATE SKIP LOCKED`,
-      [tenant.organizationId, tenant.workspaceId, migrationId, now, limit],
+          AND (o.effective_at, o.subscription_id) > ($6::timestamptz, $7::uuid)
+        ORDER BY o.effective_at, o.subscription_id LIMIT $5 FOR UPDATE SKIP LOCKED`,
+      [tenant.organizationId, tenant.workspaceId, migrationId, now, limit, after.effectiveAt, after.subscriptionId],
     );
-    if (due.length === 0) return { settled: 0, moved: [], target };
+    if (due.length === 0) return { settled: 0, moved: [], target, last: after };
+    const end = due[due.length - 1];
     const ids = due.map((row) => row.subscription_id);
     // 2. Their subscriptions, locked in id order, each classified (the first reason that applies).
-    const classified = await this.query<{ id: string; customer_id: string; from_version_id: string; from_version: number; reason: SkipReason | null }>(
+    const classified = await this.query<{
+      id: string;
+      customer_id: string;
+      from_version_id: string;
+      from_version: number;
+      reason: SkipReason | null;
+    }>(
       `SELECT s.id, s.customer_id, s.plan_version_id AS from_version_id, v.version AS from_version,
               CASE WHEN s.status <> 'active' THEN 'NOT_ACTIVE'
                    WHEN s.plan_version_id = $4 THEN 'ALREADY_ON_TARGET'
@@ -277,6 +309,7 @@ export class TypeOrmPlanMigrationRepository extends PlanMigrationRepository {
         prorationStrategy: outcome.get(row.id)!.proration_strategy,
       })),
       target,
+      last: { effectiveAt: end.effective_at, subscriptionId: end.subscription_id },
     };
   }
 

@@ -123,7 +123,11 @@ export class TypeOrmSubscriptionRepository extends SubscriptionRepository {
     return row && { id: row.id, version: row.version, priceCadenceUnit: row.price_cadence_unit };
   }
 
-  async invalidPin(tenant: TenantKey, planVersionId: string, pins: ProductPin[]): Promise<{ pin: ProductPin; reason: string } | undefined> {
+  async invalidPin(
+    tenant: TenantKey,
+    planVersionId: string,
+    pins: ProductPin[],
+  ): Promise<{ pin: ProductPin; reason: string } | undefined> {
     if (pins.length === 0) return undefined;
     const rows = await this.query<{ product_id: string; on_version: boolean; went_live: boolean }>(
       `SELECT pin.product_id,
@@ -132,11 +136,18 @@ export class TypeOrmSubscriptionRepository extends SubscriptionRepository {
               EXISTS (SELECT 1 FROM product_versions v WHERE v.organization_id = $1 AND v.workspace_id = $2 AND v.id = pin.product_version_id
                          AND v.product_id = pin.product_id AND v.effective_from IS NOT NULL) AS went_live
          FROM unnest($4::uuid[], $5::uuid[]) AS pin (product_id, product_version_id)`,
-      [tenant.organizationId, tenant.workspaceId, planVersionId, pins.map((pin) => pin.productId), pins.map((pin) => pin.productVersionId)],
+      [
+        tenant.organizationId,
+        tenant.workspaceId,
+        planVersionId,
+        pins.map((pin) => pin.productId),
+        pins.map((pin) => pin.productVersionId),
+      ],
     );
     for (const [index, row] of rows.entries()) {
       if (!row.on_version) return { pin: pins[index], reason: 'The pinned product is not on that plan version.' };
-      if (!row.went_live) return { pin: pins[index], reason: 'The pinned product version is not a version of that product that went live.' };
+      if (!row.went_live)
+        return { pin: pins[index], reason: 'The pinned product version is not a version of that product that went live.' };
     }
     return undefined;
   }
