@@ -336,6 +336,26 @@ describe('Plan migrations: migrate (PREVIEW, IMMEDIATE, SCHEDULED), outcomes, au
       await api.post(`/v1/subscriptions/${subscription.id}/cancel`);
     });
 
+    it('fires a due release first (catch-up): a version whose scheduled_for passed is a valid target even before its job ran', async () => {
+      const released = await api.plan([seat.id], { name: 'Catch-up' });
+      await api.publishPlan(released);
+      const subscription = await api.subscribe({ customer_id: customer, plan_id: released });
+      await api.republishPlan(released, seat.id, '400', {
+        scheduled_for: new Date(clock.now().getTime() + 3_600_000).toISOString(),
+      });
+      expectError(
+        await api.post(`/v1/plans/${released}/migrate`, { mode: 'PREVIEW', target_version: 2 }),
+        409,
+        'INVALID_TARGET_VERSION',
+      );
+      clock.advance(2 * 3_600_000);
+      const preview = await api.post(`/v1/plans/${released}/migrate`, { mode: 'PREVIEW', target_version: 2 });
+      expect(preview.status).toBe(200);
+      expect(preview.body).toMatchObject({ target_version: 2, affected_subscriptions: 1, migration_id: null });
+      expect((await api.get(`/v1/plans/${released}`)).body.live_version.version).toBe(2);
+      await api.post(`/v1/subscriptions/${subscription.id}/cancel`);
+    });
+
     it('keeps tenants apart: another organization’s plan and migrations are 404, and nothing of theirs moves', async () => {
       const subscription = await api.subscribe({ customer_id: customer, plan_id: planId, plan_version: 1 });
       const preview = await api.post(`/v1/plans/${planId}/migrate`, {

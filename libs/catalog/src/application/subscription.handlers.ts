@@ -175,7 +175,8 @@ export class MigratePlanHandler implements ICommandHandler<MigratePlanCommand> {
     // The plan locked (and its due releases fired) first: lock order plan → subscriptions.
     const plan = await this.releases.load(actor, planId);
     if (!plan) throw catalogNotFound(undefined, 'plan');
-    await this.plans.save(plan);
+    // Only what catch-up fired is saved: a PREVIEW writes nothing of its own.
+    if (plan.pendingWrites.versions.length > 0) await this.plans.save(plan);
     const target = await this.subscriptions.liveVersion(actor, plan.id, request.targetVersion);
     if (!target) {
       throw catalogConflict('INVALID_TARGET_VERSION', `Version ${request.targetVersion} of the plan never went live.`, {
