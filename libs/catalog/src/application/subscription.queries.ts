@@ -94,25 +94,31 @@ export class ListSubscriptionsHandler implements IQueryHandler<ListSubscriptions
         order: 'created_at:desc',
       },
       { limit, cursor },
-      (after, rows) =>
-        preparedQuery<SubscriptionRow>(
+      (after, rows) => {
+        // Only the filters given, each its own statement: every combination is planned on its index
+        // (plan_id, customer_id, or the workspace's newest-first one), first page or deep.
+        const values: unknown[] = [actor.organizationId, actor.workspaceId];
+        const where = ['s.organization_id = $1', 's.workspace_id = $2'];
+        const add = (column: string, value: unknown, cast: string) => {
+          values.push(value);
+          where.push(`s.${column} = $${values.length}::${cast}`);
+        };
+        if (filters.planId) add('plan_id', filters.planId, 'uuid');
+        if (filters.customerId) add('customer_id', filters.customerId, 'uuid');
+        if (filters.status) add('status', filters.status, 'text');
+        if (after) {
+          values.push(after[0], after[1]);
+          where.push(`(s.created_at, s.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+        }
+        values.push(rows);
+        return preparedQuery<SubscriptionRow>(
           this.txHost.tx,
           `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions s ${VERSION_JOIN}
-            WHERE s.organization_id = $1 AND s.workspace_id = $2
-              AND ($3::uuid IS NULL OR s.plan_id = $3) AND ($4::uuid IS NULL OR s.customer_id = $4) AND ($5::text IS NULL OR s.status = $5)
-              AND ($6::timestamptz IS NULL OR (s.created_at, s.id) < ($6, $7::uuid))
-            ORDER BY s.created_at DESC, s.id DESC LIMIT $8`,
-          [
-            actor.organizationId,
-            actor.workspaceId,
-            filters.planId ?? null,
-            filters.customerId ?? null,
-            filters.status ?? null,
-            after?.[0] ?? null,
-            after?.[1] ?? null,
-            rows,
-          ],
-        ),
+            WHERE ${where.join(' AND ')}
+            ORDER BY s.created_at DESC, s.id DESC LIMIT $${values.length}`,
+          values,
+        );
+      },
       newestFirstPosition,
     );
     return { ...page, data: page.data.map(subscriptionView) };
