@@ -71,10 +71,12 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
       }
       throw error;
     });
+    // Held until commit: a go-live (which locks the plan FOR UPDATE) either sees this subscription
+    // or has committed before its version is read, so a subscription tracking latest never misses one.
     const [plan] = isUuid(input.planId)
       ? await preparedQuery<{ status: string }>(
           this.txHost.tx,
-          `SELECT status FROM plans WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND deleted_at IS NULL`,
+          `SELECT status FROM plans WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND deleted_at IS NULL FOR KEY SHARE`,
           [actor.organizationId, actor.workspaceId, input.planId],
         )
       : [];
