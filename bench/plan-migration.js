@@ -72,8 +72,19 @@ async function seedSubscriptions(sql, tenant, customerId, planId, count) {
   await sql.query('ANALYZE subscriptions');
 }
 
+/** Waits until the outbox relay has delivered the events of earlier rounds (their work is not this round's). */
+async function outboxDrained(sql) {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const { rows } = await sql.query(`SELECT count(*)::int AS n FROM outbox_events WHERE dispatched_at IS NULL`);
+    if (rows[0].n === 0 || Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** One migration to `target`, timed from the request to its completion; checked for lost subscriptions. */
 async function migrate(api, sql, planId, target, expected) {
+  await outboxDrained(sql);
   const started = performance.now();
   const result = await api.post(`/v1/plans/${planId}/migrate`, { mode: 'IMMEDIATE', target_version: target });
   // Polled in SQL: the API's counts read every outcome, which would load the server being measured.
