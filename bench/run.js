@@ -2,7 +2,18 @@
 const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
-const BENCHMARKS = ['startup.js', 'auth.js', 'wallets.js', 'wallet-scale.js', 'verifications.js', 'documents.js', 'catalog.js', 'plan-publish.js', 'plans.js'];
+const BENCHMARKS = [
+  'startup.js',
+  'auth.js',
+  'wallets.js',
+  'wallet-scale.js',
+  'verifications.js',
+  'documents.js',
+  'catalog.js',
+  'plan-publish.js',
+  'plans.js',
+  'plan-migration.js',
+];
 
 let failed = false;
 for (const benchmark of BENCHMARKS) {

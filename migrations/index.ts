@@ -15,6 +15,7 @@ import { CatalogCostsProducts1763804000000 } from './1763804000000-catalog-costs
 import { CatalogErrorDetails1763804100000 } from './1763804100000-catalog-error-details';
 import { CatalogPlans1763805000000 } from './1763805000000-catalog-plans';
 import { PlanListIndexes1763805100000 } from './1763805100000-plan-list-indexes';
+import { PlanSubscriberMoves1763805200000 } from './1763805200000-plan-subscriber-moves';
 import { PlanCascadesAndReferrers1763805300000 } from './1763805300000-plan-cascades-and-referrers';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
@@ -36,5 +37,6 @@ export const migrations = [
   CatalogErrorDetails1763804100000,
   CatalogPlans1763805000000,
   PlanListIndexes1763805100000,
+  PlanSubscriberMoves1763805200000,
   PlanCascadesAndReferrers1763805300000,
 ];

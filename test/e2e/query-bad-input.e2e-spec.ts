@@ -13,6 +13,7 @@ import {
 } from '../support/bad-input';
 import { CatalogClient, scheduleDraft } from '../support/catalog-helpers';
 import { livePlan } from '../support/plan-helpers';
+import { SubscriptionClient } from '../support/subscription-helpers';
 import { createTenant, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { seedVerification } from '../support/verification-helpers';
@@ -176,6 +177,25 @@ const ROUTES: BadQueryRoute[] = [
       'custom_fields.region': fc.string({ minLength: 1, maxLength: 20 }),
     },
   },
+  {
+    name: 'subscriptions',
+    path: () => '/v1/subscriptions',
+    refused: {
+      ...page,
+      plan_id: badUuid,
+      customer_id: badUuid,
+      status: fc.constantFrom('paused', 'ACTIVE', '', 'active,canceled'),
+    },
+    tolerated,
+  },
+  { name: 'subscription', path: (ids) => `/v1/subscriptions/${ids.subscription}`, refused: {} },
+  { name: 'migration', path: (ids) => `/v1/migrations/${ids.migration}`, refused: {} },
+  {
+    name: 'migration outcomes',
+    path: (ids) => `/v1/migrations/${ids.migration}/outcomes`,
+    refused: { ...page, status: fc.constantFrom('done', 'MOVED', '', 'moved,skipped') },
+    tolerated,
+  },
 ];
 
 describe('GET routes under generated bad query strings and ids (R8)', () => {
@@ -213,6 +233,7 @@ describe('GET routes under generated bad query strings and ids (R8)', () => {
       change: change.id,
       run,
       plan: plan.id,
+      ...(await subscriptionIds(t, tenant, customer.id)),
     };
   });
   afterAll(() => t.close());
@@ -224,3 +245,18 @@ describe('GET routes under generated bad query strings and ids (R8)', () => {
     await expectEveryBadQueryAnswered(t, { auth: tenant.auth, routes: ROUTES, ids, foreignId, seed, runs: BAD_INPUT_RUNS });
   });
 });
+
+/** A subscription and a (scheduled) migration of a live plan, for the subscription and migration reads. */
+async function subscriptionIds(t: TestApp, tenant: TestTenant, customer: string): Promise<Ids> {
+  const api = new SubscriptionClient(new CatalogClient(t, tenant.auth), tenant);
+  await api.orgCost('seat', { amount: '10' });
+  const plan = await api.plan([(await api.liveProduct('seat * 2')).id]);
+  await api.publishPlan(plan);
+  const subscription = (await api.subscribe({ customer_id: customer, plan_id: plan })).id;
+  const migration = await api.post(`/v1/plans/${plan}/migrate`, {
+    mode: 'SCHEDULED',
+    target_version: 1,
+    scheduled_at: '2099-01-01T00:00:00Z',
+  });
+  return { subscription, migration: migration.body.migration_id };
+}

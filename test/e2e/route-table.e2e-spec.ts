@@ -65,6 +65,7 @@ const VALID_BODIES: Record<string, object> = {
   'PATCH /v1/plans/{id}/products/{product_id}': { max_quantity: 2 },
   'PATCH /v1/plans/{id}/versions/{version}': { release_name: 'Hijacked' },
   'POST /v1/plans/republish': { plan_ids: [randomUUID()] },
+  'POST /v1/plans/{id}/migrate': { mode: 'PREVIEW', target_version: 1 },
 };
 /** Body fields named `…_id` that hold the caller's own text, not a reference to a resource. */
 const NOT_REFERENCES = ['external_id'];
@@ -107,7 +108,38 @@ async function catalogResources(t: TestApp, auth: string): Promise<Record<string
     const status = (await t.http.get(`/v1/cascade_runs/${run}`).set('Authorization', auth).expect(200)).body.status;
     return status === 'completed' ? status : undefined;
   }, 10_000);
-  return { costs: cost.id, products: product.id, changes: change, cascade_runs: run, plans: plan.id };
+  return {
+    costs: cost.id,
+    products: product.id,
+    changes: change,
+    cascade_runs: run,
+    plans: plan.id,
+    ...(await subscriptionResources(t, auth, product.id)),
+  };
+}
+
+/** A live plan on the product, a subscription to it, and a migration scheduled for later. */
+async function subscriptionResources(t: TestApp, auth: string, productId: string): Promise<Record<string, string>> {
+  const send = (path: string, body: object) =>
+    t.http.post(path).set('Authorization', auth).set('Idempotency-Key', idem()).send(body);
+  const plan = (await send('/v1/plans', { name: 'Route table plan' }).expect(201)).body;
+  const draft = (await send(`/v1/plans/${plan.id}/products`, { product_id: productId }).expect(201)).body.draft_version;
+  await send('/v1/changes', {
+    operation: 'catalog.publish_version',
+    subject_kind: 'plan',
+    subject_id: plan.id,
+    staged_version_id: draft.id,
+  }).expect(201);
+  const customer = (await send('/v1/customers', { name: 'Route table subscriber', currency: 'EUR' }).expect(201)).body.id;
+  const subscription = (await send('/v1/subscriptions', { customer_id: customer, plan_id: plan.id }).expect(201)).body.id;
+  const migration = (
+    await send(`/v1/plans/${plan.id}/migrate`, {
+      mode: 'SCHEDULED',
+      target_version: 1,
+      scheduled_at: '2099-01-01T00:00:00Z',
+    }).expect(200)
+  ).body.migration_id;
+  return { subscriptions: subscription, migrations: migration };
 }
 
 /** The dotted names of every `…_id` property a JSON request body may carry, nested objects followed. */
@@ -457,6 +489,11 @@ describe('Route table: every documented route enforces authentication, scope and
           'GET /v1/plans/{id}/versions/{version}/supersede_forecast 404',
           'GET /v1/plans/{id}/versions/{version}/referrers 404',
           'GET /v1/plans/{id}/versions/{version}/usage 404',
+          'GET /v1/subscriptions/{id} 404',
+          'POST /v1/subscriptions/{id}/cancel 404',
+          'GET /v1/migrations/{id} 404',
+          'GET /v1/migrations/{id}/outcomes 404',
+          'POST /v1/migrations/{id}/cancel 404',
         ]),
       );
 
@@ -535,6 +572,8 @@ describe('Route table: every documented route enforces authentication, scope and
       resources.changes = { id: catalog.changes, code: 'CHANGE_NOT_FOUND' };
       resources.cascade_runs = { id: catalog.cascade_runs, code: 'CASCADE_RUN_NOT_FOUND' };
       resources.plans = { id: catalog.plans, code: 'PLAN_NOT_FOUND' };
+      resources.subscriptions = { id: catalog.subscriptions, code: 'SUBSCRIPTION_NOT_FOUND' };
+      resources.migrations = { id: catalog.migrations, code: 'MIGRATION_NOT_FOUND' };
     });
 
     it('answers organization B on every route naming an organization A resource exactly as for an unknown id: 404', async () => {
@@ -605,6 +644,10 @@ describe('Route table: every documented route enforces authentication, scope and
           'GET /v1/plans/{id}/publish_check 404',
           'GET /v1/plans/{id}/versions/{version}/supersede_forecast 404',
           'GET /v1/plans/{id}/versions/{version}/usage 404',
+          'GET /v1/subscriptions/{id} 404',
+          'POST /v1/subscriptions/{id}/cancel 404',
+          'GET /v1/migrations/{id}/outcomes 404',
+          'POST /v1/migrations/{id}/cancel 404',
         ]),
       );
 
@@ -705,6 +748,7 @@ describe('Route table: every documented route enforces authentication, scope and
           '/v1/costs',
           '/v1/products',
           '/v1/plans',
+          '/v1/subscriptions',
         ].map((path) => t.http.get(`${path}?limit=200`).set('Authorization', b.auth).expect(200)),
       );
       const ids = lists.flatMap((response) => response.body.data.map((row: { id: string }) => row.id));

@@ -3,12 +3,28 @@ import { CancelChangeHandler, CreateChangeHandler } from './application/change.h
 import { GetCascadeRunHandler, GetChangeHandler, ListCascadeTasksHandler } from './application/change.queries';
 import { CostCascades } from './application/cost-cascades';
 import { CreateCostHandler, RemoveCostHandler, RestoreCostHandler, UpdateCostHandler } from './application/cost.handlers';
-import { CostReader, GetCostHandler, ListCostConsumersHandler, ListCostsHandler, ListProductCostsHandler } from './application/cost.queries';
+import {
+  CostReader,
+  GetCostHandler,
+  ListCostConsumersHandler,
+  ListCostsHandler,
+  ListProductCostsHandler,
+} from './application/cost.queries';
 import { EvaluateFormulaHandler } from './application/evaluate-formula';
 import { Pricing } from './application/pricing';
 import { ProductReleases } from './application/product-releases';
-import { CreateProductHandler, DiscardProductDraftHandler, OpenProductDraftHandler, UpdateProductHandler } from './application/product.handlers';
-import { GetProductDraftHandler, GetProductHandler, ListProductsHandler, ListProductVersionsHandler } from './application/product.queries';
+import {
+  CreateProductHandler,
+  DiscardProductDraftHandler,
+  OpenProductDraftHandler,
+  UpdateProductHandler,
+} from './application/product.handlers';
+import {
+  GetProductDraftHandler,
+  GetProductHandler,
+  ListProductsHandler,
+  ListProductVersionsHandler,
+} from './application/product.queries';
 import { ChangeRepository, OrgCostRepository, PlanRepository, ProductRepository } from './domain/repositories';
 import { TypeOrmPlanRepository } from './infrastructure/typeorm-plan.repository';
 import { PlanReleases } from './application/plan-releases';
@@ -40,6 +56,22 @@ import { ListPlansHandler } from './application/plan-list';
 import { TypeOrmChangeRepository } from './infrastructure/typeorm-change.repository';
 import { TypeOrmOrgCostRepository } from './infrastructure/typeorm-org-cost.repository';
 import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repository';
+import { MigrationRunner, SubscriberMoves } from './application/migration-runner';
+import {
+  CancelMigrationHandler,
+  CancelSubscriptionHandler,
+  CreateSubscriptionHandler,
+  MigratePlanHandler,
+} from './application/subscription.handlers';
+import {
+  GetMigrationHandler,
+  GetSubscriptionHandler,
+  ListMigrationOutcomesHandler,
+  ListSubscriptionsHandler,
+} from './application/subscription.queries';
+import { PlanGoLiveListener, PlanMigrationRepository, SubscriptionRepository } from './domain/subscriber-ports';
+import { TypeOrmPlanMigrationRepository } from './infrastructure/typeorm-plan-migration.repository';
+import { TypeOrmSubscriptionRepository } from './infrastructure/typeorm-subscription.repository';
 
 /** Costs, products, plans and their versions, changes, cascades, subscriptions. */
 @Module({
@@ -100,8 +132,20 @@ import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repos
     ListVersionReferrersHandler,
     GetVersionUsageHandler,
     ListPlansHandler,
+    { provide: SubscriptionRepository, useClass: TypeOrmSubscriptionRepository },
+    { provide: PlanMigrationRepository, useClass: TypeOrmPlanMigrationRepository },
+    { provide: PlanGoLiveListener, useClass: SubscriberMoves },
+    MigrationRunner,
+    CreateSubscriptionHandler,
+    CancelSubscriptionHandler,
+    MigratePlanHandler,
+    CancelMigrationHandler,
+    GetSubscriptionHandler,
+    ListSubscriptionsHandler,
+    GetMigrationHandler,
+    ListMigrationOutcomesHandler,
   ],
   // Tests and operators drive the jobs directly.
-  exports: [ProductReleases, PlanReleases, CostCascades, PlanCascades],
+  exports: [ProductReleases, PlanReleases, CostCascades, PlanCascades, MigrationRunner],
 })
 export class CatalogModule {}

@@ -20,3 +20,7 @@ export type { RepublishOutcome } from './application/plan-republish';
 export { ListPlansQuery } from './application/plan-list';
 export type { PlanListView } from './application/plan-list';
 export { MAX_IN_VALUES, MAX_SEARCH_LENGTH, MAX_TAGS, PLAN_COUNTABLE, PLAN_SORT_KEYS, PLAN_STATUSES, RANGE_OPS, TIMESTAMP_FIELDS } from './domain/plan-filters';
+export * from './application/subscription.commands';
+export { MigrationRunner, MIGRATION_RUN_JOB, MIGRATION_START_JOB, MIGRATION_BATCH_SIZE } from './application/migration-runner';
+export { MIGRATION_MODES, PRORATION_STRATEGIES, OUTCOME_STATUSES, SKIP_REASONS } from './domain/plan-migration';
+export { PLAN_TRACK_MODES, VERSION_CHANGE_STRATEGIES } from './domain/subscription';

@@ -6,6 +6,7 @@ import { PlanInsightsController } from './plan-insights.controller';
 import { PlansController } from './plans.controller';
 import { PlansListController } from './plans-list.controller';
 import { ProductsController } from './products.controller';
+import { MigrationsController, PlanMigrationsController, SubscriptionsController } from './subscriptions.controller';
 
 @Module({
   imports: [CatalogModule],
@@ -18,6 +19,9 @@ import { ProductsController } from './products.controller';
     PlansListController,
     ChangesController,
     CascadeRunsController,
+    SubscriptionsController,
+    PlanMigrationsController,
+    MigrationsController,
   ],
 })
 export class CatalogHttpModule {}

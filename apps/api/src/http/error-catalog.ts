@@ -241,6 +241,13 @@ const CATALOG = {
     message: 'An active subscription that tracks the latest version bills monthly, not yearly.',
     details: { billing_cadence: 'month', price_cadence_unit: 'year' },
   },
+  INVALID_TARGET_VERSION: {
+    kind: 'conflict',
+    message: 'Version 4 of the plan never went live.',
+    param: 'target_version',
+    details: { target_version: 4 },
+  },
+  PLAN_VERSION_NOT_LIVE: { kind: 'conflict', message: 'Version 3 of the plan never went live.', param: 'plan_version' },
   PUBLISH_FORMULA_INVALID: {
     kind: 'conflict',
     message: 'The price formula cannot be resolved: Unknown cost key: margin.',
@@ -313,6 +320,12 @@ const CATALOG = {
     message: 'A pin names a product version that never went live.',
     param: 'pins',
     details: { product_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07' },
+  },
+  BILLING_CADENCE_MISMATCH: {
+    kind: 'rule_violation',
+    message: 'Version 2 of the plan bills per month, not per year.',
+    param: 'billing_cadence',
+    details: { billing_cadence: 'year', price_cadence_unit: 'month' },
   },
   CONSUMER_WOULD_BREAK: {
     kind: 'rule_violation',

@@ -77,6 +77,8 @@ export class Plan {
   private readonly contentDirty = new Set<string>();
   private readonly resolved = new Map<string, ResolvedMembership[]>();
   private readonly trackingDirty = new Set<string>();
+  /** Versions that went live since load, in order: subscribers tracking latest move to them. */
+  private readonly wentLive: VersionRecord[] = [];
   private versionChecked: number | undefined;
 
   private constructor(
@@ -178,6 +180,7 @@ export class Plan {
       resolved: [...this.resolved].map(([versionId, memberships]) => ({ versionId, memberships })),
       tracking: [...this.trackingDirty].map((productId) => ({ productId, tracking: this.tracking.get(productId) ?? null })),
       expectedVersion: this.versionChecked,
+      wentLive: [...this.wentLive],
     };
   }
 
@@ -383,6 +386,7 @@ export class Plan {
   private recordGoLive(published: VersionRecord, resolution: PlanResolution, now: Date): void {
     if (!resolution.ok) throw resolution.error;
     this.resolved.set(published.id, resolution.memberships);
+    this.wentLive.push(published);
     for (const membership of resolution.memberships) {
       const tracking = this.tracking.get(membership.productId);
       // A pinned membership with no pin yet keeps the version it resolved to as its pin.

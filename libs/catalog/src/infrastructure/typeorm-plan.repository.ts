@@ -5,6 +5,7 @@ import { DomainError, isUuid, preparedQuery, SqlWrite } from '@app/shared-kernel
 import { MembershipTerms, RefreshUnit } from '../domain/membership-terms';
 import { Plan, PlanContent, PlanDetails, PriceCadenceUnit, ResolvedMembership, Tracking } from '../domain/plan';
 import { PlanRepository, TenantKey } from '../domain/repositories';
+import { PlanGoLiveListener } from '../domain/subscriber-ports';
 import { toVersionRecord, VERSION_COLUMNS, VersionRow, versionUpserts } from './version-rows';
 
 interface PlanRow {
@@ -88,7 +89,10 @@ function detailsOf(
 
 @Injectable()
 export class TypeOrmPlanRepository extends PlanRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly goLives: PlanGoLiveListener,
+  ) {
     super();
   }
 
@@ -270,6 +274,8 @@ export class TypeOrmPlanRepository extends PlanRepository {
       });
     }
     for (const step of rest) await this.query(step.text, [...step.values]);
+    // Whatever brought a version live (publish, release, cascade, republish), its subscribers move in this transaction.
+    if (writes.wentLive.length > 0) await this.goLives.wentLive(tenant, s.id, writes.wentLive);
   }
 
   async versionExists(tenant: TenantKey, planId: string, versionId: string): Promise<boolean> {

@@ -43,4 +43,28 @@ export class Outbox {
       ],
     );
   }
+
+  /** Several events of one organization in one statement (a batch of moves), as add does for one. */
+  async addMany(events: readonly object[], organizationId: string | null): Promise<void> {
+    if (events.length === 0) return;
+    const types = events.map((event) => integrationEventType(event.constructor));
+    if (types.some((type) => !type)) throw new Error('Every event given to Outbox.addMany must be an @IntegrationEvent');
+    if (!this.txHost.isTransactionActive()) throw new Error('Outbox.addMany must run inside a transaction');
+    const now = this.clock.now();
+    await this.txHost.tx.query(
+      `WITH inserted AS (
+         INSERT INTO outbox_events (id, organization_id, event_type, payload, request_id, occurred_at, next_attempt_at)
+         SELECT id, $1, event_type, payload, $2, $3, $3 FROM unnest($4::uuid[], $5::text[], $6::jsonb[]) AS e (id, event_type, payload)
+       )
+       SELECT pg_notify('${OUTBOX_CHANNEL}', '')`,
+      [
+        organizationId,
+        (this.cls.isActive() ? this.cls.get<string | undefined>(REQUEST_ID_KEY) : undefined) ?? null,
+        now,
+        events.map(() => newId()),
+        types,
+        events.map((event) => JSON.stringify(event)),
+      ],
+    );
+  }
 }

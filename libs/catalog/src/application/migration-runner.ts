@@ -1,0 +1,231 @@
+import { Propagation, Transactional } from '@nestjs-cls/transactional';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Clock, JobQueue, Outbox } from '@app/shared-kernel';
+import { PlanMigration } from '../domain/plan-migration';
+import type { TenantKey } from '../domain/repositories';
+import { PlanGoLiveListener, PlanMigrationRepository, SubscriptionRepository } from '../domain/subscriber-ports';
+import type { BatchPosition } from '../domain/subscriber-ports';
+import { SubscriptionVersionChanged } from '../domain/subscription';
+import { VersionRecord } from '../domain/version-line';
+
+export const MIGRATION_RUN_JOB = 'catalog.migration-run';
+export const MIGRATION_START_JOB = 'catalog.migration-start';
+/** Outcomes settled per transaction: their subscriptions are locked together, in id order. */
+export const MIGRATION_BATCH_SIZE = 500;
+/**
+ * A job the queue started by the database's clock while the application's clock still says "not
+ * yet" is re-sent for the remaining time, within this bound; beyond it the clocks disagree (a
+ * test's manual clock) and the job leaves the work to an explicit run or the next command.
+ */
+const CLOCK_SKEW_TOLERANCE_MS = 10_000;
+
+interface MigrationJob {
+  organizationId: string;
+  workspaceId: string;
+  migrationId: string;
+  /** The instant the job was sent for (ISO), when it was sent for later. */
+  dueAt?: string;
+}
+
+function tenantOf(job: TenantKey): TenantKey {
+  return { organizationId: job.organizationId, workspaceId: job.workspaceId };
+}
+
+/**
+ * Runs migrations (model §4.8): a scheduled one is started at `scheduled_at` (its outcomes built
+ * from the subscriptions ACTIVE then), and a running one has its due outcomes settled in batches
+ * of 500, each batch one transaction that locks its subscriptions in id order. A settled outcome
+ * is never pending again, so a rerun of any batch or job moves nobody twice.
+ */
+@Injectable()
+export class MigrationRunner implements OnModuleInit {
+  private readonly logger = new Logger(MigrationRunner.name);
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly migrations: PlanMigrationRepository,
+    private readonly subscriptions: SubscriptionRepository,
+    private readonly outbox: Outbox,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.define<MigrationJob>({
+      name: MIGRATION_RUN_JOB,
+      handler: (job) => this.run(job),
+      maxLatencySeconds: 1,
+      concurrency: 2,
+    });
+    this.jobs.define<MigrationJob>({
+      name: MIGRATION_START_JOB,
+      handler: (job) => this.startScheduled(job),
+      maxLatencySeconds: 1,
+    });
+  }
+
+  /** Sends the run job for `at` (now when omitted), inside the caller's transaction when there is one. */
+  async enqueueRun(tenant: TenantKey, migrationId: string, at?: Date): Promise<void> {
+    const job: MigrationJob = { ...tenantOf(tenant), migrationId, dueAt: at?.toISOString() };
+    await this.jobs.send(MIGRATION_RUN_JOB, job, { startAfter: at, singletonKey: `${migrationId}:${job.dueAt ?? 'now'}` });
+  }
+
+  async enqueueStart(migration: PlanMigration): Promise<void> {
+    const m = migration.snapshot;
+    await this.jobs.send(
+      MIGRATION_START_JOB,
+      { organizationId: m.organizationId, workspaceId: m.workspaceId, migrationId: m.id, dueAt: m.scheduledAt!.toISOString() },
+      { startAfter: m.scheduledAt!, singletonKey: m.id },
+    );
+  }
+
+  /** The run job: every due outcome settled, then either complete or sent again for the next due one. */
+  async run(job: MigrationJob): Promise<void> {
+    // Each batch starts where the last ended; what another worker held is left to it, or to the next run.
+    let after: BatchPosition | undefined;
+    for (;;) {
+      const batch = await this.settle(job, after);
+      if (batch.settled === 0) break;
+      after = batch.last;
+    }
+    const next = await this.completeOrNextDue(job);
+    if (!next) return;
+    const wait = next.getTime() - this.clock.now().getTime();
+    if (wait <= 0) {
+      // Due outcomes another worker still holds: look again shortly.
+      await this.enqueueRun(job, job.migrationId, new Date(this.clock.now().getTime() + 1000));
+    } else if (job.dueAt !== next.toISOString()) {
+      await this.enqueueRun(job, job.migrationId, next);
+    } else if (wait <= CLOCK_SKEW_TOLERANCE_MS) {
+      await this.enqueueRun(job, job.migrationId, new Date(next.getTime() + wait));
+    } else {
+      this.logger.warn(
+        `migration ${job.migrationId}: the job came ${wait} ms before its outcomes are due by the application's clock`,
+      );
+    }
+  }
+
+  /** One batch (the first due outcomes) in its own transaction; returns how many it settled. */
+  async settleBatch(job: MigrationJob): Promise<number> {
+    return (await this.settle(job)).settled;
+  }
+
+  @Transactional(Propagation.RequiresNew)
+  private async settle(job: MigrationJob, after?: BatchPosition): Promise<{ settled: number; last: BatchPosition }> {
+    const tenant = tenantOf(job);
+    const { settled, moved, target, last } = await this.migrations.settleBatch(
+      tenant,
+      job.migrationId,
+      this.clock.now(),
+      MIGRATION_BATCH_SIZE,
+      after,
+    );
+    await this.outbox.addMany(
+      moved.map(
+        (move) =>
+          new SubscriptionVersionChanged(
+            tenant.organizationId,
+            tenant.workspaceId,
+            move.subscriptionId,
+            move.customerId,
+            target.planId,
+            job.migrationId,
+            move.fromVersionId,
+            move.fromVersion,
+            target.id,
+            target.version,
+            move.effectiveAt.toISOString(),
+            move.prorationStrategy,
+          ),
+      ),
+      tenant.organizationId,
+    );
+    return { settled, last };
+  }
+
+  @Transactional(Propagation.RequiresNew)
+  private completeOrNextDue(job: MigrationJob): Promise<Date | null> {
+    return this.migrations.completeOrNextDue(tenantOf(job), job.migrationId, this.clock.now());
+  }
+
+  /** The start job: a scheduled migration whose time came builds its outcomes and runs. */
+  async startScheduled(job: MigrationJob): Promise<void> {
+    const started = await this.startIfDue(job);
+    if (started) {
+      await this.run(job);
+      return;
+    }
+    const scheduledAt = job.dueAt ? new Date(job.dueAt) : undefined;
+    const wait = scheduledAt ? scheduledAt.getTime() - this.clock.now().getTime() : 0;
+    if (started === false && wait > 0 && wait <= CLOCK_SKEW_TOLERANCE_MS) {
+      await this.jobs.send(
+        MIGRATION_START_JOB,
+        { ...job, dueAt: undefined },
+        { startAfter: new Date(scheduledAt!.getTime() + wait) },
+      );
+    }
+  }
+
+  /**
+   * Starts the migration if it is scheduled and due (in its own transaction, so a caller's refusal
+   * keeps it started): true when started now, false when still scheduled and not due, undefined otherwise.
+   */
+  @Transactional(Propagation.RequiresNew)
+  async startIfDue(tenant: TenantKey & { migrationId: string }): Promise<boolean | undefined> {
+    const migration = await this.migrations.lock(tenantOf(tenant), tenant.migrationId);
+    if (!migration || migration.snapshot.status !== 'scheduled') return undefined;
+    const now = this.clock.now();
+    if (!migration.isDue(now)) return false;
+    const m = migration.snapshot;
+    const target = await this.subscriptions.liveVersion(tenantOf(tenant), m.planId, m.targetVersion);
+    migration.start(now);
+    await this.migrations.save(migration);
+    await this.migrations.buildOutcomes(migration, target!);
+    await this.enqueueRun(tenant, m.id);
+    return true;
+  }
+}
+
+/**
+ * The go-live seam (model §4.8): each plan version that went live gets a migration with trigger
+ * "publish" holding one outcome per ACTIVE subscription that tracks latest, after older pending
+ * automatic outcomes are closed as SUPERSEDED. Immediate subscribers are due at the go-live
+ * instant, next_period ones at the end of the period then running; the run job moves them.
+ */
+@Injectable()
+export class SubscriberMoves extends PlanGoLiveListener {
+  constructor(
+    private readonly migrations: PlanMigrationRepository,
+    private readonly runner: MigrationRunner,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async wentLive(tenant: TenantKey, planId: string, versions: readonly VersionRecord[]): Promise<void> {
+    for (const version of versions) {
+      // A plan saved twice in one unit of work reports the same go-live twice: it moves subscribers once.
+      if (await this.migrations.publishMigrationOf(tenant, version.id)) continue;
+      const now = this.clock.now();
+      for (const superseded of await this.migrations.supersedePending(tenant, planId, now)) {
+        await this.migrations.completeOrNextDue(tenant, superseded, now);
+      }
+      // Nobody to move: no migration is recorded for this go-live.
+      if (!(await this.migrations.hasLatestTrackers(tenant, planId))) continue;
+      const migration = PlanMigration.request({
+        ...tenantOf(tenant),
+        planId,
+        trigger: 'publish',
+        mode: 'IMMEDIATE',
+        target: version,
+        prorationStrategy: 'create_prorations',
+        scheduledAt: null,
+        createdBy: version.createdBy,
+        now,
+      });
+      await this.migrations.save(migration);
+      await this.migrations.buildPublishOutcomes(migration, version.effectiveFrom ?? now);
+      const next = await this.migrations.completeOrNextDue(tenant, migration.id, now);
+      if (next) await this.runner.enqueueRun(tenant, migration.id, next.getTime() > now.getTime() ? next : undefined);
+    }
+  }
+}
