@@ -27,6 +27,7 @@ import {
 } from './application/product.queries';
 import { ChangeRepository, OrgCostRepository, PlanRepository, ProductRepository } from './domain/repositories';
 import { TypeOrmPlanRepository } from './infrastructure/typeorm-plan.repository';
+import { CascadeTaskStore } from './infrastructure/cascade-task.store';
 import { PlanReleases } from './application/plan-releases';
 import { PlanResolver } from './application/plan-resolution';
 import { PublishTargets } from './application/publish-targets';
@@ -80,6 +81,7 @@ import { TypeOrmSubscriptionRepository } from './infrastructure/typeorm-subscrip
     { provide: OrgCostRepository, useClass: TypeOrmOrgCostRepository },
     { provide: ChangeRepository, useClass: TypeOrmChangeRepository },
     { provide: PlanRepository, useClass: TypeOrmPlanRepository },
+    CascadeTaskStore,
     PlanReleases,
     PlanResolver,
     PublishTargets,

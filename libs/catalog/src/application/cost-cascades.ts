@@ -9,11 +9,16 @@ import { Materialization, MaterializedCost } from '../domain/product';
 import { ProductRepository, TenantKey } from '../domain/repositories';
 import { CreatedBy } from '../domain/version-line';
 import { PlanCascades } from './plan-cascades';
+import { CascadeRunOfTask, CascadeTaskKey, CascadeTaskStore } from '../infrastructure/cascade-task.store';
 import { Pricing } from './pricing';
 import { ProductReleases } from './product-releases';
 
 export const CASCADE_RUN_JOB = 'catalog.cascade-run';
 export const CASCADE_TASK_JOB = 'catalog.cascade-task';
+
+function taskKey(job: { organizationId: string; workspaceId: string; runId: string; productId: string }): CascadeTaskKey {
+  return { organizationId: job.organizationId, workspaceId: job.workspaceId, runId: job.runId, subjectKind: 'product', subjectId: job.productId };
+}
 
 interface RunJob {
   organizationId: string;
@@ -63,6 +68,7 @@ export class CostCascades implements OnModuleInit {
     private readonly pricing: Pricing,
     private readonly clock: Clock,
     private readonly planCascades: PlanCascades,
+    private readonly tasks: CascadeTaskStore,
   ) {}
 
   onModuleInit(): void {
@@ -240,51 +246,20 @@ export class CostCascades implements OnModuleInit {
 
   @Transactional(Propagation.RequiresNew)
   private async countAttempt(job: TaskJob): Promise<number> {
-    const rows = await this.query<{ attempts: number }>(
-      `UPDATE cascade_tasks SET attempts = attempts + 1 WHERE organization_id = $1 AND workspace_id = $2 AND run_id = $3
-          AND subject_kind = 'product' AND subject_id = $4 RETURNING attempts`,
-      [job.organizationId, job.workspaceId, job.runId, job.productId],
-    );
-    return rows[0]?.attempts ?? MAX_TASK_ATTEMPTS;
+    return this.tasks.countAttempt(taskKey(job), MAX_TASK_ATTEMPTS);
   }
 
-  /** The pending task, locked; undefined when it already finished (a rerun does nothing). */
-  private async lockTask(job: TaskJob): Promise<RunRow | undefined> {
-    const [row] = await this.query<RunRow & { task_status: string }>(
-      `SELECT r.id, r.trigger, r.source_id, r.source_version_id, r.source_version, r.status, r.created_by, t.status AS task_status
-         FROM cascade_tasks t JOIN cascade_runs r ON r.organization_id = t.organization_id AND r.workspace_id = t.workspace_id AND r.id = t.run_id
-        WHERE t.organization_id = $1 AND t.workspace_id = $2 AND t.run_id = $3 AND t.subject_kind = 'product' AND t.subject_id = $4
-        FOR UPDATE OF t`,
-      [job.organizationId, job.workspaceId, job.runId, job.productId],
-    );
-    return row?.task_status === 'pending' ? row : undefined;
+  private lockTask(job: TaskJob): Promise<CascadeRunOfTask | undefined> {
+    return this.tasks.lock(taskKey(job));
   }
 
-  private async finishTask(
+  private finishTask(
     job: TaskJob,
     status: 'republished' | 'unchanged' | 'errored',
     version: { id: string; version: number } | null | undefined,
     error?: DomainError,
   ): Promise<void> {
-    const now = this.clock.now();
-    await this.query(
-      `UPDATE cascade_tasks SET status = $5, result_version_id = $6, result_version = $7, error_code = $8, error_message = $9, updated_at = $10,
-              error_details = $11
-        WHERE organization_id = $1 AND workspace_id = $2 AND run_id = $3 AND subject_kind = 'product' AND subject_id = $4`,
-      [
-        job.organizationId,
-        job.workspaceId,
-        job.runId,
-        job.productId,
-        status,
-        version?.id ?? null,
-        version?.version ?? null,
-        error?.code ?? null,
-        error?.message ?? null,
-        now,
-        error?.details ? JSON.stringify(error.details) : null,
-      ],
-    );
+    return this.tasks.finish(taskKey(job), status, version, error);
   }
 
   private async keyOf(tenant: TenantKey, costId: string): Promise<string> {

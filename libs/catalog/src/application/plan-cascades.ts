@@ -7,6 +7,7 @@ import { PlanRepository, TenantKey } from '../domain/repositories';
 import { CascadeSource, CreatedBy, VersionRecord } from '../domain/version-line';
 import { PlanReleases } from './plan-releases';
 import { PlanResolver } from './plan-resolution';
+import { CascadeRunOfTask, CascadeTaskKey, CascadeTaskStore } from '../infrastructure/cascade-task.store';
 
 export const PLAN_CASCADE_TASK_JOB = 'catalog.plan-cascade-task';
 
@@ -14,6 +15,10 @@ export const PLAN_CASCADE_TASK_JOB = 'catalog.plan-cascade-task';
 export const PLAN_CASCADE_DELAY_MS = 2_000;
 
 const MAX_TASK_ATTEMPTS = 5;
+
+function planTaskKey(job: PlanTaskJob): CascadeTaskKey {
+  return { organizationId: job.organizationId, workspaceId: job.workspaceId, runId: job.runId, subjectKind: 'plan', subjectId: job.planId };
+}
 
 export interface PlanTaskJob {
   organizationId: string;
@@ -55,6 +60,7 @@ export class PlanCascades implements OnModuleInit {
     private readonly releases: PlanReleases,
     private readonly resolver: PlanResolver,
     private readonly clock: Clock,
+    private readonly tasks: CascadeTaskStore,
   ) {}
 
   onModuleInit(): void {
@@ -219,50 +225,21 @@ export class PlanCascades implements OnModuleInit {
 
   @Transactional(Propagation.RequiresNew)
   private async countAttempt(job: PlanTaskJob): Promise<number> {
-    const rows = await this.query<{ attempts: number }>(
-      `UPDATE cascade_tasks SET attempts = attempts + 1 WHERE organization_id = $1 AND workspace_id = $2 AND run_id = $3
-          AND subject_kind = 'plan' AND subject_id = $4 RETURNING attempts`,
-      [job.organizationId, job.workspaceId, job.runId, job.planId],
-    );
-    return rows[0]?.attempts ?? MAX_TASK_ATTEMPTS;
+    return this.tasks.countAttempt(planTaskKey(job), MAX_TASK_ATTEMPTS);
   }
 
   /** The pending task, locked, with its run's principal; undefined when it already finished. */
-  private async lockTask(job: PlanTaskJob): Promise<{ created_by: CreatedBy } | undefined> {
-    const [row] = await this.query<{ created_by: CreatedBy; status: string }>(
-      `SELECT r.created_by, t.status
-         FROM cascade_tasks t JOIN cascade_runs r ON r.organization_id = t.organization_id AND r.workspace_id = t.workspace_id AND r.id = t.run_id
-        WHERE t.organization_id = $1 AND t.workspace_id = $2 AND t.run_id = $3 AND t.subject_kind = 'plan' AND t.subject_id = $4
-        FOR UPDATE OF t`,
-      [job.organizationId, job.workspaceId, job.runId, job.planId],
-    );
-    return row?.status === 'pending' ? row : undefined;
+  private lockTask(job: PlanTaskJob): Promise<CascadeRunOfTask | undefined> {
+    return this.tasks.lock(planTaskKey(job));
   }
 
-  private async finishTask(
+  private finishTask(
     job: PlanTaskJob,
     status: 'republished' | 'unchanged' | 'errored',
     version: { id: string; version: number } | null,
     error?: DomainError,
   ): Promise<void> {
-    await this.query(
-      `UPDATE cascade_tasks SET status = $5, result_version_id = $6, result_version = $7, error_code = $8, error_message = $9, error_details = $10,
-              updated_at = $11
-        WHERE organization_id = $1 AND workspace_id = $2 AND run_id = $3 AND subject_kind = 'plan' AND subject_id = $4`,
-      [
-        job.organizationId,
-        job.workspaceId,
-        job.runId,
-        job.planId,
-        status,
-        version?.id ?? null,
-        version?.version ?? null,
-        error?.code ?? null,
-        error?.message ?? null,
-        error?.details ? JSON.stringify(error.details) : null,
-        this.clock.now(),
-      ],
-    );
+    return this.tasks.finish(planTaskKey(job), status, version, error);
   }
 
   private query<Row = Record<string, unknown>>(text: string, values: unknown[]): Promise<Row[]> {
