@@ -6,6 +6,7 @@ import { catalogConflict, catalogInvalid, catalogNotFound } from '../domain/cata
 import { termsForAdd, termsForUpdate, TrackMode } from '../domain/membership-terms';
 import { Plan, PlanDetails, PRICE_CADENCE_UNITS, PriceCadenceUnit } from '../domain/plan';
 import { ChangeRepository, PlanRepository } from '../domain/repositories';
+import { cancelChangesOf } from './canceled-releases';
 import { createdByOf } from './cost.handlers';
 import { PlanReleases } from './plan-releases';
 import {
@@ -164,10 +165,7 @@ export class UpdatePlanHandler implements ICommandHandler<UpdatePlanCommand> {
     if (cadence && cadence !== plan.workingContent.priceCadenceUnit) plan.stageCadence(cadence, now, createdByOf(actor));
     if (input.status === 'archived') {
       const canceled = plan.archive(now);
-      for (const change of await this.changes.lockMany(actor, canceled.map((row) => row.changeId!))) {
-        change.cancel(now);
-        await this.changes.save(change);
-      }
+      await cancelChangesOf(this.changes, actor, canceled, now);
     }
     await savePlan(this.plans, plan);
     await this.audit.record(actor, {
@@ -195,10 +193,7 @@ export class DeletePlanHandler implements ICommandHandler<DeletePlanCommand> {
     const plan = await loadPlan(this.releases, actor, planId);
     const now = this.clock.now();
     const canceled = plan.delete(now);
-    for (const change of await this.changes.lockMany(actor, canceled.map((row) => row.changeId!))) {
-      change.cancel(now);
-      await this.changes.save(change);
-    }
+    await cancelChangesOf(this.changes, actor, canceled, now);
     await this.plans.save(plan);
     await this.audit.record(actor, { action: 'plan.deleted', resourceType: 'plan', resourceId: plan.id });
   }

@@ -11,6 +11,7 @@ import {
   ProductInput,
   UpdateProductCommand,
 } from './catalog.commands';
+import { cancelChangesOf } from './canceled-releases';
 import { createdByOf, workingContent } from './cost.handlers';
 import { Pricing } from './pricing';
 import { ProductReleases } from './product-releases';
@@ -79,10 +80,7 @@ export class UpdateProductHandler implements ICommandHandler<UpdateProductComman
     if (input.priceExpression !== undefined) await stagePriceExpression(this.pricing, actor, product, input.priceExpression, now);
     if (input.status === 'archived') {
       const canceled = product.archive(now);
-      for (const change of await this.changes.lockMany(actor, canceled.map((row) => row.changeId!))) {
-        change.cancel(now);
-        await this.changes.save(change);
-      }
+      await cancelChangesOf(this.changes, actor, canceled, now);
     }
     await this.products.save(product);
     await this.audit.record(actor, {

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/shared-kernel';
 import { catalogConflict, catalogNotFound } from '../domain/catalog-errors';
 import { PlanRepository, ProductRepository, TenantKey } from '../domain/repositories';
 import { ReleaseNotes, VersionLine, VersionRecord } from '../domain/version-line';
@@ -24,8 +23,6 @@ export interface PublishTarget {
   readonly line: VersionLine;
   publish(input: GoLive): Promise<VersionRecord>;
   schedule(input: GoLive & { scheduledFor: Date }): Promise<VersionRecord>;
-  /** `publish_check`: the first refusal a publish now (or at `scheduledFor`) would meet, or null. */
-  check(now: Date, scheduledFor?: Date): Promise<DomainError | null>;
   cancelRelease(versionId: string, now: Date): { dependents: VersionRecord[] };
   enqueue(changeId: string, at: Date): Promise<void>;
   save(): Promise<void>;
@@ -79,10 +76,6 @@ export class PublishTargets {
       line: product.line,
       publish: async (input) => product.publishDraft({ ...input, materialization: (await materialize(input.now))! }),
       schedule: async (input) => product.scheduleDraft({ ...input, materialization: (await materialize(input.scheduledFor))! }),
-      check: async (now, scheduledFor) =>
-        refusalOf(async () =>
-          product.assertCanGoLive({ stagedVersionId: product.line.draft?.id ?? '', now, scheduledFor, checkOnly: true, materialization: await materialize(scheduledFor ?? now) }),
-        ),
       cancelRelease: (versionId, now) => product.cancelRelease(versionId, now),
       enqueue: (changeId, at) => this.productReleases.enqueue({ ...tenantOf(tenant), productId: product.id, changeId }, at),
       save: () => this.products.save(product),
@@ -104,27 +97,12 @@ export class PublishTargets {
       line: plan.line,
       publish: async (input) => plan.publishDraft({ ...input, resolution: (await resolve(input.now, input.pins))! }),
       schedule: async (input) => plan.scheduleDraft({ ...input, resolution: (await resolve(input.scheduledFor, input.pins))! }),
-      check: async (now, scheduledFor) =>
-        refusalOf(async () =>
-          plan.assertCanGoLive({ stagedVersionId: plan.line.draft?.id ?? '', now, scheduledFor, checkOnly: true, resolution: await resolve(scheduledFor ?? now, []) }),
-        ),
       cancelRelease: (versionId, now) => plan.cancelRelease(versionId, now),
       enqueue: (changeId, at) => this.planReleases.enqueue({ ...tenantOf(tenant), planId: plan.id, changeId }, at),
       save: () => this.plans.save(plan),
     };
   }
 }
-
-async function refusalOf(attempt: () => Promise<unknown>): Promise<DomainError | null> {
-  try {
-    await attempt();
-    return null;
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-}
-
 /** Only the tenant goes into a job's data (an actor carries its principal too). */
 function tenantOf(tenant: TenantKey): TenantKey {
   return { organizationId: tenant.organizationId, workspaceId: tenant.workspaceId };

@@ -282,13 +282,12 @@ export class Plan {
   }
 
   /** §2.7 for this plan; `resolution` is the draft's memberships resolved at the go-live instant. */
-  assertCanGoLive(input: { stagedVersionId: string; now: Date; scheduledFor?: Date; checkOnly?: boolean; resolution?: PlanResolution }): VersionRecord {
+  assertCanGoLive(input: { stagedVersionId: string; now: Date; scheduledFor?: Date; resolution?: PlanResolution }): VersionRecord {
     return this.line.assertCanGoLive({
       stagedVersionId: input.stagedVersionId,
       archived: this.archived,
       now: input.now,
       scheduledFor: input.scheduledFor,
-      checkOnly: input.checkOnly,
       checkContent: () => {
         if (input.resolution && !input.resolution.ok) throw input.resolution.error;
       },

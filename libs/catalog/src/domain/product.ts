@@ -303,13 +303,12 @@ export class Product {
   }
 
   /** §2.7 for this product; `materialization` is the draft's content resolved at the go-live instant. */
-  assertCanGoLive(input: { stagedVersionId: string; now: Date; scheduledFor?: Date; checkOnly?: boolean; materialization?: Materialization }): VersionRecord {
+  assertCanGoLive(input: { stagedVersionId: string; now: Date; scheduledFor?: Date; materialization?: Materialization }): VersionRecord {
     return this.line.assertCanGoLive({
       stagedVersionId: input.stagedVersionId,
       archived: this.archived,
       now: input.now,
       scheduledFor: input.scheduledFor,
-      checkOnly: input.checkOnly,
       notBefore: this.draftContent?.notBefore ?? null,
       checkContent: () => {
         if (input.materialization && !input.materialization.ok) throw input.materialization.error;
