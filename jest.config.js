@@ -1,4 +1,7 @@
-/** Three projects: unit specs next to the code, integration and e2e specs under test/. */
+/**
+ * Four projects: unit specs next to the code; integration, e2e and reliability specs under test/.
+ * Reliability specs (quality bars R6–R10) derive what they check from the live OpenAPI document.
+ */
 const swc = [
   '@swc/jest',
   {
@@ -32,5 +35,6 @@ module.exports = {
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    { ...common, displayName: 'reliability', testMatch: ['<rootDir>/test/reliability/**/*.reliability-spec.ts'] },
   ],
 };
