@@ -55,6 +55,8 @@ class Parameters {
 }
 
 const COMPARE = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+/** The bound an operator puts on a later time's creation time, if any. */
+const UPPER_BOUND_OF: Partial<Record<keyof typeof COMPARE, string>> = { eq: '<=', lt: '<', lte: '<=' };
 const STATUS_ORDER: Record<PlanStatus, number> = { draft: 0, scheduled: 1, active: 2, archived: 3 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CREATED_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -71,9 +73,16 @@ function likeSubstring(value: string): string {
 function filterSql(filter: PlanFilter, params: Parameters): string {
   switch (filter.field) {
     case 'created_at':
+      return `p.created_at ${COMPARE[filter.op]} ${params.add(filter.value)}::timestamptz`;
     case 'updated_at':
-    case 'published_at':
-      return `p.${filter.field} ${COMPARE[filter.op]} ${params.add(filter.value)}::timestamptz`;
+    case 'published_at': {
+      const value = params.add(filter.value);
+      const condition = `p.${filter.field} ${COMPARE[filter.op]} ${value}::timestamptz`;
+      // A plan is updated and published at or after its creation (a CHECK constraint), so an upper
+      // bound here bounds created_at too: the newest-first walk then starts at the bound (P5).
+      const createdBound = UPPER_BOUND_OF[filter.op];
+      return createdBound ? `${condition} AND p.created_at ${createdBound} ${value}::timestamptz` : condition;
+    }
     case 'version':
       return `p.version ${COMPARE[filter.op]} ${params.add(filter.value)}::int`;
     case 'name':

@@ -169,13 +169,19 @@ export class TypeOrmPlanRepository extends PlanRepository {
         text: `INSERT INTO plans (organization_id, workspace_id, id, name, description, public_description, external_id, metadata, custom_fields,
                  translations, tags, status, version, head_version_id, draft_version_id, next_version_no, next_release_at, published_at,
                  archived_at, created_at, updated_at, deleted_at, price_cadence_unit)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                 CASE WHEN $18::timestamptz IS NOT NULL THEN GREATEST($18::timestamptz, $20::timestamptz) END, $19, $20,
+                 GREATEST($21::timestamptz, $20::timestamptz), $22, $23)
+               -- Updated and published never before creation, even when the clock stepped back
+               -- (plans_updated_after_created): the proposed row and the stored one both meet the CHECK.
                ON CONFLICT (organization_id, workspace_id, id) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description,
                  public_description = EXCLUDED.public_description, external_id = EXCLUDED.external_id, metadata = EXCLUDED.metadata,
                  custom_fields = EXCLUDED.custom_fields, translations = EXCLUDED.translations, tags = EXCLUDED.tags, status = EXCLUDED.status,
                  version = EXCLUDED.version, head_version_id = EXCLUDED.head_version_id, draft_version_id = EXCLUDED.draft_version_id,
                  next_version_no = EXCLUDED.next_version_no, next_release_at = EXCLUDED.next_release_at,
-                 published_at = EXCLUDED.published_at, archived_at = EXCLUDED.archived_at, updated_at = EXCLUDED.updated_at,
+                 published_at = CASE WHEN EXCLUDED.published_at IS NOT NULL THEN GREATEST(EXCLUDED.published_at, plans.created_at) END,
+                 archived_at = EXCLUDED.archived_at,
+                 updated_at = GREATEST(EXCLUDED.updated_at, plans.created_at),
                  deleted_at = EXCLUDED.deleted_at, price_cadence_unit = EXCLUDED.price_cadence_unit
                WHERE $24::int IS NULL OR plans.version = $24
                RETURNING id`,
