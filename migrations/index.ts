@@ -18,6 +18,7 @@ import { PlanListIndexes1763805100000 } from './1763805100000-plan-list-indexes'
 import { PlanSubscriberMoves1763805200000 } from './1763805200000-plan-subscriber-moves';
 import { PlanCascadesAndReferrers1763805300000 } from './1763805300000-plan-cascades-and-referrers';
 import { PlanTimesAfterCreation1763805400000 } from './1763805400000-plan-times-after-creation';
+import { PlanMigrationSweep1763805500000 } from './1763805500000-plan-migration-sweep';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   PlanSubscriberMoves1763805200000,
   PlanCascadesAndReferrers1763805300000,
   PlanTimesAfterCreation1763805400000,
+  PlanMigrationSweep1763805500000,
 ];

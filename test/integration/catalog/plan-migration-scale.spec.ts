@@ -1,4 +1,5 @@
 import { MigrationRunner } from '@app/catalog';
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { eventually } from '../../support/auth-helpers';
 import { CatalogClient } from '../../support/catalog-helpers';
@@ -127,5 +128,83 @@ describe('Plan migration of 2,000 subscriptions', () => {
     const done = await totals(migrationId);
     expect(done.changes).toBe(migration.counts.moved);
     expect(done.distinct_moved).toBe(migration.counts.moved);
+  });
+
+  it('fails alone, with SUBSCRIPTION_MOVE_REFUSED, each subscription whose move the database refuses; the others move', async () => {
+    const refused: string[] = (
+      await db.query(`SELECT id FROM subscriptions WHERE plan_id = $1 AND status = 'active' ORDER BY md5(id::text) LIMIT 3`, [planId])
+    ).map((row: { id: string }) => row.id);
+    // A trigger stands for any rule the database enforces that one subscription's move breaks.
+    const trigger = `refuse_${randomBytes(4).toString('hex')}`;
+    await db.query(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.id = ANY('{${refused.join(',')}}'::uuid[]) AND NEW.plan_version_id <> OLD.plan_version_id THEN
+          RAISE EXCEPTION 'subscription % is frozen', NEW.id;
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await db.query(`CREATE TRIGGER ${trigger} BEFORE UPDATE ON subscriptions FOR EACH ROW EXECUTE FUNCTION ${trigger}()`);
+    try {
+      const before = await db.query(`SELECT count(*)::int AS n FROM subscriptions WHERE plan_id = $1 AND status = 'active'`, [planId]);
+      const response = await api.post(`/v1/plans/${planId}/migrate`, { mode: 'IMMEDIATE', target_version: 2 });
+      expect(response.status).toBe(200);
+      const affected = response.body.affected_subscriptions;
+      expect(affected).toBe(before[0].n);
+      const migrationId = response.body.migration_id;
+      await runner.run({ organizationId: api.tenant.organization_id, workspaceId: api.tenant.liveWorkspaceId, migrationId });
+      const migration = await completed(migrationId);
+      expect(migration.counts).toEqual({ total: affected, pending: 0, moved: affected - 3, skipped: 0, failed: 3 });
+      const failed = await api.get(`/v1/migrations/${migrationId}/outcomes?status=failed&limit=10`);
+      expect(failed.status).toBe(200);
+      expect(failed.body.data.map((row: any) => row.subscription_id).sort()).toEqual([...refused].sort());
+      for (const row of failed.body.data) expect(row).toMatchObject({ status: 'failed', reason: 'SUBSCRIPTION_MOVE_REFUSED' });
+      const done = await totals(migrationId);
+      expect(done).toMatchObject({ moved: affected - 3, changes: affected - 3, distinct_moved: affected - 3, events: affected - 3 });
+      const stayed = await db.query(
+        `SELECT count(*)::int AS n FROM subscriptions s JOIN plan_versions v ON v.id = s.plan_version_id
+          WHERE s.id = ANY($1::uuid[]) AND v.version = 1`,
+        [refused],
+      );
+      expect(stayed[0].n).toBe(3);
+    } finally {
+      await db.query(`DROP TRIGGER ${trigger} ON subscriptions`);
+      await db.query(`DROP FUNCTION ${trigger}()`);
+    }
+  });
+
+  it('sends on, a minute after they were due, migrations their jobs left behind (running or scheduled)', async () => {
+    const tenant = { organizationId: api.tenant.organization_id, workspaceId: api.tenant.liveWorkspaceId };
+    // A running migration whose run job gave up with outcomes still pending, a minute overdue.
+    const left = (await api.post(`/v1/plans/${planId}/migrate`, { mode: 'IMMEDIATE', target_version: 1 })).body.migration_id;
+    await completed(left);
+    await db.query(
+      `WITH reopened AS (
+         UPDATE plan_migration_outcomes SET status = 'pending', reason = NULL, processed_at = NULL, effective_at = now() - interval '2 minutes'
+          WHERE migration_id = $1 AND subscription_id IN (SELECT subscription_id FROM plan_migration_outcomes WHERE migration_id = $1 LIMIT 5)
+       )
+       UPDATE plan_migrations SET status = 'running', completed_at = NULL, started_at = now() - interval '2 minutes' WHERE id = $1`,
+      [left],
+    );
+    expect((await api.migration(left)).status).toBe('running');
+    // A scheduled one whose start job is queued for later than its time (as a lost job would leave it).
+    const scheduled = await api.post(`/v1/plans/${planId}/migrate`, {
+      mode: 'SCHEDULED',
+      target_version: 2,
+      scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(scheduled.status).toBe(200);
+    const late = scheduled.body.migration_id;
+    await db.query(`UPDATE plan_migrations SET scheduled_at = now() - interval '2 minutes' WHERE id = $1`, [late]);
+
+    const sent = await runner.sweep();
+    expect(sent).toBeGreaterThanOrEqual(2);
+    const reopened = await completed(left);
+    expect(reopened.counts.pending).toBe(0);
+    expect(reopened.counts.total).toBe(reopened.counts.moved + reopened.counts.skipped + reopened.counts.failed);
+    const started = await completed(late);
+    expect(started.counts.pending).toBe(0);
+    expect(started.counts.total).toBe(started.counts.moved + started.counts.skipped + started.counts.failed);
+    // Nothing is left behind, so the next sweep sends nothing of this tenant's.
+    expect((await db.query(`SELECT count(*)::int AS n FROM plan_migrations WHERE organization_id = $1 AND status IN ('running', 'scheduled')`, [tenant.organizationId]))[0].n).toBe(0);
   });
 });

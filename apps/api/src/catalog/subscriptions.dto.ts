@@ -248,7 +248,7 @@ export class MigrationOutcomeDto {
     nullable: true,
     example: 'CADENCE_MISMATCH',
     description:
-      'skipped: ALREADY_ON_TARGET, NOT_ACTIVE, CADENCE_MISMATCH, PIN_NOT_IN_TARGET or SUPERSEDED; failed: the error code.',
+      'skipped: ALREADY_ON_TARGET, NOT_ACTIVE, CADENCE_MISMATCH, PIN_NOT_IN_TARGET or SUPERSEDED; failed: SUBSCRIPTION_MOVE_REFUSED (the database refused this subscription’s move, a constraint or a trigger; the others still move).',
   })
   reason!: string | null;
   @ApiProperty({ type: SubscriptionVersionRefDto }) from_version!: SubscriptionVersionRefDto;

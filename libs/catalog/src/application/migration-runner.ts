@@ -1,6 +1,6 @@
 import { Propagation, Transactional } from '@nestjs-cls/transactional';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Clock, JobQueue, Outbox } from '@app/shared-kernel';
+import { Clock, isRefusedWrite, JobQueue, Outbox } from '@app/shared-kernel';
 import { PlanMigration } from '../domain/plan-migration';
 import type { TenantKey } from '../domain/repositories';
 import { PlanGoLiveListener, PlanMigrationRepository, SubscriptionRepository } from '../domain/subscriber-ports';
@@ -10,6 +10,11 @@ import { VersionRecord } from '../domain/version-line';
 
 export const MIGRATION_RUN_JOB = 'catalog.migration-run';
 export const MIGRATION_START_JOB = 'catalog.migration-start';
+export const MIGRATION_SWEEP_JOB = 'catalog.migration-sweep';
+/** The outcome of a subscription whose move the database refused (a constraint or a trigger). */
+export const MOVE_REFUSED = 'SUBSCRIPTION_MOVE_REFUSED';
+/** Migrations the sweep sends on per minute. */
+const SWEEP_LIMIT = 1000;
 /** Outcomes settled per transaction: their subscriptions are locked together, in id order. */
 export const MIGRATION_BATCH_SIZE = 500;
 /**
@@ -61,6 +66,28 @@ export class MigrationRunner implements OnModuleInit {
       handler: (job) => this.startScheduled(job),
       maxLatencySeconds: 1,
     });
+    this.jobs.define({ name: MIGRATION_SWEEP_JOB, cron: '* * * * *', handler: async () => void (await this.sweep()) });
+  }
+
+  /**
+   * The safety net behind the jobs: a migration whose job gave up (retries spent during a long
+   * database outage, or clocks that disagreed) is sent on again, a minute after it was due.
+   */
+  async sweep(): Promise<number> {
+    const overdue = await this.migrations.overdue(SWEEP_LIMIT);
+    for (const migration of overdue) {
+      if (migration.status === 'running') {
+        await this.enqueueRun(migration, migration.id);
+      } else {
+        await this.jobs.send(
+          MIGRATION_START_JOB,
+          { organizationId: migration.organizationId, workspaceId: migration.workspaceId, migrationId: migration.id },
+          { singletonKey: migration.id },
+        );
+      }
+    }
+    if (overdue.length > 0) this.logger.warn(`sent on ${overdue.length} migration(s) their jobs left behind`);
+    return overdue.length;
   }
 
   /** Sends the run job for `at` (now when omitted), inside the caller's transaction when there is one. */
@@ -83,7 +110,7 @@ export class MigrationRunner implements OnModuleInit {
     // Each batch starts where the last ended; what another worker held is left to it, or to the next run.
     let after: BatchPosition | undefined;
     for (;;) {
-      const batch = await this.settle(job, after);
+      const batch = await this.settleIsolating(job, MIGRATION_BATCH_SIZE, after);
       if (batch.settled === 0) break;
       after = batch.last;
     }
@@ -106,17 +133,51 @@ export class MigrationRunner implements OnModuleInit {
 
   /** One batch (the first due outcomes) in its own transaction; returns how many it settled. */
   async settleBatch(job: MigrationJob): Promise<number> {
-    return (await this.settle(job)).settled;
+    return (await this.settle(job, MIGRATION_BATCH_SIZE)).settled;
+  }
+
+  /**
+   * A batch the database refuses as a whole is split in halves until the refused subscription is
+   * alone: it fails, with its code, and the others still move (a few transactions per refusal,
+   * not one per subscription of the batch).
+   */
+  private async settleIsolating(
+    job: MigrationJob,
+    limit: number,
+    after?: BatchPosition,
+  ): Promise<{ settled: number; last?: BatchPosition }> {
+    try {
+      return await this.settle(job, limit, after);
+    } catch (error) {
+      if (!isRefusedWrite(error)) throw error;
+      if (limit === 1) {
+        const failed = await this.failFirstDue(job, after);
+        this.logger.warn(
+          `migration ${job.migrationId}: the move of subscription ${failed.last.subscriptionId} was refused: ${(error as Error).message}`,
+        );
+        return failed;
+      }
+    }
+    const half = Math.ceil(limit / 2);
+    const first = await this.settleIsolating(job, half, after);
+    if (first.settled === 0) return first;
+    const second = await this.settleIsolating(job, limit - half, first.last);
+    return second.settled === 0 ? first : { settled: first.settled + second.settled, last: second.last };
   }
 
   @Transactional(Propagation.RequiresNew)
-  private async settle(job: MigrationJob, after?: BatchPosition): Promise<{ settled: number; last: BatchPosition }> {
+  private failFirstDue(job: MigrationJob, after?: BatchPosition): Promise<{ settled: number; last: BatchPosition }> {
+    return this.migrations.failFirstDue(tenantOf(job), job.migrationId, this.clock.now(), MOVE_REFUSED, after);
+  }
+
+  @Transactional(Propagation.RequiresNew)
+  private async settle(job: MigrationJob, limit: number, after?: BatchPosition): Promise<{ settled: number; last: BatchPosition }> {
     const tenant = tenantOf(job);
     const { settled, moved, target, last } = await this.migrations.settleBatch(
       tenant,
       job.migrationId,
       this.clock.now(),
-      MIGRATION_BATCH_SIZE,
+      limit,
       after,
     );
     await this.outbox.addMany(

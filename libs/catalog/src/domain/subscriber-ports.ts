@@ -88,6 +88,19 @@ export abstract class PlanMigrationRepository {
   ): Promise<{ settled: number; moved: MovedSubscription[]; target: MigrationTarget & { planId: string }; last: BatchPosition }>;
   /** The earliest effective_at among pending outcomes, or null; a running migration with none left completes. */
   abstract completeOrNextDue(tenant: TenantKey, migrationId: string, now: Date): Promise<Date | null>;
+  /** Settles the first due pending outcome after `after` as failed with `reason` (its move was refused). */
+  abstract failFirstDue(
+    tenant: TenantKey,
+    migrationId: string,
+    now: Date,
+    reason: string,
+    after?: BatchPosition,
+  ): Promise<{ settled: number; last: BatchPosition }>;
+  /**
+   * Migrations left behind by their jobs, by the database's clock: scheduled ones a minute past
+   * their time, and running ones started a minute ago with an outcome a minute overdue or none pending.
+   */
+  abstract overdue(limit: number): Promise<Array<TenantKey & { id: string; status: 'scheduled' | 'running' }>>;
 }
 
 /**

@@ -328,6 +328,48 @@ export class TypeOrmPlanMigrationRepository extends PlanMigrationRepository {
     return null;
   }
 
+  async failFirstDue(
+    tenant: TenantKey,
+    migrationId: string,
+    now: Date,
+    reason: string,
+    after: BatchPosition = START,
+  ): Promise<{ settled: number; last: BatchPosition }> {
+    const rows = await this.query<{ subscription_id: string; effective_at: Date }>(
+      `UPDATE plan_migration_outcomes o SET status = 'failed', reason = $5, processed_at = $4
+        WHERE (o.organization_id, o.workspace_id, o.migration_id, o.subscription_id) = (
+          SELECT d.organization_id, d.workspace_id, d.migration_id, d.subscription_id FROM plan_migration_outcomes d
+           WHERE d.organization_id = $1 AND d.workspace_id = $2 AND d.migration_id = $3 AND d.status = 'pending' AND d.effective_at <= $4
+             AND (d.effective_at, d.subscription_id) > ($6::timestamptz, $7::uuid)
+           ORDER BY d.effective_at, d.subscription_id LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING o.subscription_id, o.effective_at`,
+      [tenant.organizationId, tenant.workspaceId, migrationId, now, reason, after.effectiveAt, after.subscriptionId],
+    );
+    const [failed] = rows;
+    return failed
+      ? { settled: 1, last: { effectiveAt: failed.effective_at, subscriptionId: failed.subscription_id } }
+      : { settled: 0, last: after };
+  }
+
+  async overdue(limit: number): Promise<Array<TenantKey & { id: string; status: 'scheduled' | 'running' }>> {
+    const rows = await this.query<{ organization_id: string; workspace_id: string; id: string; status: 'scheduled' | 'running' }>(
+      `SELECT m.organization_id, m.workspace_id, m.id, m.status FROM plan_migrations m
+        WHERE m.status = 'scheduled' AND m.scheduled_at <= now() - interval '1 minute'
+       UNION ALL
+       SELECT m.organization_id, m.workspace_id, m.id, m.status FROM plan_migrations m
+        WHERE m.status = 'running' AND m.started_at <= now() - interval '1 minute'
+          AND (EXISTS (SELECT 1 FROM plan_migration_outcomes o
+                        WHERE o.organization_id = m.organization_id AND o.workspace_id = m.workspace_id AND o.migration_id = m.id
+                          AND o.status = 'pending' AND o.effective_at <= now() - interval '1 minute')
+               OR NOT EXISTS (SELECT 1 FROM plan_migration_outcomes o
+                               WHERE o.organization_id = m.organization_id AND o.workspace_id = m.workspace_id AND o.migration_id = m.id
+                                 AND o.status = 'pending'))
+       LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => ({ organizationId: row.organization_id, workspaceId: row.workspace_id, id: row.id, status: row.status }));
+  }
+
   private query<Row = Record<string, unknown>>(text: string, values: unknown[]): Promise<Row[]> {
     return preparedQuery<Row>(this.txHost.tx, text, values);
   }

@@ -1,5 +1,20 @@
 /** A unique index refused the write (23505), whether TypeORM wrapped the driver's error or not. */
 export function isUniqueViolation(error: unknown): boolean {
+  return sqlState(error) === '23505';
+}
+
+/** The SQLSTATE of a database error, whether TypeORM wrapped the driver's error or not. */
+function sqlState(error: unknown): string | undefined {
   const candidate = error as { code?: unknown; driverError?: { code?: unknown } } | null;
-  return candidate?.code === '23505' || candidate?.driverError?.code === '23505';
+  const code = candidate?.driverError?.code ?? candidate?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * The database refused the data itself (a constraint, a data exception or a trigger's raise):
+ * retrying the same write fails again, unlike a deadlock, a serialization failure or a lost connection.
+ */
+export function isRefusedWrite(error: unknown): boolean {
+  const state = sqlState(error);
+  return state !== undefined && (state.startsWith('22') || state.startsWith('23') || state === 'P0001');
 }
