@@ -40,7 +40,7 @@ export async function databaseNow(dataSource: DataSource): Promise<Date> {
 }
 
 /** Waits until the database's clock has passed `at` (plus `marginMs`), by sleeping on real timers. */
-export async function untilDatabasePasses(dataSource: DataSource, at: Date, marginMs = 50): Promise<void> {
+export async function untilDatabasePasses(dataSource: DataSource, at: Date, marginMs = 100): Promise<void> {
   for (;;) {
     const left = at.getTime() + marginMs - (await databaseNow(dataSource)).getTime();
     if (left <= 0) return;
