@@ -37,7 +37,7 @@ const hostClock = [
   },
   {
     selector: "MemberExpression[object.type='MemberExpression'][object.property.name='Date'][property.name='now']",
-    message: 'No `globalThis.Date.now`: inject Clock (the database\'s time); a duration uses performance.now().',
+    message: "No `globalThis.Date.now`: inject Clock (the database's time); a duration uses performance.now().",
   },
   {
     selector: "CallExpression[callee.name='Date'][arguments.length=0]",
@@ -45,7 +45,11 @@ const hostClock = [
   },
 ];
 const hostClockProperties = [
-  { object: 'Date', property: 'now', message: 'No `Date.now`: inject Clock (the database\'s time); a duration uses performance.now().' },
+  {
+    object: 'Date',
+    property: 'now',
+    message: "No `Date.now`: inject Clock (the database's time); a duration uses performance.now().",
+  },
 ];
 
 export default tseslint.config(
@@ -63,7 +67,12 @@ export default tseslint.config(
   {
     // The clock itself (it reads the host's clock plus the measured offset to the database's),
     // log timestamps (the host's time by design), and unit specs (no app, no database).
-    files: ['libs/shared-kernel/src/persistence/database-clock.ts', 'apps/api/src/logging.ts', 'apps/api/src/main.ts', '**/*.spec.ts'],
+    files: [
+      'libs/shared-kernel/src/persistence/database-clock.ts',
+      'apps/api/src/logging.ts',
+      'apps/api/src/main.ts',
+      '**/*.spec.ts',
+    ],
     rules: { 'no-restricted-syntax': 'off', 'no-restricted-properties': 'off' },
   },
   {

@@ -43,7 +43,9 @@ export class DatabaseClock extends Clock implements OnModuleInit, OnModuleDestro
       let best: { roundTripMs: number; offsetMs: number } | undefined;
       for (let sample = 0; sample < SAMPLES; sample += 1) {
         const sentAt = performance.now();
-        const [row] = (await runner.query('SELECT extract(epoch FROM clock_timestamp()) * 1000 AS now_ms')) as Array<{ now_ms: string }>;
+        const [row] = (await runner.query('SELECT extract(epoch FROM clock_timestamp()) * 1000 AS now_ms')) as Array<{
+          now_ms: string;
+        }>;
         const receivedAt = performance.now();
         // The database's time at the round trip's midpoint, against the host's at that moment.
         const hostAtMidpoint = Date.now() - (receivedAt - sentAt) / 2;
