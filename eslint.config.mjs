@@ -26,6 +26,32 @@ const swaggerProperty = {
   message: 'Import ApiProperty and ApiPropertyOptional from apps/api/src/http/api-property (it checks the declared type).',
 };
 
+/**
+ * R9, one clock: business time comes from the injected Clock (the database's time) or from SQL,
+ * never from the host. A duration (a cache's age, a timing) uses performance.now().
+ */
+const hostClock = [
+  {
+    selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+    message: 'No `new Date()` for "now": inject Clock (the database\'s time); a duration uses performance.now().',
+  },
+  {
+    selector: "MemberExpression[object.type='MemberExpression'][object.property.name='Date'][property.name='now']",
+    message: "No `globalThis.Date.now`: inject Clock (the database's time); a duration uses performance.now().",
+  },
+  {
+    selector: "CallExpression[callee.name='Date'][arguments.length=0]",
+    message: 'No `Date()` for "now": inject Clock (the database\'s time); a duration uses performance.now().',
+  },
+];
+const hostClockProperties = [
+  {
+    object: 'Date',
+    property: 'now',
+    message: "No `Date.now`: inject Clock (the database's time); a duration uses performance.now().",
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'bench/results/**'] },
   ...tseslint.configs.recommended,
@@ -34,7 +60,20 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { ...contextBoundaries, paths: [swaggerProperty] }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', ...hostClock],
+      'no-restricted-properties': ['error', ...hostClockProperties],
     },
+  },
+  {
+    // The clock itself (it reads the host's clock plus the measured offset to the database's),
+    // log timestamps (the host's time by design), and unit specs (no app, no database).
+    files: [
+      'libs/shared-kernel/src/persistence/database-clock.ts',
+      'apps/api/src/logging.ts',
+      'apps/api/src/main.ts',
+      '**/*.spec.ts',
+    ],
+    rules: { 'no-restricted-syntax': 'off', 'no-restricted-properties': 'off' },
   },
   {
     files: ['apps/api/src/http/api-property.ts'],

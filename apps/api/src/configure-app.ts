@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RequestMethod } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DomainError } from '@app/shared-kernel';
+import { Clock, DomainError } from '@app/shared-kernel';
 import { FastifyInstance } from 'fastify';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
@@ -60,9 +60,11 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalInterceptors(new RejectUndeclaredInputInterceptor());
 
+  // Windows on the application's clock (the database's time), never the host's (R9).
+  const clock = app.get(Clock);
   installRateLimit(
     app.getHttpAdapter().getInstance() as unknown as FastifyInstance,
-    new RateLimiter(config.RATE_LIMIT_PER_MINUTE),
+    new RateLimiter(config.RATE_LIMIT_PER_MINUTE, () => clock.now().getTime()),
   );
 
   setupOpenApi(app);

@@ -13,7 +13,7 @@ describe('RateLimiter', () => {
   });
 
   it('is disabled at 0', () => {
-    expect(new RateLimiter(0).enabled).toBe(false);
+    expect(new RateLimiter(0, () => 0).enabled).toBe(false);
   });
 
   it('keys callers by a hash of their credential, never the credential itself', () => {

@@ -13,6 +13,8 @@ const WINDOW_MS = 60_000;
 /**
  * Fixed one-minute windows counted in process, per caller. Costs no I/O on the hot path;
  * with N instances behind a balancer the effective ceiling is N × limit (noted in the README).
+ * `now` is the application's Clock (the database's time), so every instance's windows start
+ * on the same minute boundary whatever its host clock says (R9).
  */
 export class RateLimiter {
   private windowStart = 0;
@@ -20,7 +22,7 @@ export class RateLimiter {
 
   constructor(
     readonly limit: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
   ) {}
 
   get enabled(): boolean {

@@ -20,7 +20,8 @@ export class PreviewCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `now` measures the entries' age (a duration): the monotonic clock by default, never the wall clock. */
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   get(key: string): Buffer | undefined {
     const entry = this.entries.get(key);

@@ -3,11 +3,16 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../clock';
 
 const RESYNC_INTERVAL_MS = 60_000;
+/** Round trips per sync; the shortest one measures the offset (as NTP does). */
+const SAMPLES = 5;
 
 /**
  * The database's clock without a round trip per read: the offset between this process and
  * PostgreSQL is measured at start and every minute, so every instance agrees on "now" even
- * when the hosts' clocks drift apart.
+ * when the hosts' clocks drift apart. The offset's error is at most half the round trip it was
+ * measured on: of several round trips on one connection, the shortest is kept (the first may
+ * open the connection, which took hundreds of milliseconds on a loaded machine and left "now"
+ * that far behind the database's).
  */
 @Injectable()
 export class DatabaseClock extends Clock implements OnModuleInit, OnModuleDestroy {
@@ -33,9 +38,23 @@ export class DatabaseClock extends Clock implements OnModuleInit, OnModuleDestro
   }
 
   private async sync(): Promise<void> {
-    const sentAt = Date.now();
-    const [row] = await this.dataSource.query<{ now: Date }[]>('SELECT clock_timestamp() AS now');
-    const receivedAt = Date.now();
-    this.offsetMs = row.now.getTime() - (sentAt + receivedAt) / 2;
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      let best: { roundTripMs: number; offsetMs: number } | undefined;
+      for (let sample = 0; sample < SAMPLES; sample += 1) {
+        const sentAt = performance.now();
+        const [row] = (await runner.query('SELECT extract(epoch FROM clock_timestamp()) * 1000 AS now_ms')) as Array<{
+          now_ms: string;
+        }>;
+        const receivedAt = performance.now();
+        // The database's time at the round trip's midpoint, against the host's at that moment.
+        const hostAtMidpoint = Date.now() - (receivedAt - sentAt) / 2;
+        const offsetMs = Number(row.now_ms) - hostAtMidpoint;
+        if (!best || receivedAt - sentAt < best.roundTripMs) best = { roundTripMs: receivedAt - sentAt, offsetMs };
+      }
+      this.offsetMs = best!.offsetMs;
+    } finally {
+      await runner.release();
+    }
   }
 }

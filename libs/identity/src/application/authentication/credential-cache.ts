@@ -74,7 +74,7 @@ export class CredentialCache implements OnModuleInit {
   async find(hash: Buffer, kind: 'api_key' | 'session'): Promise<Credential | null> {
     const key = hash.toString('base64');
     const cached = this.byHash.get(key);
-    if (cached && Date.now() - cached.loadedAt < (cached.credential ? MAX_AGE_MS : UNKNOWN_MAX_AGE_MS)) {
+    if (cached && performance.now() - cached.loadedAt < (cached.credential ? MAX_AGE_MS : UNKNOWN_MAX_AGE_MS)) {
       // Refresh its place: the Map's insertion order is the eviction order.
       this.byHash.delete(key);
       this.byHash.set(key, cached);
@@ -97,13 +97,13 @@ export class CredentialCache implements OnModuleInit {
    */
   forget(id: string): void {
     this.evictId(id);
-    this.changing.set(id, Date.now());
+    this.changing.set(id, performance.now());
   }
 
   private isChanging(id: string): boolean {
     const since = this.changing.get(id);
     if (since === undefined) return false;
-    if (Date.now() - since < CHANGE_WINDOW_MS) return true;
+    if (performance.now() - since < CHANGE_WINDOW_MS) return true;
     this.changing.delete(id);
     return false;
   }
@@ -122,7 +122,7 @@ export class CredentialCache implements OnModuleInit {
       this.byHash.delete(oldest);
     }
     if (credential && this.isChanging(credential.id)) return;
-    this.byHash.set(key, { credential, loadedAt: Date.now() });
+    this.byHash.set(key, { credential, loadedAt: performance.now() });
     if (credential) this.hashById.set(credential.id, key);
   }
 

@@ -38,7 +38,7 @@ export class WorkspaceDirectory implements OnModuleInit {
 
   async list(organizationId: string): Promise<WorkspaceEntry[]> {
     const cached = this.cache.get(organizationId);
-    if (cached && Date.now() - cached.loadedAt < MAX_AGE_MS) return cached.entries;
+    if (cached && performance.now() - cached.loadedAt < MAX_AGE_MS) return cached.entries;
     const rows: Array<{
       id: string;
       slug: string;
@@ -55,7 +55,7 @@ export class WorkspaceDirectory implements OnModuleInit {
       isDefault: row.is_default,
       settings: { approval_required_for: row.settings.approval_required_for ?? [] },
     }));
-    this.cache.set(organizationId, { loadedAt: Date.now(), entries });
+    this.cache.set(organizationId, { loadedAt: performance.now(), entries });
     return entries;
   }
 
