@@ -253,8 +253,8 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
     const { checked, mismatches } = await walk(t, operations);
     figures.walk_ms = Date.now() - started;
     await quiet();
-    expect(mismatches).toEqual([]);
-    expect(await tableDigest(db)).toEqual(before);
+    const changed = Object.entries(await tableDigest(db)).flatMap(([table, hash]) => (before[table] === hash ? [] : [table]));
+    expect({ mismatches, changed }).toEqual({ mismatches: [], changed: [] });
     const counts = states.map(
       (state) => `${state.name} ${operations.filter((operation) => state.applies?.(operation) ?? true).length}`,
     );
@@ -265,17 +265,17 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
   });
 
   it('refuses them on a second instance joined to the same database, which had every credential cached', async () => {
-    // Revocation and sign-out reached the second instance within the window (measured in beforeAll).
-    expect({ revocation_ms: figures.revocation_ms, sign_out_ms: figures.sign_out_ms }).toEqual({
-      revocation_ms: expect.any(Number),
-      sign_out_ms: expect.any(Number),
-    });
     const sample = operations.filter((operation) =>
       ['GET /v1/customers', 'POST /v1/customers', 'POST /v1/api_keys', 'GET /v1/permissions'].includes(operation.label),
     );
     expect(sample).toHaveLength(4);
     const { checked, mismatches } = await walk(t2, sample);
-    expect(mismatches).toEqual([]);
+    // Revocation and sign-out reached the second instance within the window (measured in beforeAll).
+    expect({ revocation_ms: figures.revocation_ms, sign_out_ms: figures.sign_out_ms, mismatches }).toEqual({
+      revocation_ms: expect.any(Number),
+      sign_out_ms: expect.any(Number),
+      mismatches: [],
+    });
     console.log(
       `R7 key lifecycle, second instance: ${checked} requests refused; revocation reached it ${figures.revocation_ms} ms ` +
         `after the revoke's response was asked for, sign-out ${figures.sign_out_ms} ms (bound ${NOTIFY_WINDOW_MS} ms)`,
