@@ -32,6 +32,7 @@ const ELSEWHERE = ['10.0.0.0/8', '2001:db8::/32'];
 interface State {
   name: string;
   auth: string;
+  headers?: Record<string, string>;
   expected: { status: number; code: string };
   /** Routes it is walked on (a narrow key, on the routes outside its scope). */
   applies?: (operation: Operation) => boolean;
@@ -184,6 +185,13 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
       { name: 'revoked sk_test', auth: bearer(revokedTest.secret), expected: { status: 401, code: 'API_KEY_REVOKED' } },
       { name: 'expired', auth: bearer(expired.secret), expected: { status: 401, code: 'API_KEY_EXPIRED' } },
       { name: 'ip-blocked', auth: bearer(ipBlocked.secret), expected: { status: 403, code: 'IP_NOT_ALLOWED' } },
+      {
+        // TRUST_PROXY is off: a forwarding header naming an allowed address is the caller's word, not its address.
+        name: 'ip-blocked, forwarded from an allowed address',
+        auth: bearer(ipBlocked.secret),
+        headers: { 'X-Forwarded-For': '10.1.2.3', Forwarded: 'for=10.1.2.3', 'X-Real-IP': '10.1.2.3' },
+        expected: { status: 403, code: 'IP_NOT_ALLOWED' },
+      },
       { name: 'post-grace', auth: bearer(rotated.secret), expected: { status: 401, code: 'API_KEY_REVOKED' } },
       { name: 'empty scopes', auth: bearer(scopeless.secret), expected: { status: 403, code: 'INSUFFICIENT_SCOPE' } },
       {
@@ -202,10 +210,11 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
   });
 
   /** Every request the way a client sends it: an Idempotency-Key always, a JSON body on writes. */
-  function call(app: TestApp, operation: Operation, auth: string): Promise<Response> {
+  function call(app: TestApp, operation: Operation, state: State): Promise<Response> {
     const collection = operation.path.split('/')[2];
     const request = app.http[operation.method](concretePath(operation.path, ids[collection]))
-      .set('Authorization', auth)
+      .set(state.headers ?? {})
+      .set('Authorization', state.auth)
       .set('Idempotency-Key', idem());
     return (operation.method === 'get' || operation.method === 'delete' ? request : request.send({})).then(
       (response) => response,
@@ -226,7 +235,7 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
     let checked = 0;
     for (const operation of routes) {
       const applicable = states.filter((state) => state.applies?.(operation) ?? true);
-      const responses = await Promise.all(applicable.map((state) => call(app, operation, state.auth)));
+      const responses = await Promise.all(applicable.map((state) => call(app, operation, state)));
       applicable.forEach((state, index) => {
         const response = responses[index];
         const got: Mismatch = {
@@ -307,6 +316,19 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
     const rotationReplay = await post(t2, `/v1/api_keys/${minted.body.id}/rotate`, a.auth, {}, rotateKey).expect(201);
     expect(rotationReplay.body.secret).toBe(rotation.body.secret);
     await listCustomers(t, bearer(rotation.body.secret)).expect(200);
+
+    // A client that puts a token in the URL (a query parameter, a path segment): refused, and not kept in the logs either.
+    const misplaced = seen(
+      'key sent in a URL',
+      (await createKey(t, a.auth, { name: 'in a URL', scopes: ['customers:read'] })).secret,
+    );
+    expect((await listCustomers(t, a.auth).query({ api_key: misplaced })).status).toBe(400);
+    expect((await t.http.get(`/v1/api_keys/${misplaced}`).set('Authorization', a.auth)).status).toBeLessThan(500);
+    const sessionInUrl = seen(
+      'session sent in a URL',
+      (await signIn(t, a.owner!.email, a.owner!.password)).slice('Bearer '.length),
+    );
+    expect((await t.http.get(`/v1/customers?token=${sessionInUrl}&access_token=${sessionInUrl}`)).status).toBe(401);
 
     // Users with passwords, their sign-ins (good and bad), sign-outs.
     const password = seen('user password', `user passphrase ${randomUUID()}`, true);
