@@ -3,6 +3,7 @@ import { Response } from 'supertest';
 import { OutboxRelay } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { createScopelessKey, eventually, expectError, without } from '../support/auth-helpers';
+import { concretePath, documentedOperations, Operation } from '../support/openapi-routes';
 import { pathSpellings } from '../support/path-spellings';
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -10,21 +11,6 @@ import { seedVerification } from '../support/verification-helpers';
 
 // The e2e project's testTimeout is not a per-project option in Jest: set it here.
 jest.setTimeout(60_000);
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-type Method = (typeof METHODS)[number];
-
-interface Operation {
-  method: Method;
-  /** As documented: `/v1/api_keys/{id}/rotate`. */
-  path: string;
-  secured: boolean;
-  /** The scope named in the documented 403; undefined for routes that need authentication only. */
-  scope?: string;
-  /** A POST whose Idempotency-Key is optional: a pure computation (evaluate, preview) that reads. */
-  pure: boolean;
-  label: string;
-}
 
 /** Routes any caller may reach: health, sign-in, and provider webhooks (which verify their own signature). */
 const PUBLIC = ['GET /health/live', 'GET /health/ready', 'POST /v1/sessions'];
@@ -163,15 +149,6 @@ function nested(path: string, value: unknown): Record<string, unknown> {
   return { [head]: rest.length === 0 ? value : nested(rest.join('.'), value) };
 }
 
-/** Query parameters a route requires, so that a live id is refused for what it is (404), not for the query. */
-const REQUIRED_QUERIES: Record<string, string> = {
-  '/v1/plans/{id}/versions/{version}/referrers': '?type=subscription',
-};
-
-function concretePath(path: string, ids: Record<string, string> = {}): string {
-  return path.replace(/\{(\w+)\}/g, (_match, name: string) => ids[name] ?? randomUUID()) + (REQUIRED_QUERIES[path] ?? '');
-}
-
 describe('Route table: every documented route enforces authentication, scope and tenancy', () => {
   let t: TestApp;
   let a: TestTenant;
@@ -185,17 +162,7 @@ describe('Route table: every documented route enforces authentication, scope and
     a = await createTenant(t, { withOwner: true });
     b = await createTenant(t);
     document = (await t.http.get('/openapi.json').expect(200)).body;
-    operations = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
-      METHODS.filter((method) => item[method]).map((method) => {
-        const operation = item[method];
-        const secured = (operation.security ?? document.security ?? []).some((requirement: object) => 'bearer' in requirement);
-        const forbidden: string = operation.responses?.['403']?.description ?? '';
-        const scope = /requires ([a-z_]+:(?:read|write))/.exec(forbidden)?.[1];
-        const idempotencyKey = (operation.parameters ?? []).find((parameter: any) => parameter.name === 'Idempotency-Key');
-        const pure = method === 'post' && idempotencyKey !== undefined && !idempotencyKey.required;
-        return { method, path, secured, scope, pure, label: `${method.toUpperCase()} ${path}` };
-      }),
-    );
+    operations = documentedOperations(document);
     const permissions = await t.http.get('/v1/permissions').set('Authorization', a.auth).expect(200);
     catalog = permissions.body.data.map((entry: { scope: string }) => entry.scope);
   });

@@ -15,6 +15,20 @@ export const REDACTED_PATHS = [
   '*.token',
 ];
 
+/** Bearer tokens of the contract (`sk_live_`, `sk_test_`, `sess_` and a base62 body), whole or cut short. */
+const BEARER_TOKEN = /(?:sk_live|sk_test|sess)_[0-9A-Za-z]{16,}/g;
+/** Query parameters whose name says they carry a credential (`?api_key=`, `?access_token=`, `?password=`). */
+const CREDENTIAL_PARAMETER = /([?&][^=&#]*(?:password|secret|token|api_?key|auth)[^=&#]*=)[^&#]*/gi;
+
+/**
+ * The URL as logged: a client that puts a credential in the URL (a query parameter, a path
+ * segment) is refused, but the request line is logged before that, so the credential is cut
+ * out of it here rather than kept in the logs.
+ */
+export function redactUrl(url: string): string {
+  return url.replace(BEARER_TOKEN, '[redacted]').replace(CREDENTIAL_PARAMETER, '$1[redacted]');
+}
+
 /** Structured JSON logs with the request id on every line written while serving a request. */
 export function loggerParams(config: Pick<AppConfig, 'LOG_LEVEL'>, destination?: DestinationStream): Params {
   return {
@@ -31,7 +45,7 @@ export function loggerParams(config: Pick<AppConfig, 'LOG_LEVEL'>, destination?:
         serializers: {
           req: (req: { method: string; url: string; remoteAddress?: string }) => ({
             method: req.method,
-            url: req.url,
+            url: redactUrl(req.url),
             remote_address: req.remoteAddress,
           }),
           res: (res: { statusCode: number }) => ({ status: res.statusCode }),

@@ -88,9 +88,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     };
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const conflictField = replayAsConflictField(context.getHandler());
-    return from(
-      this.execute({ scope, request: keyedRequest(request), reply, requestId: String(request.id), conflictField }, next),
-    );
+    const keyed = keyedRequest(request, (canonical) => this.store.fingerprint(canonical));
+    return from(this.execute({ scope, request: keyed, reply, requestId: String(request.id), conflictField }, next));
   }
 
   /**

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { canonicalJson, isUuid, KeyedRequest } from '@app/shared-kernel';
 import { FastifyRequest } from 'fastify';
 
@@ -10,9 +9,10 @@ import { FastifyRequest } from 'fastify';
  * - the path parameters as the router decoded them, UUIDs lower-cased (PostgreSQL reads any
  *   case, so `…/WALLET-ID/transfer` names the same wallet);
  * - the query as parsed and the body as canonical JSON (key order does not matter).
- * The fingerprint is the SHA-256 of all of it, method included.
+ * The fingerprint is `fingerprint` (the store's keyed HMAC: a body may carry a password) of
+ * all of it, method included.
  */
-export function keyedRequest(request: FastifyRequest): KeyedRequest {
+export function keyedRequest(request: FastifyRequest, fingerprint: (canonical: string) => string): KeyedRequest {
   const route = request.routeOptions.url ?? request.url.split('?')[0];
   const params = Object.fromEntries(
     Object.entries((request.params as Record<string, string> | undefined) ?? {}).map(([name, value]) => [
@@ -20,8 +20,11 @@ export function keyedRequest(request: FastifyRequest): KeyedRequest {
       isUuid(value) ? value.toLowerCase() : value,
     ]),
   );
-  const fingerprint = createHash('sha256')
-    .update(canonicalJson({ method: request.method, route, params, query: request.query ?? {}, body: request.body ?? null }))
-    .digest('hex');
-  return { method: request.method, route, fingerprint };
+  return {
+    method: request.method,
+    route,
+    fingerprint: fingerprint(
+      canonicalJson({ method: request.method, route, params, query: request.query ?? {}, body: request.body ?? null }),
+    ),
+  };
 }

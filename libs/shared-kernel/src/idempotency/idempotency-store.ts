@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../clock';
 import { preparedQuery } from '../persistence/prepared-query';
 import { PlatformOptions } from '../platform-options';
+import { RequestFingerprint } from './request-fingerprint';
 import { ResponseVault } from './response-vault';
 
 /**
@@ -42,6 +43,7 @@ export type Claim =
 @Injectable()
 export class IdempotencyStore {
   private readonly vault: ResponseVault;
+  private readonly fingerprints: RequestFingerprint;
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -49,6 +51,12 @@ export class IdempotencyStore {
     options: PlatformOptions,
   ) {
     this.vault = new ResponseVault(options.appSecret);
+    this.fingerprints = new RequestFingerprint(options.appSecret);
+  }
+
+  /** The fingerprint of a request's canonical text (keyed: a body may carry a password). */
+  fingerprint(canonical: string): string {
+    return this.fingerprints.of(canonical);
   }
 
   /** Must run inside the request's transaction: the lock is held until it ends. */
