@@ -40,6 +40,12 @@ const LISTS = [
   ['filtered: name.contains=zebra, sort=name', 'name.contains=zebra&sort=name'],
 ];
 
+/** Status counts, over the whole workspace and over a filter's matches: [label, query]. */
+const COUNTED = [
+  ['every plan counted by status', 'counts=status'],
+  ['the matches of tag=t3 counted', 'counts=status&tag=t3'],
+];
+
 /** Every filter and sort alone, for the plan it gets at the large scale. */
 const PROBES = [
   'sort=created_at:asc',
@@ -195,12 +201,12 @@ async function pages(get, query) {
 }
 
 /** Median latency of each URL, the small and the large workspace in alternating rounds (drift falls on both alike). */
-async function alternating(targets) {
+async function alternating(targets, count = SAMPLES) {
   const samples = targets.map(() => []);
   for (const { get, url } of targets) await get(url); // warm
   for (let round = 0; round < 3; round += 1) {
     for (const [index, { get, url }] of targets.entries()) {
-      for (let i = 0; i < SAMPLES / 3; i += 1) samples[index].push(await timed(() => get(url)));
+      for (let i = 0; i < count / 3; i += 1) samples[index].push(await timed(() => get(url)));
     }
   }
   return samples.map(median);
@@ -274,6 +280,25 @@ async function main() {
       log(
         `${label}: first ${smallFirst.toFixed(2)} vs ${largeFirst.toFixed(2)} ms; page ${depth} ${smallDeep.toFixed(2)} vs ${largeDeep.toFixed(2)} ms`,
       );
+    }
+    // Status counts are facets over every match (not a page): they cost what the matches do, so
+    // they are a figure to watch, not a P5 bar.
+    for (const [label, query] of COUNTED) {
+      const [smallMs, largeMs] = await alternating(
+        [
+          { get: gets.small, url: `/v1/plans?${query}` },
+          { get: gets.large, url: `/v1/plans?${query}` },
+        ],
+        15,
+      );
+      rowsOut.push({
+        figure: `GET /v1/plans?${query} (${label}): ${LARGE} plans vs ${SMALL}`,
+        value: largeMs,
+        unit: 'ms',
+        reference: smallMs,
+        ratio: largeMs / smallMs,
+      });
+      log(`counts ${query}: ${smallMs.toFixed(2)} vs ${largeMs.toFixed(2)} ms`);
     }
     const probes = [];
     for (const probe of PROBES) {
