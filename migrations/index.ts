@@ -17,6 +17,7 @@ import { CatalogPlans1763805000000 } from './1763805000000-catalog-plans';
 import { PlanListIndexes1763805100000 } from './1763805100000-plan-list-indexes';
 import { PlanSubscriberMoves1763805200000 } from './1763805200000-plan-subscriber-moves';
 import { PlanCascadesAndReferrers1763805300000 } from './1763805300000-plan-cascades-and-referrers';
+import { DistributionReadyKeys1763806000000 } from './1763806000000-distribution-ready-keys';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   PlanListIndexes1763805100000,
   PlanSubscriberMoves1763805200000,
   PlanCascadesAndReferrers1763805300000,
+  DistributionReadyKeys1763806000000,
 ];
