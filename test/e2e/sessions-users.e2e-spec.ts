@@ -417,7 +417,7 @@ describe('Sessions and users', () => {
           organizationId,
           userId,
         ]);
-      await listLegacy(veteran.owner!.email, veteran.organization_id, veteran.user_id);
+      await listLegacy(veteran.owner!.email, veteran.organization_id, veteran.user_id!);
       const squatter = await createUser(tenant.auth, { email: veteran.owner!.email, password, role: 'developer' });
       expect(squatter.status).toBe(201);
 
