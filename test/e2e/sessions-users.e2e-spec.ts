@@ -410,8 +410,14 @@ describe('Sessions and users', () => {
 
     it('keeps signing in without organization_id the users who existed before (migration flag), even once another organization takes the address', async () => {
       const veteran = await createTenant(t, { withOwner: true });
-      // What the migration did to every user it found.
-      await db.query('UPDATE users SET signs_in_without_organization = true WHERE id = $1', [veteran.user_id]);
+      // What the migrations did to every user they found.
+      const listLegacy = (email: string, organizationId: string, userId: string) =>
+        db.query('INSERT INTO legacy_sign_ins (email, user_organization_id, user_id) VALUES ($1, $2, $3)', [
+          email,
+          organizationId,
+          userId,
+        ]);
+      await listLegacy(veteran.owner!.email, veteran.organization_id, veteran.user_id!);
       const squatter = await createUser(tenant.auth, { email: veteran.owner!.email, password, role: 'developer' });
       expect(squatter.status).toBe(201);
 
@@ -425,9 +431,7 @@ describe('Sessions and users', () => {
       const named = await signInAs({ organization_id: tenant.organization_id, email: veteran.owner!.email, password });
       expect(named.body.user_id).toBe(squatter.body.id);
       // The database holds it: one user per address may sign in without naming an organization.
-      await expect(
-        db.query('UPDATE users SET signs_in_without_organization = true WHERE id = $1', [squatter.body.id]),
-      ).rejects.toThrow(/users_sign_in_without_organization_key/);
+      await expect(listLegacy(veteran.owner!.email, tenant.organization_id, squatter.body.id)).rejects.toThrow(/legacy_sign_ins_pkey/);
     });
   });
 });

@@ -61,6 +61,9 @@ export class WriteProbeNoteCommand extends Command<{ id: string }> {
 
 export const PROBE_JOB = 'probe.note-follow-up';
 
+/** The tenant the probe's outbox events belong to (every outbox event has one; none is looked up). */
+export const PROBE_ORGANIZATION_ID = '019ab000-0000-7000-8000-000000000001';
+
 /** Runs the follow-up job that every written note enqueues. */
 @Injectable()
 export class ProbeFollowUps implements OnModuleInit {
@@ -85,7 +88,7 @@ export class WriteProbeNoteHandler implements ICommandHandler<WriteProbeNoteComm
   async execute(command: WriteProbeNoteCommand): Promise<{ id: string }> {
     const id = newId();
     await this.txHost.tx.query('INSERT INTO probe_notes (id, text) VALUES ($1, $2)', [id, command.text]);
-    await this.outbox.add(new ProbeNoteWritten(id, command.text), null);
+    await this.outbox.add(new ProbeNoteWritten(id, command.text), PROBE_ORGANIZATION_ID);
     await this.jobs.send(PROBE_JOB, { noteId: id });
     if (command.failAfterWrite) {
       throw new DomainError('rule_violation', 'PROBE_REFUSED', 'The probe was asked to fail after writing.');

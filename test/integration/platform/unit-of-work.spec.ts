@@ -3,6 +3,7 @@ import { IDEMPOTENCY_RETENTION_MS, IdempotencyRetention, JobQueue, ManualClock, 
 import { DataSource } from 'typeorm';
 import {
   PROBE_JOB,
+  PROBE_ORGANIZATION_ID,
   PROBE_TABLE_SQL,
   ProbeFollowUps,
   ProbeModule,
@@ -86,7 +87,7 @@ describe('Unit of work, outbox and job queue on PostgreSQL', () => {
   });
 
   it('refuses to write an outbox event outside a transaction', async () => {
-    await expect(t.app.get(Outbox).add(new ProbeNoteWritten('x', 'y'), null)).rejects.toThrow(/inside a transaction/);
+    await expect(t.app.get(Outbox).add(new ProbeNoteWritten('x', 'y'), PROBE_ORGANIZATION_ID)).rejects.toThrow(/inside a transaction/);
   });
 
   it('purges idempotency records older than 24 hours, by the registered job', async () => {

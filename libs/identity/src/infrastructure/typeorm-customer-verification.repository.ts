@@ -86,12 +86,17 @@ export class TypeOrmCustomerVerificationRepository extends CustomerVerificationR
     return rows[0] && CustomerVerification.restore(toVerificationState(rows[0]));
   }
 
+  /**
+   * The reference is unique per organization only (so the table can be distributed by it); a
+   * provider issues each one once, and one found in two organizations resolves none rather than
+   * either.
+   */
   async lockByReference(provider: string, reference: string): Promise<CustomerVerification | undefined> {
     const rows: VerificationRow[] = await this.txHost.tx.query(
-      `SELECT ${VERIFICATION_COLUMNS} FROM customer_verifications WHERE provider = $1 AND provider_reference = $2 FOR UPDATE`,
+      `SELECT ${VERIFICATION_COLUMNS} FROM customer_verifications WHERE provider = $1 AND provider_reference = $2 LIMIT 2 FOR UPDATE`,
       [provider, reference],
     );
-    return rows[0] && CustomerVerification.restore(toVerificationState(rows[0]));
+    return rows.length === 1 ? CustomerVerification.restore(toVerificationState(rows[0])) : undefined;
   }
 
   async insert(verification: CustomerVerification): Promise<void> {

@@ -15,6 +15,7 @@ interface Subscriber {
 }
 
 interface OutboxRow {
+  organization_id: string;
   id: string;
   event_type: string;
   payload: Record<string, unknown>;
@@ -101,7 +102,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     const delivered = await this.txHost
       .withTransaction(async () => {
         const rows: OutboxRow[] = await this.txHost.tx.query(
-          `SELECT id, event_type, payload, attempts FROM outbox_events
+          `SELECT organization_id, id, event_type, payload, attempts FROM outbox_events
             WHERE dispatched_at IS NULL AND next_attempt_at <= $1
             ORDER BY next_attempt_at, id
             LIMIT 1
@@ -118,10 +119,10 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
           failed = { row, error: error as Error };
           throw error;
         }
-        await this.txHost.tx.query(`UPDATE outbox_events SET dispatched_at = $2, attempts = attempts + 1 WHERE id = $1`, [
-          row.id,
-          this.clock.now(),
-        ]);
+        await this.txHost.tx.query(
+          `UPDATE outbox_events SET dispatched_at = $3, attempts = attempts + 1 WHERE organization_id = $1 AND id = $2`,
+          [row.organization_id, row.id, this.clock.now()],
+        );
         return true;
       })
       .catch((error: Error) => {
@@ -139,7 +140,8 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     const attempts = row.attempts + 1;
     const backoffMs = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts, 22));
     this.logger.error(`outbox event ${row.id} (${row.event_type}) failed on attempt ${attempts}: ${error.message}`);
-    await this.dataSource.query(`UPDATE outbox_events SET attempts = $2, last_error = $3, next_attempt_at = $4 WHERE id = $1`, [
+    await this.dataSource.query(`UPDATE outbox_events SET attempts = $3, last_error = $4, next_attempt_at = $5 WHERE organization_id = $1 AND id = $2`, [
+      row.organization_id,
       row.id,
       attempts,
       error.message.slice(0, 2000),

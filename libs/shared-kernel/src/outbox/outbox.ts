@@ -22,7 +22,7 @@ export class Outbox {
     private readonly cls: ClsService,
   ) {}
 
-  async add(event: object, organizationId: string | null): Promise<void> {
+  async add(event: object, organizationId: string): Promise<void> {
     const type = integrationEventType(event.constructor);
     if (!type) throw new Error(`${event.constructor.name} is not an @IntegrationEvent`);
     if (!this.txHost.isTransactionActive()) throw new Error('Outbox.add must run inside a transaction');
@@ -45,7 +45,7 @@ export class Outbox {
   }
 
   /** Several events of one organization in one statement (a batch of moves), as add does for one. */
-  async addMany(events: readonly object[], organizationId: string | null): Promise<void> {
+  async addMany(events: readonly object[], organizationId: string): Promise<void> {
     if (events.length === 0) return;
     const types = events.map((event) => integrationEventType(event.constructor));
     if (types.some((type) => !type)) throw new Error('Every event given to Outbox.addMany must be an @IntegrationEvent');

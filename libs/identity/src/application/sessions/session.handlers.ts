@@ -26,8 +26,8 @@ export class CreateSessionHandler implements ICommandHandler<CreateSessionComman
   /**
    * One user at most is looked up, and one scrypt runs whether or not it exists, so an unknown
    * address, a wrong organization and a wrong password take alike and answer alike. Without
-   * `organization_id` only a user flagged by the migration that made addresses unique per
-   * organization is found: what other organizations hold never changes the answer.
+   * `organization_id` only a user listed in legacy_sign_ins (by the migration that made addresses
+   * unique per organization) is found: what other organizations hold never changes the answer.
    */
   @Transactional()
   async execute({ email, password, organizationId }: CreateSessionCommand): Promise<SessionView> {
@@ -39,7 +39,9 @@ export class CreateSessionHandler implements ICommandHandler<CreateSessionComman
     const [user] = await this.txHost.tx.query(
       named
         ? 'SELECT organization_id, id, password_hash FROM users WHERE email = $1 AND organization_id = $2'
-        : 'SELECT organization_id, id, password_hash FROM users WHERE email = $1 AND signs_in_without_organization',
+        : `SELECT u.organization_id, u.id, u.password_hash
+             FROM legacy_sign_ins l JOIN users u ON u.organization_id = l.user_organization_id AND u.id = l.user_id
+            WHERE l.email = $1`,
       named ? [normalized, organizationId] : [normalized],
     );
     const matches = await verifyPassword(password, user?.password_hash ?? UNUSABLE_PASSWORD_HASH);
