@@ -153,6 +153,8 @@ interface Viewpoint {
   principal: string;
   /** The other workspace of the organization, and the other organization's workspace of the same mode. */
   others: Array<{ relation: 'workspace' | 'organization'; fixture: WorkspaceFixture; principal: string }>;
+  /** What only the other organization has beyond its workspaces' data (its owner's address). */
+  otherOrganizationMarkers: string[];
 }
 
 describe('Tenancy matrix (R6): every route × method × id place, with another workspace’s and another organization’s ids', () => {
@@ -208,6 +210,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
           { relation: 'workspace', fixture: A2, principal: a.sandboxAuth },
           { relation: 'organization', fixture: B1, principal: bHuman },
         ],
+        otherOrganizationMarkers: [b.owner!.email, b.organization_id],
       },
       {
         own: A2,
@@ -216,6 +219,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
           { relation: 'workspace', fixture: A1, principal: aHuman },
           { relation: 'organization', fixture: B2, principal: b.sandboxAuth },
         ],
+        otherOrganizationMarkers: [b.owner!.email, b.organization_id],
       },
     ];
     const scoped: Array<{ table_name: string }> = await db.query(
@@ -375,6 +379,124 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
       }
     };
     await inParallel(operations, PARALLEL, probe);
+    expect(await databaseDigest(db, DIGEST)).toEqual(before);
+  });
+
+  /** Secured reads whose path the acting workspace can fill with its own ids: what it may list and read. */
+  function ownReads(own: WorkspaceFixture): Array<{ operation: DocumentedOperation; path: string }> {
+    return operations
+      .filter((operation) => operation.method === 'get')
+      .map((operation) => ({ operation, path: concretePath(operation, ownPathValues(operation, own)) }));
+  }
+
+  /** Whether another workspace of the organization may see what this read shows (organization-level routes and kinds). */
+  function organizationWide(operation: DocumentedOperation): boolean {
+    return organizationRoutes.has(operation.label) || organizationKinds.has(operation.path.split('/')[2]);
+  }
+
+  it.each([0, 1])('viewpoint %#: lists, reads, counts, cursors and ETags show nothing of another tenant', async (index) => {
+    const { own, principal, others, otherOrganizationMarkers } = viewpoints[index];
+    const before = await databaseDigest(db, DIGEST);
+    await inParallel(ownReads(own), PARALLEL, async ({ operation, path }) => {
+      const limited = operation.queryParams.includes('limit') ? appendQuery(path, 'limit=200') : path;
+      const response = await send(operation, principal, limited);
+      const context = { viewpoint: own.label, route: operation.label };
+      expect({ ...context, status: response.status < 500 }).toEqual({ ...context, status: true });
+      if (response.status !== 200) return;
+      tally.lists += 1;
+      // No item of another tenant, by its own tenancy fields...
+      for (const item of Array.isArray(response.body?.data) ? response.body.data : []) {
+        if (item.organization_id !== undefined) expect({ ...context, organization: item.organization_id }).toEqual({ ...context, organization: own.organizationId });
+        if (item.workspace_id !== undefined && !organizationWide(operation))
+          expect({ ...context, workspace: item.workspace_id }).toEqual({ ...context, workspace: own.workspaceId });
+      }
+      // ...nor anything another tenant's data carries: ids, names, external ids, balances.
+      const text = response.text ?? '';
+      for (const { relation, fixture } of others) {
+        if (relation === 'workspace' && organizationWide(operation)) continue;
+        const values = [...fixture.markers, ...Object.values(fixture.ids), ...Object.values(fixture.extra)];
+        const foreignValues = relation === 'organization' ? [...values, ...otherOrganizationMarkers] : values;
+        const leaked = foreignValues.filter((value) => text.includes(value));
+        expect({ ...context, from: fixture.label, leaked }).toEqual({ ...context, from: fixture.label, leaked: [] });
+      }
+      // Counts count only this workspace's rows (no other filter: they add up to the whole list).
+      if (operation.queryParams.includes('counts') && response.body.pagination?.has_more === false) {
+        const parameter = document.paths[operation.path].get.parameters.find((candidate: any) => candidate.name === 'counts');
+        for (const field of parameter.schema?.enum ?? []) {
+          const counted = await send(operation, principal, appendQuery(limited, `counts=${field}`));
+          expect({ ...context, field, status: counted.status }).toEqual({ ...context, field, status: 200 });
+          // An `all` bucket where one row falls in several buckets (a template serving two document types), else their sum.
+          const buckets: Record<string, number> = counted.body.counts[field];
+          const total = buckets.all ?? Object.values(buckets).reduce((sum, n) => sum + n, 0);
+          expect({ ...context, field, total }).toEqual({ ...context, field, total: response.body.data.length });
+          tally.counts += 1;
+        }
+      }
+      // A cursor of this workspace's list, replayed by another tenant, is refused or shows nothing of this workspace.
+      if (operation.queryParams.includes('cursor')) {
+        const first = await send(operation, principal, appendQuery(path, 'limit=1'));
+        const cursor: string | undefined = first.body?.pagination?.cursor ?? undefined;
+        if (cursor) {
+          const replay = appendQuery(path, `limit=1&cursor=${encodeURIComponent(cursor)}`);
+          expect({ ...context, own: (await send(operation, principal, replay)).status }).toEqual({ ...context, own: 200 });
+          for (const { relation, principal: stranger, fixture } of others) {
+            if (relation === 'workspace' && organizationWide(operation)) continue;
+            const answer = await send(operation, stranger, replay);
+            const seen = { ...context, by: fixture.label, status: answer.status, code: answer.body?.error?.code };
+            if (answer.status === 200) {
+              const ownValues = [...own.markers, ...Object.values(own.ids), ...Object.values(own.extra)];
+              expect({ ...seen, leaked: ownValues.filter((value) => answer.text.includes(value)) }).toEqual({ ...seen, leaked: [] });
+            } else {
+              expect(seen).toEqual({ ...context, by: fixture.label, status: expect.any(Number), code: expect.stringMatching(/^(INVALID_CURSOR|.+_NOT_FOUND|SANDBOX_PRINCIPAL_FORBIDDEN)$/) });
+            }
+            tally.cursors += 1;
+          }
+        }
+      }
+      // A resource's ETag gets another tenant nothing: 404 as for any id of another tenant, never 304.
+      const etag = response.headers.etag;
+      if (etag && operation.pathParams.length > 0) {
+        for (const { principal: stranger, fixture } of others) {
+          const answer = await send(operation, stranger, path, {}, { 'If-None-Match': etag });
+          expect({ ...context, by: fixture.label, status: answer.status, etag: answer.headers.etag }).toEqual({
+            ...context,
+            by: fixture.label,
+            status: 404,
+            etag: undefined,
+          });
+          tally.etags += 1;
+        }
+      }
+    });
+    expect(await databaseDigest(db, DIGEST)).toEqual(before);
+  });
+
+  it('refuses mass-assigned fields (ids, tenancy, version, balances, timestamps) on every write with 400, and stores nothing', async () => {
+    const { own, principal, others } = viewpoints[0];
+    const foreign = others.find((other) => other.relation === 'organization')!.fixture;
+    const values: Record<string, unknown> = {
+      id: foreign.ids.customers,
+      object: 'customer',
+      organization_id: foreign.organizationId,
+      workspace_id: foreign.workspaceId,
+      version: 99,
+      created_at: '2020-01-01T00:00:00Z',
+      updated_at: '2020-01-01T00:00:00Z',
+    };
+    const before = await databaseDigest(db, DIGEST);
+    const writes = operations.filter((operation) => ['post', 'patch', 'put'].includes(operation.method));
+    await inParallel(writes, PARALLEL, async (operation) => {
+      const declared = Object.keys(operation.bodySchema?.properties ?? {});
+      const path = concretePath(operation, ownPathValues(operation, own));
+      for (const field of MASS_FIELDS.filter((candidate) => !declared.includes(candidate))) {
+        const body = { ...validBody(operation, own), [field]: values[field] ?? '1000000.00' };
+        const response = await send(operation, principal, path, body);
+        const context = { route: operation.label, field };
+        const refusal = response.body?.error?.errors?.find((error: any) => error.param === field)?.code;
+        expect({ ...context, status: response.status, refusal }).toEqual({ ...context, status: 400, refusal: 'UNKNOWN_PARAMETER' });
+        tally.mass += 1;
+      }
+    });
     expect(await databaseDigest(db, DIGEST)).toEqual(before);
   });
 });
