@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Response } from 'supertest';
 import { eventually } from './auth-helpers';
+import { drainCascades } from './catalog-helpers';
 import { createKey, idem } from './tenants';
 import { TestApp } from './test-app';
 import { seedVerification } from './verification-helpers';
@@ -141,7 +142,8 @@ export async function buildWorkspaceFixture(
   ids.migrations = (
     await send('post', `/v1/plans/${plan.id}/migrate`, { mode: 'SCHEDULED', target_version: 1, scheduled_at: '2099-01-01T00:00:00Z' }, 200)
   ).migration_id;
-  // The run's jobs finish now, not while the matrix compares digests.
+  // The run's jobs finish now (run here rather than waiting for the queue's poll), not while the matrix compares digests.
+  await drainCascades(t);
   await eventually(async () => ((await send('get', `/v1/cascade_runs/${ids.cascade_runs}`)).status === 'completed' ? true : undefined), 15_000);
 
   return {
