@@ -56,12 +56,23 @@ const MASS_FIELDS = [
 /** Requests in flight at once (the matrix is a few thousand requests; the machine has 2 cores). */
 const PARALLEL = Number(process.env.TENANCY_PARALLEL ?? 4);
 
-/** Runs `work` over `items`, `width` at a time. */
+/**
+ * Runs `work` over `items`, `width` at a time. After a failure no new item starts, so a failed
+ * test's requests do not run on into the next test's digests.
+ */
 async function inParallel<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failed = false;
   await Promise.all(
     Array.from({ length: Math.min(width, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]);
+      while (!failed && next < items.length) {
+        try {
+          await work(items[next++]);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
     }),
   );
 }
@@ -122,10 +133,7 @@ function validBody(operation: DocumentedOperation, own: WorkspaceFixture): objec
 
 /** The kind a path parameter, body field or query parameter names; undefined when it names none. */
 function kindOf(operation: DocumentedOperation, place: string, body: Record<string, any> = {}): string | undefined {
-  const name = place
-    .split('.')
-    .pop()!
-    .replace(/\[\]$/, '');
+  const name = place.split('.').pop()!.replace(/\[\]$/, '');
   if (name === 'id') return operation.path.split('/{id}')[0].split('/').pop();
   if (NOT_REFERENCES.includes(name) || !/_ids?$/.test(name)) return undefined;
   const base = name.replace(/_ids?$/, '');
@@ -135,7 +143,11 @@ function kindOf(operation: DocumentedOperation, place: string, body: Record<stri
   if (base === 'base_version') return `${operation.path.split('/')[2].replace(/s$/, '')}_versions`;
   const kinds = Object.keys(RESOURCE_KINDS);
   const singular = (kind: string) => kind.replace(/s$/, '');
-  return kinds.find((kind) => singular(kind) === base) ?? kinds.find((kind) => base.endsWith(`_${singular(kind)}`)) ?? `unknown:${base}`;
+  return (
+    kinds.find((kind) => singular(kind) === base) ??
+    kinds.find((kind) => base.endsWith(`_${singular(kind)}`)) ??
+    `unknown:${base}`
+  );
 }
 
 function concretePath(operation: DocumentedOperation, values: Record<string, string>): string {
@@ -234,16 +246,26 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
       if (response.body?.error?.code === 'SANDBOX_PRINCIPAL_FORBIDDEN') organizationRoutes.add(operation.label);
     }
     await t.app.get(OutboxRelay).wake();
-    console.log(`tenancy fixture: 2 organizations × 2 workspaces × ${Object.keys(A1.ids).length} kinds in ${Date.now() - started} ms`);
+    console.log(
+      `tenancy fixture: 2 organizations × 2 workspaces × ${Object.keys(A1.ids).length} kinds in ${Date.now() - started} ms`,
+    );
   });
 
   afterAll(async () => {
-    console.log(`tenancy matrix checks: ${JSON.stringify(tally)}; refused before any lookup: ${[...refusedBeforeLookup].sort().join(', ') || 'none'}`);
+    console.log(
+      `tenancy matrix checks: ${JSON.stringify(tally)}; refused before any lookup: ${[...refusedBeforeLookup].sort().join(', ') || 'none'}`,
+    );
     await t?.close();
   });
 
-  function send(operation: DocumentedOperation, principal: string, path: string, body: object = {}, headers: Record<string, string> = {}) {
-    let request = t.http[operation.method](path).set('Authorization', principal).set('Idempotency-Key', idem()).set(headers);
+  function send(
+    operation: DocumentedOperation,
+    principal: string,
+    path: string,
+    body: object = {},
+    headers: Record<string, string> = {},
+  ) {
+    const request = t.http[operation.method](path).set('Authorization', principal).set('Idempotency-Key', idem()).set(headers);
     return operation.method === 'get' || operation.method === 'delete' ? request : request.send(body);
   }
 
@@ -278,7 +300,9 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
     if (foreign.status === 404) {
       // The kind's own code, or that of a resource the path nests under it (a hold looked up on a
       // wallet it is not on: HOLD_NOT_FOUND), as for an unknown id.
-      const nested = [...String(context.route).matchAll(/\{(\w+)\}/g)].map((match) => kindOf(operationOf(String(context.route)), match[1]));
+      const nested = [...String(context.route).matchAll(/\{(\w+)\}/g)].map((match) =>
+        kindOf(operationOf(String(context.route)), match[1]),
+      );
       const codes = [kind, ...nested].flatMap((name) => (name && RESOURCE_KINDS[name] ? RESOURCE_KINDS[name].notFound : []));
       expect({ ...seen, kind }).toEqual({ ...seen, kind, code: expect.stringMatching(new RegExp(`^(${codes.join('|')})$`)) });
     } else if (foreign.status === 400 && String(context.place).startsWith('body ')) {
@@ -294,7 +318,8 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
     } else {
       // Check order (contract §1): authentication, workspace, scope, then the resource. A route
       // this principal may not use at all refuses before it looks anything up.
-      if (foreign.status !== 403) throw new Error(`not refused as an unknown id: ${JSON.stringify(context)} → ${foreign.status} ${foreign.text}`);
+      if (foreign.status !== 403)
+        throw new Error(`not refused as an unknown id: ${JSON.stringify(context)} → ${foreign.status} ${foreign.text}`);
       refusedBeforeLookup.add(`${context.route} ${seen.code}`);
     }
   }
@@ -322,7 +347,10 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
   });
 
   /** Every place an id can appear in an operation: path parameters, body fields (nested too), query parameters. */
-  function placesOf(operation: DocumentedOperation, own: WorkspaceFixture): Array<{ place: string; kind: string; request: (id: string) => { path: string; body: object } }> {
+  function placesOf(
+    operation: DocumentedOperation,
+    own: WorkspaceFixture,
+  ): Array<{ place: string; kind: string; request: (id: string) => { path: string; body: object } }> {
     const ownValues = ownPathValues(operation, own);
     const baseBody = validBody(operation, own) as Record<string, any>;
     const path = concretePath(operation, ownValues);
@@ -337,51 +365,64 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
       ...bodyIdFields(document, operation.bodySchema).flatMap((field) => {
         const kind = kindOf(operation, field, baseBody);
         const value = (id: string) => (field.endsWith('_ids') ? [id] : id);
-        return kind ? [{ place: `body ${field}`, kind, request: (id: string) => ({ path, body: withField(baseBody, field, value(id)) }) }] : [];
+        return kind
+          ? [{ place: `body ${field}`, kind, request: (id: string) => ({ path, body: withField(baseBody, field, value(id)) }) }]
+          : [];
       }),
       ...operation.queryParams.flatMap((name) => {
         const kind = kindOf(operation, name);
-        return kind ? [{ place: `query ${name}`, kind, request: (id: string) => ({ path: appendQuery(path, `${name}=${id}`), body: {} }) }] : [];
+        return kind
+          ? [{ place: `query ${name}`, kind, request: (id: string) => ({ path: appendQuery(path, `${name}=${id}`), body: {} }) }]
+          : [];
       }),
     ];
   }
 
-  it.each([0, 1])('viewpoint %#: foreign ids in paths, bodies and queries are refused as unknown ids, change nothing and leak nothing', async (index) => {
-    const { own, principal, others } = viewpoints[index];
-    const before = await databaseDigest(db, DIGEST);
-    const probe = async (operation: DocumentedOperation) => {
-      for (const { place, kind, request } of placesOf(operation, own)) {
-        const sources = others.filter(
-          ({ relation }) => relation === 'organization' || !(organizationKinds.has(kind) || organizationRoutes.has(operation.label)),
-        );
-        if (sources.length === 0) continue;
-        const unknownRequest = request(randomUUID());
-        const unknown = await send(operation, principal, unknownRequest.path, unknownRequest.body);
-        for (const { fixture: foreign } of sources) {
-          const sent = foreign.ids[kind];
-          const foreignRequest = request(sent);
-          const response = await send(operation, principal, foreignRequest.path, foreignRequest.body);
-          const context = { viewpoint: own.label, route: operation.label, place, from: foreign.label };
-          if (place.startsWith('query ') && response.status === 200) {
-            // A filter naming a resource the caller cannot see matches nothing, as an unknown id does.
-            expect({ ...context, data: response.body.data }).toEqual({ ...context, data: [] });
-            expect({ ...context, status: unknown.status, data: unknown.body.data }).toEqual({ ...context, status: 200, data: [] });
-          } else if (place.endsWith('_ids') && response.status === 200) {
-            // A bulk action answers per item (contract §2, bulk republish): the foreign item fails as an unknown one.
-            const items = (answer: Response) => answer.body.data.map((item: any) => ({ status: item.status, code: item.error?.code }));
-            expect({ ...context, items: items(response) }).toEqual({ ...context, items: items(unknown) });
-            expect(items(response)).toEqual([{ status: 'failed', code: expect.stringMatching(/_NOT_FOUND$/) }]);
-          } else {
-            expectRefusedAsUnknown(context, kind, response, unknown);
+  it.each([0, 1])(
+    'viewpoint %#: foreign ids in paths, bodies and queries are refused as unknown ids, change nothing and leak nothing',
+    async (index) => {
+      const { own, principal, others } = viewpoints[index];
+      const before = await databaseDigest(db, DIGEST);
+      const probe = async (operation: DocumentedOperation) => {
+        for (const { place, kind, request } of placesOf(operation, own)) {
+          const sources = others.filter(
+            ({ relation }) =>
+              relation === 'organization' || !(organizationKinds.has(kind) || organizationRoutes.has(operation.label)),
+          );
+          if (sources.length === 0) continue;
+          const unknownRequest = request(randomUUID());
+          const unknown = await send(operation, principal, unknownRequest.path, unknownRequest.body);
+          for (const { fixture: foreign } of sources) {
+            const sent = foreign.ids[kind];
+            const foreignRequest = request(sent);
+            const response = await send(operation, principal, foreignRequest.path, foreignRequest.body);
+            const context = { viewpoint: own.label, route: operation.label, place, from: foreign.label };
+            if (place.startsWith('query ') && response.status === 200) {
+              // A filter naming a resource the caller cannot see matches nothing, as an unknown id does.
+              expect({ ...context, data: response.body.data }).toEqual({ ...context, data: [] });
+              expect({ ...context, status: unknown.status, data: unknown.body.data }).toEqual({
+                ...context,
+                status: 200,
+                data: [],
+              });
+            } else if (place.endsWith('_ids') && response.status === 200) {
+              // A bulk action answers per item (contract §2, bulk republish): the foreign item fails as an unknown one.
+              const items = (answer: Response) =>
+                answer.body.data.map((item: any) => ({ status: item.status, code: item.error?.code }));
+              expect({ ...context, items: items(response) }).toEqual({ ...context, items: items(unknown) });
+              expect(items(response)).toEqual([{ status: 'failed', code: expect.stringMatching(/_NOT_FOUND$/) }]);
+            } else {
+              expectRefusedAsUnknown(context, kind, response, unknown);
+            }
+            expectNoLeak(context, response, foreign, sent);
+            tally[place.split(' ')[0] as 'path' | 'body' | 'query'] += 1;
           }
-          expectNoLeak(context, response, foreign, sent);
-          tally[place.split(' ')[0] as 'path' | 'body' | 'query'] += 1;
         }
-      }
-    };
-    await inParallel(operations, PARALLEL, probe);
-    expect(await databaseDigest(db, DIGEST)).toEqual(before);
-  });
+      };
+      await inParallel(operations, PARALLEL, probe);
+      expect(await databaseDigest(db, DIGEST)).toEqual(before);
+    },
+  );
 
   /** Secured reads whose path the acting workspace can fill with its own ids: what it may list and read. */
   function ownReads(own: WorkspaceFixture): Array<{ operation: DocumentedOperation; path: string }> {
@@ -407,7 +448,8 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
       tally.lists += 1;
       // No item of another tenant, by its own tenancy fields...
       for (const item of Array.isArray(response.body?.data) ? response.body.data : []) {
-        if (item.organization_id !== undefined) expect({ ...context, organization: item.organization_id }).toEqual({ ...context, organization: own.organizationId });
+        if (item.organization_id !== undefined)
+          expect({ ...context, organization: item.organization_id }).toEqual({ ...context, organization: own.organizationId });
         if (item.workspace_id !== undefined && !organizationWide(operation))
           expect({ ...context, workspace: item.workspace_id }).toEqual({ ...context, workspace: own.workspaceId });
       }
@@ -446,9 +488,17 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
             const seen = { ...context, by: fixture.label, status: answer.status, code: answer.body?.error?.code };
             if (answer.status === 200) {
               const ownValues = [...own.markers, ...Object.values(own.ids), ...Object.values(own.extra)];
-              expect({ ...seen, leaked: ownValues.filter((value) => answer.text.includes(value)) }).toEqual({ ...seen, leaked: [] });
+              expect({ ...seen, leaked: ownValues.filter((value) => answer.text.includes(value)) }).toEqual({
+                ...seen,
+                leaked: [],
+              });
             } else {
-              expect(seen).toEqual({ ...context, by: fixture.label, status: expect.any(Number), code: expect.stringMatching(/^(INVALID_CURSOR|.+_NOT_FOUND|SANDBOX_PRINCIPAL_FORBIDDEN)$/) });
+              expect(seen).toEqual({
+                ...context,
+                by: fixture.label,
+                status: expect.any(Number),
+                code: expect.stringMatching(/^(INVALID_CURSOR|.+_NOT_FOUND|SANDBOX_PRINCIPAL_FORBIDDEN)$/),
+              });
             }
             tally.cursors += 1;
           }

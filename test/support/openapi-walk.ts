@@ -57,7 +57,8 @@ export function bodyIdFields(document: any, schema: any, prefix = '', seen = new
     const path = `${prefix}${name}`;
     const found = name.endsWith('_id') || name.endsWith('_ids') ? [path] : [];
     const items = property.type === 'array' && property.items ? bodyIdFields(document, property.items, `${path}[].`, seen) : [];
-    const inner = property.$ref || property.allOf || property.properties ? bodyIdFields(document, property, `${path}.`, seen) : [];
+    const inner =
+      property.$ref || property.allOf || property.properties ? bodyIdFields(document, property, `${path}.`, seen) : [];
     return [...found, ...items, ...inner];
   });
 }

@@ -88,23 +88,55 @@ export async function buildWorkspaceFixture(
   const send = sender(t, options.auth, options.workspaceHeader);
   const ids: Record<string, string> = { workspaces: options.workspaceId };
 
-  const customer = await send('post', '/v1/customers', { name: `Customer ${marker}`, currency: 'EUR', external_id: `ext-${marker}`, email: `${marker}@example.com` }, 201);
+  const customer = await send(
+    'post',
+    '/v1/customers',
+    { name: `Customer ${marker}`, currency: 'EUR', external_id: `ext-${marker}`, email: `${marker}@example.com` },
+    201,
+  );
   const second = await send('post', '/v1/customers', { name: `Second ${marker}`, currency: 'EUR' }, 201);
   ids.customers = customer.id;
   ids.wallets = customer.primary_wallet_id;
   const wallet2 = second.primary_wallet_id;
-  ids.customer_verifications = await seedVerification(t, { organization_id: options.organizationId }, options.workspaceId, customer.id);
+  ids.customer_verifications = await seedVerification(
+    t,
+    { organization_id: options.organizationId },
+    options.workspaceId,
+    customer.id,
+  );
   await send('post', `/v1/wallets/${ids.wallets}/credit`, { amount: options.balance, reason: `Credit ${marker}` }, 200);
   ids.holds = (await send('post', `/v1/wallets/${ids.wallets}/holds`, { amount: '1.00', reason: `Hold ${marker}` }, 201)).id;
-  await send('post', `/v1/wallets/${ids.wallets}/transfer`, { amount: { value: '1.00', currency: 'EUR' }, target_wallet_id: wallet2 }, 200);
+  await send(
+    'post',
+    `/v1/wallets/${ids.wallets}/transfer`,
+    { amount: { value: '1.00', currency: 'EUR' }, target_wallet_id: wallet2 },
+    200,
+  );
   ids.payment_methods = (await send('post', `/v1/customers/${ids.customers}/payment_methods`, { token: 'pm_card_visa' }, 201)).id;
   ids.top_ups = (await send('post', `/v1/wallets/${ids.wallets}/top_ups`, { mode: 'hosted_checkout', amount: '5.00' }, 201)).id;
-  ids.api_keys = (await createKey(t, options.auth, { name: `Key ${marker}`, scopes: ['customers:read'] }, options.workspaceHeader ? { 'X-Workspace-Id': options.workspaceHeader } : {})).id;
+  ids.api_keys = (
+    await createKey(
+      t,
+      options.auth,
+      { name: `Key ${marker}`, scopes: ['customers:read'] },
+      options.workspaceHeader ? { 'X-Workspace-Id': options.workspaceHeader } : {},
+    )
+  ).id;
   ids.document_templates = (await send('post', '/v1/document_templates', { name: `Layout ${marker}` }, 201)).id;
 
   // Approvals: the workspace requires one for wallet.adjust, and a human asks for an adjustment.
-  await sender(t, options.admin)('patch', `/v1/workspaces/${options.workspaceId}`, { settings: { approval_required_for: ['wallet.adjust'] } }, 200);
-  const adjust = await sender(t, options.human, options.workspaceId)('post', `/v1/wallets/${ids.wallets}/adjust`, { amount: '2.00', reason: `Adjust ${marker}` }, 202);
+  await sender(t, options.admin)(
+    'patch',
+    `/v1/workspaces/${options.workspaceId}`,
+    { settings: { approval_required_for: ['wallet.adjust'] } },
+    200,
+  );
+  const adjust = await sender(t, options.human, options.workspaceId)(
+    'post',
+    `/v1/wallets/${ids.wallets}/adjust`,
+    { amount: '2.00', reason: `Adjust ${marker}` },
+    202,
+  );
   ids.approvals = adjust.approval.id;
 
   // Catalog: an ORG cost whose change ran a cascade, a product live at v1 with v2 scheduled and v3
@@ -131,20 +163,37 @@ export async function buildWorkspaceFixture(
   ids.cascade_runs = (await send('patch', `/v1/costs/${cost.id}`, { amount: '2.00' }, 200)).cascade_run_id;
   const v2 = (await send('patch', `/v1/products/${product.id}`, { price_expression: 'tenancy_fee * 3' }, 200)).draft_version;
   ids.changes = (await publish('product', product.id, v2.id, '2099-01-01T00:00:00Z')).id;
-  const productDraft = (await send('patch', `/v1/products/${product.id}`, { price_expression: 'tenancy_fee * 4' }, 200)).draft_version.id;
+  const productDraft = (await send('patch', `/v1/products/${product.id}`, { price_expression: 'tenancy_fee * 4' }, 200))
+    .draft_version.id;
   const plan = await send('post', '/v1/plans', { name: `Plan ${marker}`, external_id: `plan-${marker}` }, 201);
   ids.plans = plan.id;
-  const planV1 = (await send('post', `/v1/plans/${plan.id}/products`, { product_id: product.id, included_quantity: '100', refresh_unit: 'month' }, 201)).draft_version;
+  const planV1 = (
+    await send(
+      'post',
+      `/v1/plans/${plan.id}/products`,
+      { product_id: product.id, included_quantity: '100', refresh_unit: 'month' },
+      201,
+    )
+  ).draft_version;
   await publish('plan', plan.id, planV1.id);
   ids.plan_versions = planV1.id;
-  const planDraft = (await send('patch', `/v1/plans/${plan.id}/products/${product.id}`, { included_quantity: '200' }, 200)).draft_version.id;
+  const planDraft = (await send('patch', `/v1/plans/${plan.id}/products/${product.id}`, { included_quantity: '200' }, 200))
+    .draft_version.id;
   ids.subscriptions = (await send('post', '/v1/subscriptions', { customer_id: customer.id, plan_id: plan.id }, 201)).id;
   ids.migrations = (
-    await send('post', `/v1/plans/${plan.id}/migrate`, { mode: 'SCHEDULED', target_version: 1, scheduled_at: '2099-01-01T00:00:00Z' }, 200)
+    await send(
+      'post',
+      `/v1/plans/${plan.id}/migrate`,
+      { mode: 'SCHEDULED', target_version: 1, scheduled_at: '2099-01-01T00:00:00Z' },
+      200,
+    )
   ).migration_id;
   // The run's jobs finish now (run here rather than waiting for the queue's poll), not while the matrix compares digests.
   await drainCascades(t);
-  await eventually(async () => ((await send('get', `/v1/cascade_runs/${ids.cascade_runs}`)).status === 'completed' ? true : undefined), 15_000);
+  await eventually(
+    async () => ((await send('get', `/v1/cascade_runs/${ids.cascade_runs}`)).status === 'completed' ? true : undefined),
+    15_000,
+  );
 
   return {
     label: options.label,
