@@ -186,6 +186,23 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
   const organizationRoutes = new Set<string>();
   const tally = { path: 0, body: 0, query: 0, lists: 0, cursors: 0, counts: 0, etags: 0, mass: 0 };
   const refusedBeforeLookup = new Set<string>();
+  /** Operation × place pairs probed, and the kinds of foreign id sent. */
+  const probedPlaces = new Set<string>();
+  const probedKinds = new Set<string>();
+
+  /**
+   * The digest once nothing moves: the fixture's outbox deliveries and queue jobs settle before a
+   * block starts, so a change seen after it is the block's own.
+   */
+  async function settledDigest(): Promise<Record<string, string>> {
+    let previous = await databaseDigest(db, DIGEST);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const current = await databaseDigest(db, DIGEST);
+      if (JSON.stringify(current) === JSON.stringify(previous)) return current;
+      previous = current;
+    }
+  }
 
   beforeAll(async () => {
     const started = Date.now();
@@ -253,7 +270,9 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
 
   afterAll(async () => {
     console.log(
-      `tenancy matrix checks: ${JSON.stringify(tally)}; refused before any lookup: ${[...refusedBeforeLookup].sort().join(', ') || 'none'}`,
+      `tenancy matrix: ${new Set([...probedPlaces].map((entry) => entry.split(' · ')[0])).size} operations with ` +
+        `${probedPlaces.size} id places, each × 2 foreign sources (other workspace, other organization) × 2 viewpoints, ` +
+        `${probedKinds.size} kinds; checks: ${JSON.stringify(tally)} (mass: fields refused); refused before any lookup: ${[...refusedBeforeLookup].sort().join(', ') || 'none'}`,
     );
     await t?.close();
   });
@@ -382,7 +401,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
     'viewpoint %#: foreign ids in paths, bodies and queries are refused as unknown ids, change nothing and leak nothing',
     async (index) => {
       const { own, principal, others } = viewpoints[index];
-      const before = await databaseDigest(db, DIGEST);
+      const before = await settledDigest();
       const probe = async (operation: DocumentedOperation) => {
         for (const { place, kind, request } of placesOf(operation, own)) {
           const sources = others.filter(
@@ -416,6 +435,8 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
             }
             expectNoLeak(context, response, foreign, sent);
             tally[place.split(' ')[0] as 'path' | 'body' | 'query'] += 1;
+            probedPlaces.add(`${operation.label} · ${place}`);
+            probedKinds.add(kind);
           }
         }
       };
@@ -438,7 +459,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
 
   it.each([0, 1])('viewpoint %#: lists, reads, counts, cursors and ETags show nothing of another tenant', async (index) => {
     const { own, principal, others, otherOrganizationMarkers } = viewpoints[index];
-    const before = await databaseDigest(db, DIGEST);
+    const before = await settledDigest();
     await inParallel(ownReads(own), PARALLEL, async ({ operation, path }) => {
       const limited = operation.queryParams.includes('limit') ? appendQuery(path, 'limit=200') : path;
       const response = await send(operation, principal, limited);
@@ -534,7 +555,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
       created_at: '2020-01-01T00:00:00Z',
       updated_at: '2020-01-01T00:00:00Z',
     };
-    const before = await databaseDigest(db, DIGEST);
+    const before = await settledDigest();
     const writes = operations.filter((operation) => ['post', 'patch', 'put'].includes(operation.method));
     await inParallel(writes, PARALLEL, async (operation) => {
       const declared = Object.keys(operation.bodySchema?.properties ?? {});
