@@ -164,7 +164,12 @@ interface Viewpoint {
   own: WorkspaceFixture;
   principal: string;
   /** The other workspace of the organization, and the other organization's workspace of the same mode. */
-  others: Array<{ relation: 'workspace' | 'organization'; fixture: WorkspaceFixture; principal: string }>;
+  others: Array<{ relation: 'workspace' | 'organization'; fixture: WorkspaceFixture; principal: string; governs: boolean }>;
+  /**
+   * A live principal governs its organization: organization-level kinds (keys, workspaces) and
+   * routes reach every workspace of it. A sandbox principal reaches its own workspace only.
+   */
+  governs: boolean;
   /** What only the other organization has beyond its workspaces' data (its owner's address). */
   otherOrganizationMarkers: string[];
 }
@@ -237,19 +242,21 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
         own: A1,
         principal: aHuman,
         others: [
-          { relation: 'workspace', fixture: A2, principal: a.sandboxAuth },
-          { relation: 'organization', fixture: B1, principal: bHuman },
+          { relation: 'workspace', fixture: A2, principal: a.sandboxAuth, governs: false },
+          { relation: 'organization', fixture: B1, principal: bHuman, governs: true },
         ],
         otherOrganizationMarkers: [b.owner!.email, b.organization_id],
+        governs: true,
       },
       {
         own: A2,
         principal: a.sandboxAuth,
         others: [
-          { relation: 'workspace', fixture: A1, principal: aHuman },
-          { relation: 'organization', fixture: B2, principal: b.sandboxAuth },
+          { relation: 'workspace', fixture: A1, principal: aHuman, governs: true },
+          { relation: 'organization', fixture: B2, principal: b.sandboxAuth, governs: false },
         ],
         otherOrganizationMarkers: [b.owner!.email, b.organization_id],
+        governs: false,
       },
     ];
     const scoped: Array<{ table_name: string }> = await db.query(
@@ -272,7 +279,9 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
     console.log(
       `tenancy matrix: ${new Set([...probedPlaces].map((entry) => entry.split(' · ')[0])).size} operations with ` +
         `${probedPlaces.size} id places, each × 2 foreign sources (other workspace, other organization) × 2 viewpoints, ` +
-        `${probedKinds.size} kinds; checks: ${JSON.stringify(tally)} (mass: fields refused); refused before any lookup: ${[...refusedBeforeLookup].sort().join(', ') || 'none'}`,
+        `${probedKinds.size} kinds; checks: ${JSON.stringify(tally)} (mass: fields refused); ` +
+        `organization-level kinds ${[...(organizationKinds ?? [])].sort().join(', ')} and routes ${[...organizationRoutes].sort().join(', ')} ` +
+        `(another workspace of the organization may name them); refused before any lookup: ${[...refusedBeforeLookup].sort().join(', ') || 'none'}`,
     );
     await t?.close();
   });
@@ -400,13 +409,15 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
   it.each([0, 1])(
     'viewpoint %#: foreign ids in paths, bodies and queries are refused as unknown ids, change nothing and leak nothing',
     async (index) => {
-      const { own, principal, others } = viewpoints[index];
+      const { own, principal, others, governs } = viewpoints[index];
       const before = await settledDigest();
       const probe = async (operation: DocumentedOperation) => {
         for (const { place, kind, request } of placesOf(operation, own)) {
           const sources = others.filter(
             ({ relation }) =>
-              relation === 'organization' || !(organizationKinds.has(kind) || organizationRoutes.has(operation.label)),
+              relation === 'organization' ||
+              !governs ||
+              !(organizationKinds.has(kind) || organizationRoutes.has(operation.label)),
           );
           if (sources.length === 0) continue;
           const unknownRequest = request(randomUUID());
@@ -458,7 +469,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
   }
 
   it.each([0, 1])('viewpoint %#: lists, reads, counts, cursors and ETags show nothing of another tenant', async (index) => {
-    const { own, principal, others, otherOrganizationMarkers } = viewpoints[index];
+    const { own, principal, others, otherOrganizationMarkers, governs } = viewpoints[index];
     const before = await settledDigest();
     await inParallel(ownReads(own), PARALLEL, async ({ operation, path }) => {
       const limited = operation.queryParams.includes('limit') ? appendQuery(path, 'limit=200') : path;
@@ -471,13 +482,13 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
       for (const item of Array.isArray(response.body?.data) ? response.body.data : []) {
         if (item.organization_id !== undefined)
           expect({ ...context, organization: item.organization_id }).toEqual({ ...context, organization: own.organizationId });
-        if (item.workspace_id !== undefined && !organizationWide(operation))
+        if (item.workspace_id !== undefined && !(governs && organizationWide(operation)))
           expect({ ...context, workspace: item.workspace_id }).toEqual({ ...context, workspace: own.workspaceId });
       }
       // ...nor anything another tenant's data carries: ids, names, external ids, balances.
       const text = response.text ?? '';
       for (const { relation, fixture } of others) {
-        if (relation === 'workspace' && organizationWide(operation)) continue;
+        if (relation === 'workspace' && governs && organizationWide(operation)) continue;
         const values = [...fixture.markers, ...Object.values(fixture.ids), ...Object.values(fixture.extra)];
         const foreignValues = relation === 'organization' ? [...values, ...otherOrganizationMarkers] : values;
         const leaked = foreignValues.filter((value) => text.includes(value));
@@ -503,8 +514,9 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
         if (cursor) {
           const replay = appendQuery(path, `limit=1&cursor=${encodeURIComponent(cursor)}`);
           expect({ ...context, own: (await send(operation, principal, replay)).status }).toEqual({ ...context, own: 200 });
-          for (const { relation, principal: stranger, fixture } of others) {
-            if (relation === 'workspace' && organizationWide(operation)) continue;
+          for (const { relation, principal: stranger, fixture, governs: strangerGoverns } of others) {
+            // A principal governing the organization may list this workspace's organization-level rows itself.
+            if (relation === 'workspace' && strangerGoverns && organizationWide(operation)) continue;
             const answer = await send(operation, stranger, replay);
             const seen = { ...context, by: fixture.label, status: answer.status, code: answer.body?.error?.code };
             if (answer.status === 200) {
