@@ -4,6 +4,7 @@ import { OutboxRelay } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { createScopelessKey, eventually, expectError, without } from '../support/auth-helpers';
 import { concretePath, documentedOperations, Operation } from '../support/openapi-routes';
+import { bodyIdFields, withField } from '../support/openapi-walk';
 import { pathSpellings } from '../support/path-spellings';
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -126,27 +127,6 @@ async function subscriptionResources(t: TestApp, auth: string, productId: string
     }).expect(200)
   ).body.migration_id;
   return { subscriptions: subscription, migrations: migration };
-}
-
-/** The dotted names of every `…_id` property a JSON request body may carry, nested objects followed. */
-function bodyIdFields(document: any, schema: any, prefix = '', seen = new Set<string>()): string[] {
-  const ref: string | undefined = schema?.$ref ?? schema?.allOf?.find((part: any) => part.$ref)?.$ref;
-  if (ref) {
-    if (seen.has(ref)) return [];
-    return bodyIdFields(document, document.components.schemas[ref.split('/').pop()!], prefix, new Set([...seen, ref]));
-  }
-  return Object.entries<any>(schema?.properties ?? {}).flatMap(([name, property]) => {
-    const path = `${prefix}${name}`;
-    // external_id is the caller's own reconciliation string, not a reference to a resource.
-    if ((name.endsWith('_id') && name !== 'external_id') || name.endsWith('_ids')) return [path];
-    return property.$ref || property.allOf || property.properties ? bodyIdFields(document, property, `${path}.`, seen) : [];
-  });
-}
-
-/** `{a: {b: value}}` for `a.b`. */
-function nested(path: string, value: unknown): Record<string, unknown> {
-  const [head, ...rest] = path.split('.');
-  return { [head]: rest.length === 0 ? value : nested(rest.join('.'), value) };
 }
 
 describe('Route table: every documented route enforces authentication, scope and tenancy', () => {
@@ -664,7 +644,9 @@ describe('Route table: every documented route enforces authentication, scope and
           const schema = document.paths[operation.path][operation.method].requestBody?.content?.['application/json']?.schema;
           const target = own[operation.path.split('/')[2]];
           const path = concretePath(operation.path, target ? { id: target } : {});
-          for (const field of bodyIdFields(document, schema).filter((candidate) => !NOT_REFERENCES.includes(candidate))) {
+          for (const field of bodyIdFields(document, schema).filter(
+            (candidate) => !NOT_REFERENCES.includes(candidate.split('.').pop()!),
+          )) {
             const name = field
               .split('.')
               .pop()!
@@ -677,13 +659,13 @@ describe('Route table: every documented route enforces authentication, scope and
               kind: expect.any(String),
             });
             const value = (id: string) => (field.endsWith('_ids') ? [id] : id);
-            const foreign = await call(operation, b.auth, path, nested(field, value(resources[kind!].id)));
-            const unknown = await call(operation, b.auth, path, nested(field, value(randomUUID())));
+            const foreign = await call(operation, b.auth, path, withField({}, field, value(resources[kind!].id)));
+            const unknown = await call(operation, b.auth, path, withField({}, field, value(randomUUID())));
             const seen = { route: operation.label, field, status: foreign.status, code: foreign.body?.error?.code };
             expect(seen).toEqual({ route: operation.label, field, status: unknown.status, code: unknown.body?.error?.code });
             expect(seen).toEqual({ route: operation.label, field, status: 404, code: expect.stringMatching(/_NOT_FOUND$/) });
             // The field really is a reference the route takes: B's own resource is accepted.
-            const mine = await call(operation, b.auth, path, nested(field, value(own[kind!])));
+            const mine = await call(operation, b.auth, path, withField({}, field, value(own[kind!])));
             const accepted = mine.status < 300 ? 'accepted' : `${mine.status} ${mine.body?.error?.code}`;
             expect({ route: operation.label, field, accepted }).toEqual({ route: operation.label, field, accepted: 'accepted' });
             exercised.push(`${operation.label} ${field} ${seen.status}`);
