@@ -128,6 +128,8 @@ function errorCodes(facts: RouteFacts): Map<number, ErrorCode[]> {
       : []),
     ...(facts.organizationLevel ? (['SANDBOX_PRINCIPAL_FORBIDDEN'] as const) : []),
     ...(facts.rateLimited ? (['RATE_LIMITED'] as const) : []),
+    // Any request that reaches a server after its shutdown drain is refused (main.ts).
+    'SHUTTING_DOWN',
   ];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of [...implied, ...facts.declared]) {
@@ -157,6 +159,12 @@ function errorResponse(status: number, codes: ErrorCode[], scope: string | undef
     ...(status === 429 && {
       headers: { 'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer', example: 12 } } },
     }),
+    ...(status === 503 &&
+      codes.includes('SHUTTING_DOWN') && {
+        headers: {
+          'Retry-After': { description: 'Seconds to wait before retrying (SHUTTING_DOWN).', schema: { type: 'integer', example: 1 } },
+        },
+      }),
     content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, examples } },
   };
 }
