@@ -162,7 +162,10 @@ function errorResponse(status: number, codes: ErrorCode[], scope: string | undef
     ...(status === 503 &&
       codes.includes('SHUTTING_DOWN') && {
         headers: {
-          'Retry-After': { description: 'Seconds to wait before retrying (SHUTTING_DOWN).', schema: { type: 'integer', example: 1 } },
+          'Retry-After': {
+            description: 'Seconds to wait before retrying (SHUTTING_DOWN).',
+            schema: { type: 'integer', example: 1 },
+          },
         },
       }),
     content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, examples } },
