@@ -174,7 +174,8 @@ describe('Graceful shutdown under load (SIGTERM during a debit load on kept-aliv
     );
     setupAgent.destroy();
 
-    // Readiness, polled on fresh connections as a load balancer would.
+    // Readiness, polled on fresh connections as a load balancer would (every 10 ms here, to time
+    // the turn; once it saw 503 it probes at the pace of Retry-After, as a marked-down target is).
     const readiness: Attempt[] = [];
     let polling = true;
     const poller = (async () => {
@@ -183,7 +184,7 @@ describe('Graceful shutdown under load (SIGTERM during a debit load on kept-aliv
         const { outcome, reused } = await exchange(port, { method: 'GET', path: '/health/ready', agent: false });
         readiness.push({ sentAt, answeredAt: performance.now(), outcome, reused });
         if (!isAnswer(outcome)) return; // the listener is gone
-        await sleep(10);
+        await sleep(outcome.status === 503 ? Number(outcome.headers['retry-after'] ?? 1) * 1000 : 10);
       }
     })();
 
@@ -249,8 +250,14 @@ describe('Graceful shutdown under load (SIGTERM during a debit load on kept-aliv
           `(${[...new Set(failures.map((attempt) => (attempt.outcome as { error: string }).error))].join(', ') || 'none'}), ` +
           `connection refused after close ${connectRefused.length}`,
         `  posted debits in the ledger ${postedDebits}; readiness 503 after ${firstNotReady ? Math.round(firstNotReady.answeredAt - signalledAt) : '–'} ms, ` +
-          `listener closed after ${listenerGone ? Math.round(listenerGone.answeredAt - signalledAt) : '–'} ms, ` +
-          `exit ${exit.code ?? exit.signal} after ${Math.round(exit.at - signalledAt)} ms`,
+          `exit ${exit.code ?? exit.signal} after ${Math.round(exit.at - signalledAt)} ms; the server's account:`,
+        ...server
+          .output()
+          .split('\n')
+          .filter((line) =>
+            /draining for|drain over|every connection closed|shutdown complete|shutdown did not finish/.test(line),
+          )
+          .map((line) => `    ${(JSON.parse(line) as { msg: string }).msg}`),
       ].join('\n'),
     );
 
@@ -275,6 +282,9 @@ describe('Graceful shutdown under load (SIGTERM during a debit load on kept-aliv
     );
     check(firstNotReady !== undefined, () => 'readiness never answered 503');
     check(listenerGone !== undefined, () => 'the listener never closed');
+    check(listenerGone === undefined || (listenerGone.outcome as { error: string }).error === 'ECONNREFUSED', () => ({
+      'a readiness probe failed otherwise than by a refused connection': listenerGone!.outcome,
+    }));
     check(
       firstNotReady !== undefined && listenerGone !== undefined && firstNotReady.answeredAt < listenerGone.sentAt,
       () => 'readiness did not answer 503 before the listener closed',
