@@ -120,7 +120,7 @@ export async function shutDown(signal: string, steps: ShutdownSteps): Promise<vo
       'error',
     );
     connections.destroyAll();
-    void Promise.race([steps.stopDatabase(), sleep(5000)]).finally(() => steps.exit(1));
+    void Promise.race([steps.stopDatabase(), sleep(5000, undefined, { ref: false })]).finally(() => steps.exit(1));
   }, steps.timeoutMs);
   hardStop.unref();
 
