@@ -75,5 +75,12 @@ describe('Shutdown gate: drain, then refuse every route', () => {
       }
     }
     expect(undocumented).toEqual([]);
+    // Readiness keeps its own 503 (checks) beside the error body.
+    const ready = document.paths['/health/ready'].get.responses['503'];
+    expect(ready.content['application/json'].schema.oneOf).toEqual([
+      { $ref: '#/components/schemas/ReadinessDto' },
+      { $ref: '#/components/schemas/ErrorBody' },
+    ]);
+    expect(ready.description).toMatch(/migration is pending[\s\S]*SHUTTING_DOWN/);
   });
 });

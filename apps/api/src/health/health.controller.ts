@@ -30,7 +30,10 @@ export class HealthController {
     description: 'From SIGTERM on, 503 SHUTTING_DOWN at once, while other routes are still served for the drain.',
   })
   @ApiOkResponse({ type: ReadinessDto })
-  @ApiServiceUnavailableResponse({ type: ReadinessDto })
+  @ApiServiceUnavailableResponse({
+    type: ReadinessDto,
+    description: 'Not ready: the database is down or a migration is pending.',
+  })
   @ApiErrors('SHUTTING_DOWN')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessDto> {
     if (this.shutdown.draining) throw shuttingDown();

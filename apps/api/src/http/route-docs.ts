@@ -54,7 +54,7 @@ export function describeRoutes(app: INestApplication, document: OpenAPIObject): 
       unfillOptionalFilters(operation);
       if (facts.idempotency !== 'none') addIdempotencyKeyHeader(operation, facts.idempotency);
       for (const [status, codes] of errorCodes(facts)) {
-        operation.responses[status] = errorResponse(status, codes, facts.scope);
+        operation.responses[status] = alongside(operation.responses[status], errorResponse(status, codes, facts.scope));
       }
     }
   }
@@ -138,6 +138,21 @@ function errorCodes(facts: RouteFacts): Map<number, ErrorCode[]> {
     byStatus.set(statusOf(code), codes);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+/**
+ * A status the handler documents with a body of its own (readiness: 503 with its checks) keeps it,
+ * beside the error body its codes answer with (503 SHUTTING_DOWN).
+ */
+function alongside(declared: Operation | undefined, errors: Operation): Operation {
+  const own = declared?.content?.['application/json']?.schema;
+  if (!own) return errors;
+  const json = errors.content['application/json'];
+  return {
+    ...errors,
+    description: `${declared.description ?? ''} Or ${errors.description}`.trim(),
+    content: { 'application/json': { ...json, schema: { oneOf: [own, json.schema] } } },
+  };
 }
 
 function errorResponse(status: number, codes: ErrorCode[], scope: string | undefined): Operation {
