@@ -176,10 +176,10 @@ describe('Graceful shutdown under load (SIGTERM during a debit load on kept-aliv
 
     // Readiness, polled on fresh connections as a load balancer would (every 10 ms here, to time
     // the turn; once it saw 503 it probes at the pace of Retry-After, as a marked-down target is).
+    // It stops at its first failure (the listener is gone, at the latest once the process exited).
     const readiness: Attempt[] = [];
-    let polling = true;
     const poller = (async () => {
-      while (polling) {
+      for (;;) {
         const sentAt = performance.now();
         const { outcome, reused } = await exchange(port, { method: 'GET', path: '/health/ready', agent: false });
         readiness.push({ sentAt, answeredAt: performance.now(), outcome, reused });
@@ -220,7 +220,6 @@ describe('Graceful shutdown under load (SIGTERM during a debit load on kept-aliv
     server.child.kill('SIGTERM');
     const exit = await server.exited;
     await Promise.all(workers);
-    polling = false;
     await poller;
 
     // What the clients saw.
@@ -232,7 +231,9 @@ describe('Graceful shutdown under load (SIGTERM during a debit load on kept-aliv
     const connectRefused = debits.filter((attempt) => !isAnswer(attempt.outcome) && attempt.outcome.error === 'ECONNREFUSED');
     const firstNotReady = readiness.find((attempt) => isAnswer(attempt.outcome) && attempt.outcome.status === 503);
     const listenerGone = readiness.find((attempt) => !isAnswer(attempt.outcome));
-    const servedDuringDrain = ok.filter((attempt) => firstNotReady && attempt.sentAt > firstNotReady.answeredAt);
+    // The server closes connections only while draining, so a 2xx with `Connection: close` was
+    // served while readiness said 503 (on a loaded machine the probe may see the 503 late).
+    const servedDuringDrain = ok.filter((attempt) => (attempt.outcome as Answer).headers.connection === 'close');
     const lastAnswerAt = Math.max(...answers.map((attempt) => attempt.answeredAt));
 
     const ledger = new Client({ connectionString: database.url });
@@ -289,7 +290,7 @@ describe('Graceful shutdown under load (SIGTERM during a debit load on kept-aliv
       firstNotReady !== undefined && listenerGone !== undefined && firstNotReady.answeredAt < listenerGone.sentAt,
       () => 'readiness did not answer 503 before the listener closed',
     );
-    check(servedDuringDrain.length > 0, () => 'no debit was served after readiness turned 503 (no drain)');
+    check(servedDuringDrain.length > 0, () => 'no debit was served while readiness answered 503 (no drain)');
     const keptAlive = answers.filter(
       (a) =>
         firstNotReady !== undefined &&
