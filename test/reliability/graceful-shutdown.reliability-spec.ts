@@ -88,42 +88,51 @@ function exchange(
 }
 
 interface Server {
+  port: number;
   child: ChildProcess;
   output: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
-async function startServer(database: TestDatabase, port: number): Promise<Server> {
-  let output = '';
-  const child = spawn('sh', ['scripts/node24.sh', '-r', './test/support/register-ts.js', 'apps/api/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'fatal',
-      RATE_LIMIT_PER_MINUTE: '0',
-      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
-      SHUTDOWN_TIMEOUT_MS: String(DRAIN_MS + 20_000),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, at: performance.now() })),
-  );
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`server not ready within 60 s:\n${output}`);
-    const { outcome } = await exchange(port, { method: 'GET', path: '/health/ready', agent: false });
-    if (isAnswer(outcome) && outcome.status === 200) break;
-    await sleep(50);
+/**
+ * Starts the server on a free port, ready once it says so itself (another test's server may take
+ * the port between freePort() and listen: that start fails with EADDRINUSE and is retried).
+ */
+async function startServer(database: TestDatabase): Promise<Server> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    let output = '';
+    const child = spawn('sh', ['scripts/node24.sh', '-r', './test/support/register-ts.js', 'apps/api/src/main.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'fatal',
+        RATE_LIMIT_PER_MINUTE: '0',
+        SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+        SHUTDOWN_TIMEOUT_MS: String(DRAIN_MS + 20_000),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal, at: performance.now() })),
+    );
+    const deadline = Date.now() + 60_000;
+    while (!output.includes('billing API ready') && child.exitCode === null) {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`server not ready within 60 s:\n${output}`);
+      }
+      await sleep(50);
+    }
+    if (child.exitCode === null) return { child, output: () => output, exited, port };
+    if (!output.includes('EADDRINUSE') || attempt === 3) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
   }
-  return { child, output: () => output, exited };
 }
 
 describe('Graceful shutdown under load (SIGTERM during a debit load on kept-alive connections)', () => {
@@ -142,8 +151,8 @@ describe('Graceful shutdown under load (SIGTERM during a debit load on kept-aliv
   });
 
   it('turns readiness 503 first, answers every accepted request, refuses with the contract body, resets nothing and exits 0', async () => {
-    const port = await freePort();
-    server = await startServer(database, port);
+    server = await startServer(database);
+    const { port } = server;
     const liveKey = /sk_live_[0-9A-Za-z]{49}/.exec(server.output())?.[0];
     if (!liveKey) throw new Error(`no root key in the server output:\n${server.output()}`);
     const auth = { authorization: `Bearer ${liveKey}` };

@@ -72,7 +72,8 @@ function stopGracefullyOnSignals(app: NestFastifyApplication, config: AppConfig,
       exit: (code) => process.exit(code),
     }).catch((error: unknown) => {
       say(`shutdown failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, 'error');
-      process.exit(1);
+      // Never leave the embedded PostgreSQL running behind a failed shutdown.
+      void Promise.resolve(embedded?.stop()).finally(() => process.exit(1));
     });
   };
   // `on`, not `once`: on Ctrl-C under `npm start` the signal arrives twice (npm forwards it too).

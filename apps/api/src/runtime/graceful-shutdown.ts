@@ -1,10 +1,12 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SHUTDOWN_RETRY_AFTER_SECONDS, ShutdownGate } from '../http/shutdown-gate';
+import { ShutdownGate } from '../http/shutdown-gate';
 
-/** After the drain, the listener closes once no connection has arrived for this long (or after Retry-After). */
+/** After the drain, the listener closes once nothing has happened for this long (below)... */
 const QUIET_MS = 100;
+/** ...or this long after the drain at the latest (clients that ignore Retry-After, very slow requests). */
+const QUIET_WAIT_MAX_MS = 5000;
 /** An open connection with no request for this long is closed; one with a request never is. */
 const IDLE_MS = 500;
 const SWEEP_MS = 50;
@@ -22,21 +24,23 @@ interface SocketState {
  */
 export class Connections {
   private readonly sockets = new Map<Socket, SocketState>();
-  private lastConnectionAt = 0;
+  /** The last connection accepted, request received or answer sent. */
+  private lastActivityAt = 0;
 
   constructor(private readonly server: Server) {
     server.on('connection', (socket: Socket) => {
-      this.lastConnectionAt = Date.now();
+      this.lastActivityAt = Date.now();
       this.sockets.set(socket, { inFlight: 0, idleSince: Date.now() });
       socket.once('close', () => this.sockets.delete(socket));
     });
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       const state = this.sockets.get(request.socket);
+      this.lastActivityAt = Date.now();
       if (!state) return;
       state.inFlight += 1;
       response.once('close', () => {
         state.inFlight -= 1;
-        state.idleSince = Date.now();
+        state.idleSince = this.lastActivityAt = Date.now();
       });
     });
   }
@@ -52,12 +56,27 @@ export class Connections {
   }
 
   /**
-   * Closing a listening socket resets the connections the kernel accepted that Node has not yet:
-   * close it when none arrived for QUIET_MS (refused clients wait out Retry-After), or after Retry-After anyway.
+   * Closing a listening socket resets the connections the kernel accepted that Node has not yet.
+   * A client answered (2xx with `Connection: close`, or 503) reconnects at once, or, refused, waits
+   * out Retry-After; so the listener closes once no request is in flight and no connection,
+   * request or answer happened for QUIET_MS (at most QUIET_WAIT_MAX_MS): true when it was quiet.
    */
-  async waitForQuiet(): Promise<void> {
-    const until = Date.now() + SHUTDOWN_RETRY_AFTER_SECONDS * 1000;
-    while (Date.now() - this.lastConnectionAt < QUIET_MS && Date.now() < until) await sleep(10);
+  async waitForQuiet(): Promise<boolean> {
+    const until = Date.now() + QUIET_WAIT_MAX_MS;
+    while (Date.now() < until) {
+      if (this.quiet()) {
+        // After a busy stretch the timers run before the poll phase accepts what the kernel holds:
+        // let one poll phase pass, and look again.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.quiet()) return true;
+      }
+      await sleep(10);
+    }
+    return false;
+  }
+
+  private quiet(): boolean {
+    return this.inFlight === 0 && Date.now() - this.lastActivityAt >= QUIET_MS;
   }
 
   /**
@@ -128,9 +147,12 @@ export async function shutDown(signal: string, steps: ShutdownSteps): Promise<vo
   say(`${signal} received: draining for ${steps.drainMs} ms (readiness answers 503, every response closes its connection)`);
   await sleep(steps.drainMs);
   gate.refuse();
-  await connections.waitForQuiet();
+  const quiet = await connections.waitForQuiet();
   const allClosed = connections.close();
-  say(`drain over after ${elapsed()}: listener closed, answering the ${connections.inFlight} requests in flight`);
+  say(
+    `drain over after ${elapsed()}: listener closed ${quiet ? 'in a quiet moment' : "at the quiet wait's limit"}, ` +
+      `answering the ${connections.inFlight} requests in flight`,
+  );
   await allClosed;
   say(`every connection closed after ${elapsed()}: stopping workers and the pool`);
   await steps.closeApp();
