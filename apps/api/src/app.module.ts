@@ -9,6 +9,7 @@ import { AppConfig } from './config/app-config';
 import { DocumentsHttpModule } from './documents/documents-http.module';
 import { HealthController } from './health/health.controller';
 import { HttpEdgeModule } from './http/http.module';
+import { ShutdownGate } from './http/shutdown-gate';
 import { IdentityHttpModule } from './identity/identity-http.module';
 import { loggerParams } from './logging';
 
@@ -43,6 +44,7 @@ export class AppModule {
         HttpEdgeModule,
       ],
       controllers: [HealthController],
+      providers: [ShutdownGate],
     };
   }
 }

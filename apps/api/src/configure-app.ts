@@ -10,6 +10,7 @@ import { acceptJsonBodiesOnly } from './http/json-body';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
 import { isOperational } from './http/operational-paths';
+import { ShutdownGate } from './http/shutdown-gate';
 import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi';
 
@@ -26,7 +27,10 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
       const url = request.url ?? '/';
       return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?') || isOperational(url) ? url : `/v1${url}`;
     },
-    return503OnClosing: true,
+    // Shutdown is ours (main.ts, ShutdownGate): Fastify's 503 has not the contract's body, and
+    // closing "idle" sockets at close() resets those whose request is on its way.
+    return503OnClosing: false,
+    forceCloseConnections: false,
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   acceptJsonBodiesOnly(adapter, BODY_LIMIT_BYTES);
@@ -60,6 +64,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalInterceptors(new RejectUndeclaredInputInterceptor());
 
+  app.get(ShutdownGate).install(app.getHttpAdapter().getInstance() as unknown as FastifyInstance);
   // Windows on the application's clock (the database's time), never the host's (R9).
   const clock = app.get(Clock);
   installRateLimit(

@@ -7,14 +7,16 @@ import { runMigrations } from '@app/shared-kernel';
 import { AppModule } from './app.module';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { configureApp, createFastifyAdapter } from './configure-app';
+import { ShutdownGate } from './http/shutdown-gate';
 import { developmentAppSecret } from './runtime/app-secret';
 import { Database, openDatabase } from './runtime/database';
 import { EmbeddedDatabase } from './runtime/embedded-postgres';
 import { EmbeddedPostgresError } from './runtime/embedded-postgres-error';
+import { Connections, shutDown } from './runtime/graceful-shutdown';
 import { rootKeyBanner } from './runtime/root-key-banner';
 
-function say(message: string): void {
-  process.stdout.write(`${JSON.stringify({ level: 'info', time: new Date().toISOString(), msg: message })}\n`);
+function say(message: string, level: 'info' | 'error' = 'info'): void {
+  process.stdout.write(`${JSON.stringify({ level, time: new Date().toISOString(), msg: message })}\n`);
 }
 
 async function bootstrap(): Promise<void> {
@@ -45,27 +47,38 @@ async function serve(config: AppConfig, { url: databaseUrl, embedded }: Database
   await app.init();
   const bootstrapped = await app.get(CommandBus).execute(new BootstrapIfEmptyCommand());
   if (bootstrapped) process.stdout.write(rootKeyBanner(bootstrapped));
-  stopGracefullyOnSignals(app, embedded);
+  stopGracefullyOnSignals(app, config, embedded);
   const host = config.HOST ?? '127.0.0.1';
   await app.listen(config.PORT, host);
   const base = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.PORT}`;
   say(`billing API ready in ${Math.round(performance.now() - startedAt)} ms on ${base} — Swagger UI: ${base}/docs`);
 }
 
-/** Finish in-flight requests, stop workers, close the pool, then the embedded database. */
-function stopGracefullyOnSignals(app: NestFastifyApplication, embedded: EmbeddedDatabase | undefined): void {
+/** See runtime/graceful-shutdown.ts and README "Shutdown". */
+function stopGracefullyOnSignals(app: NestFastifyApplication, config: AppConfig, embedded: EmbeddedDatabase | undefined): void {
+  const connections = new Connections(app.getHttpServer());
   let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
+  const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    say(`${signal} received: shutting down`);
-    await app.close();
-    await embedded?.stop();
-    process.exit(0);
+    shutDown(signal, {
+      gate: app.get(ShutdownGate),
+      connections,
+      drainMs: config.SHUTDOWN_DRAIN_MS ?? 0,
+      timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+      closeApp: () => app.close(),
+      stopDatabase: async () => embedded?.stop(),
+      say,
+      exit: (code) => process.exit(code),
+    }).catch((error: unknown) => {
+      say(`shutdown failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, 'error');
+      // Never leave the embedded PostgreSQL running behind a failed shutdown.
+      void Promise.resolve(embedded?.stop()).finally(() => process.exit(1));
+    });
   };
   // `on`, not `once`: on Ctrl-C under `npm start` the signal arrives twice (npm forwards it too).
-  process.on('SIGTERM', (signal) => void stop(signal));
-  process.on('SIGINT', (signal) => void stop(signal));
+  process.on('SIGTERM', (signal) => stop(signal));
+  process.on('SIGINT', (signal) => stop(signal));
 }
 
 bootstrap().catch((error: unknown) => {

@@ -49,4 +49,18 @@ describe('loadConfig', () => {
       /APP_SECRET is required in production[\s\S]*DATABASE_URL is required/,
     );
   });
+
+  it('drains 5 s on shutdown in production and not at all elsewhere, unless told; the timeout must exceed the drain', () => {
+    const production = { NODE_ENV: 'production', APP_SECRET: 'x'.repeat(32), DATABASE_URL: 'postgres://u@h/d' };
+    expect(loadConfig(production)).toEqual(expect.objectContaining({ SHUTDOWN_DRAIN_MS: 5000, SHUTDOWN_TIMEOUT_MS: 25_000 }));
+    expect(loadConfig({})).toEqual(expect.objectContaining({ SHUTDOWN_DRAIN_MS: 0, SHUTDOWN_TIMEOUT_MS: 25_000 }));
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '250', SHUTDOWN_TIMEOUT_MS: '5000' })).toEqual(
+      expect.objectContaining({ SHUTDOWN_DRAIN_MS: 250, SHUTDOWN_TIMEOUT_MS: 5000 }),
+    );
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: 'soon' })).toThrow(/SHUTDOWN_DRAIN_MS="soon"/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '0' })).toThrow(/SHUTDOWN_TIMEOUT_MS="0"/);
+    expect(() => loadConfig({ ...production, SHUTDOWN_TIMEOUT_MS: '5000' })).toThrow(
+      /SHUTDOWN_TIMEOUT_MS=5000 must exceed SHUTDOWN_DRAIN_MS=5000/,
+    );
+  });
 });

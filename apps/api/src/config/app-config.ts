@@ -57,6 +57,25 @@ export class AppConfig {
   @Min(1)
   @Max(100)
   DATABASE_POOL_SIZE = 10;
+
+  /**
+   * After SIGTERM/SIGINT, how long readiness answers 503 while everything else is still served
+   * (each response closing its connection), so a load balancer stops sending here first.
+   * Default 5000 in production, 0 elsewhere (Ctrl-C under `npm start` stops at once).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DRAIN_MS?: number;
+
+  /** The whole shutdown's limit, drain included: past it the process logs what was left and exits 1. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3_600_000)
+  SHUTDOWN_TIMEOUT_MS = 25_000;
 }
 
 export class ConfigError extends Error {}
@@ -69,7 +88,7 @@ function shown(name: string, value: string | undefined): string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
-  const known = Object.keys(new AppConfig()).concat(['HOST', 'DATABASE_URL', 'APP_SECRET', 'TRUST_PROXY']);
+  const known = Object.keys(new AppConfig()).concat(['HOST', 'DATABASE_URL', 'APP_SECRET', 'TRUST_PROXY', 'SHUTDOWN_DRAIN_MS']);
   const present = Object.fromEntries(Object.entries(env).filter(([name, value]) => known.includes(name) && value !== ''));
   const config = plainToInstance(AppConfig, present);
   const problems = validateSync(config, { forbidUnknownValues: false }).flatMap((error) =>
@@ -78,6 +97,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (config.NODE_ENV === 'production') {
     if (!config.APP_SECRET) problems.push('  - APP_SECRET is required in production');
     if (!config.DATABASE_URL) problems.push('  - DATABASE_URL is required in production');
+  }
+  config.SHUTDOWN_DRAIN_MS ??= config.NODE_ENV === 'production' ? 5000 : 0;
+  if (problems.length === 0 && config.SHUTDOWN_TIMEOUT_MS <= config.SHUTDOWN_DRAIN_MS) {
+    problems.push(
+      `  - SHUTDOWN_TIMEOUT_MS=${config.SHUTDOWN_TIMEOUT_MS} must exceed SHUTDOWN_DRAIN_MS=${config.SHUTDOWN_DRAIN_MS} (the timeout includes the drain)`,
+    );
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return config;

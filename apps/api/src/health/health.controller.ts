@@ -3,13 +3,18 @@ import { Public } from '../http/auth/route-access';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { DatabaseHealth } from '@app/shared-kernel';
 import type { FastifyReply } from 'fastify';
+import { ApiErrors } from '../http/error-catalog';
+import { ShutdownGate, shuttingDown } from '../http/shutdown-gate';
 import { HealthDto, ReadinessDto } from './health.dto';
 
 @ApiTags('Health')
 @Public()
 @Controller('health')
 export class HealthController {
-  constructor(private readonly database: DatabaseHealth) {}
+  constructor(
+    private readonly database: DatabaseHealth,
+    private readonly shutdown: ShutdownGate,
+  ) {}
 
   @Get('live')
   @HttpCode(200)
@@ -20,10 +25,18 @@ export class HealthController {
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: the database answers and every migration is applied.' })
+  @ApiOperation({
+    summary: 'Readiness: the database answers and every migration is applied.',
+    description: 'From SIGTERM on, 503 SHUTTING_DOWN at once, while other routes are still served for the drain.',
+  })
   @ApiOkResponse({ type: ReadinessDto })
-  @ApiServiceUnavailableResponse({ type: ReadinessDto })
+  @ApiServiceUnavailableResponse({
+    type: ReadinessDto,
+    description: 'Not ready: the database is down or a migration is pending.',
+  })
+  @ApiErrors('SHUTTING_DOWN')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessDto> {
+    if (this.shutdown.draining) throw shuttingDown();
     const checks = await this.database.readiness();
     const ready = checks.database === 'up' && checks.migrations === 'applied';
     void reply.status(ready ? 200 : 503);

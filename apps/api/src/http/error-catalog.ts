@@ -348,6 +348,11 @@ const CATALOG = {
     kind: 'unavailable',
     message: 'No payment provider is configured for live payments.',
   },
+  SHUTTING_DOWN: {
+    kind: 'unavailable',
+    message: 'This server is shutting down: retry on a new connection.',
+    details: { retry_after_seconds: 1 },
+  },
   RATE_LIMITED: {
     kind: 'rate_limited',
     message: 'Rate limit of 1000 requests per minute exceeded.',

@@ -50,10 +50,15 @@ const KIND_HEADERS: Partial<Record<DomainErrorKind, Record<string, string>>> = {
   idempotency_conflict: { 'Retry-After': '1' },
 };
 
-/** A rate limit names when to retry (`details.retry_after_seconds`); the header says it too. */
+/**
+ * A rate limit or a server shutting down names when to retry (`details.retry_after_seconds`);
+ * the header says it too.
+ */
 function retryAfter(error: DomainError): Record<string, string> {
   const seconds = error.details?.retry_after_seconds;
-  return error.kind === 'rate_limited' && typeof seconds === 'number' ? { 'Retry-After': String(seconds) } : {};
+  return (error.kind === 'rate_limited' || error.kind === 'unavailable') && typeof seconds === 'number'
+    ? { 'Retry-After': String(seconds) }
+    : {};
 }
 
 /** Errors raised by Fastify or Nest before our code runs, translated to domain terms. */

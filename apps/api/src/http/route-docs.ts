@@ -54,7 +54,7 @@ export function describeRoutes(app: INestApplication, document: OpenAPIObject): 
       unfillOptionalFilters(operation);
       if (facts.idempotency !== 'none') addIdempotencyKeyHeader(operation, facts.idempotency);
       for (const [status, codes] of errorCodes(facts)) {
-        operation.responses[status] = errorResponse(status, codes, facts.scope);
+        operation.responses[status] = alongside(operation.responses[status], errorResponse(status, codes, facts.scope));
       }
     }
   }
@@ -128,6 +128,8 @@ function errorCodes(facts: RouteFacts): Map<number, ErrorCode[]> {
       : []),
     ...(facts.organizationLevel ? (['SANDBOX_PRINCIPAL_FORBIDDEN'] as const) : []),
     ...(facts.rateLimited ? (['RATE_LIMITED'] as const) : []),
+    // Any request that reaches a server after its shutdown drain is refused (main.ts).
+    'SHUTTING_DOWN',
   ];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of [...implied, ...facts.declared]) {
@@ -136,6 +138,21 @@ function errorCodes(facts: RouteFacts): Map<number, ErrorCode[]> {
     byStatus.set(statusOf(code), codes);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+/**
+ * A status the handler documents with a body of its own (readiness: 503 with its checks) keeps it,
+ * beside the error body its codes answer with (503 SHUTTING_DOWN).
+ */
+function alongside(declared: Operation | undefined, errors: Operation): Operation {
+  const own = declared?.content?.['application/json']?.schema;
+  if (!own) return errors;
+  const json = errors.content['application/json'];
+  return {
+    ...errors,
+    description: `${declared.description ?? ''} Or ${errors.description}`.trim(),
+    content: { 'application/json': { ...json, schema: { oneOf: [own, json.schema] } } },
+  };
 }
 
 function errorResponse(status: number, codes: ErrorCode[], scope: string | undefined): Operation {
@@ -157,6 +174,15 @@ function errorResponse(status: number, codes: ErrorCode[], scope: string | undef
     ...(status === 429 && {
       headers: { 'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer', example: 12 } } },
     }),
+    ...(status === 503 &&
+      codes.includes('SHUTTING_DOWN') && {
+        headers: {
+          'Retry-After': {
+            description: 'Seconds to wait before retrying (SHUTTING_DOWN).',
+            schema: { type: 'integer', example: 1 },
+          },
+        },
+      }),
     content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, examples } },
   };
 }
