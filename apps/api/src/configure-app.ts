@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { RequestMethod } from '@nestjs/common';
+import { Logger, RequestMethod } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DomainError } from '@app/shared-kernel';
-import { FastifyInstance } from 'fastify';
+import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
-import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { AllExceptionsFilter, sendError } from './http/all-exceptions.filter';
 import { acceptJsonBodiesOnly } from './http/json-body';
+import { answerClientError, refuseRepeatedHeaders } from './http/request-headers';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
 import { isOperational } from './http/operational-paths';
@@ -14,6 +15,7 @@ import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+const routerLogger = new Logger('HTTP');
 
 export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): FastifyAdapter {
   const adapter = new FastifyAdapter({
@@ -27,6 +29,13 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
       return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?') || isOperational(url) ? url : `/v1${url}`;
     },
     return503OnClosing: true,
+    // Requests Node's parser refuses (headers over 16 KB, control characters) get the contract's body too.
+    clientErrorHandler: answerClientError,
+    // A path the router refuses before any route matches (bad percent-encoding, a segment over 100 characters) too.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('Request-Id', request.id);
+      sendError(error, request, reply, routerLogger);
+    },
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   acceptJsonBodiesOnly(adapter, BODY_LIMIT_BYTES);
@@ -34,6 +43,7 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
     (request.raw as { id?: string }).id = request.id;
     void reply.header('Request-Id', request.id);
   });
+  fastify.addHook('onRequest', refuseRepeatedHeaders);
   return adapter;
 }
 
