@@ -190,6 +190,12 @@ describe('HTTP edge: errors, request ids, prefixes, limits', () => {
       expectRefused(response, 431, 'HEADERS_TOO_LARGE');
     });
 
+    it('answers an HTTP/1.1 request without Host with 400 MALFORMED_REQUEST', async () => {
+      const response = await client.sendBytes(Buffer.from('GET /v1/nowhere HTTP/1.1\r\nConnection: close\r\n\r\n', 'latin1'));
+      expectRefused(response, 400, 'MALFORMED_REQUEST');
+      expect(response.json.error.param).toBe('Host');
+    });
+
     it('answers a control character in a header with 400 MALFORMED_REQUEST', async () => {
       const response = await client.sendBytes(
         Buffer.from('GET /v1/nowhere HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\x01b\r\nConnection: close\r\n\r\n', 'latin1'),

@@ -7,7 +7,7 @@ import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { AllExceptionsFilter, sendError } from './http/all-exceptions.filter';
 import { acceptJsonBodiesOnly } from './http/json-body';
-import { answerClientError, refuseRepeatedHeaders } from './http/request-headers';
+import { answerClientError, refuseAmbiguousHeaders } from './http/request-headers';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
 import { isOperational } from './http/operational-paths';
@@ -29,6 +29,8 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
       return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?') || isOperational(url) ? url : `/v1${url}`;
     },
     return503OnClosing: true,
+    // Node answers an HTTP/1.1 request without Host with a bare 400 of its own; refuseAmbiguousHeaders answers it in the contract.
+    http: { requireHostHeader: false },
     // Requests Node's parser refuses (headers over 16 KB, control characters) get the contract's body too.
     clientErrorHandler: answerClientError,
     // A path the router refuses before any route matches (bad percent-encoding, a segment over 100 characters) too.
@@ -43,7 +45,7 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
     (request.raw as { id?: string }).id = request.id;
     void reply.header('Request-Id', request.id);
   });
-  fastify.addHook('onRequest', refuseRepeatedHeaders);
+  fastify.addHook('onRequest', refuseAmbiguousHeaders);
   return adapter;
 }
 

@@ -21,8 +21,17 @@ const SHOWN_NAMES: Record<string, string> = {
   'content-type': 'Content-Type',
 };
 
-/** An onRequest hook: 400 DUPLICATE_HEADER naming the first single-valued field sent twice. */
-export async function refuseRepeatedHeaders(request: FastifyRequest): Promise<void> {
+/**
+ * An onRequest hook: 400 DUPLICATE_HEADER naming the first single-valued field sent twice, and
+ * 400 MALFORMED_REQUEST for an HTTP/1.1 request without Host (RFC 9112 §3.2; Node's own check
+ * answered it with an empty body, so the server leaves it to this hook).
+ */
+export async function refuseAmbiguousHeaders(request: FastifyRequest): Promise<void> {
+  if (request.raw.httpVersion === '1.1' && request.raw.headers.host === undefined) {
+    throw new DomainError('invalid_request', 'MALFORMED_REQUEST', 'An HTTP/1.1 request must send a Host header.', {
+      param: 'Host',
+    });
+  }
   const raw = request.raw.rawHeaders;
   const seen = new Set<string>();
   for (let index = 0; index < raw.length; index += 2) {
