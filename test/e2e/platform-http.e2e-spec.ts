@@ -1,6 +1,7 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PROBE_TABLE_SQL, ProbeModule } from '../support/probe.module';
+import { RawClient, rawClient, RawResponse } from '../support/raw-http';
 import { createTestApp, TEST_APP_SECRET, TestApp } from '../support/test-app';
 
 const REQUEST_ID = /^req_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -162,8 +163,79 @@ describe('HTTP edge: errors, request ids, prefixes, limits', () => {
     expectErrorBody(response.body, 415, 'invalid_request_error', 'UNSUPPORTED_MEDIA_TYPE', response.headers['request-id']);
   });
 
-  it('still reads JSON bodies, with any charset parameter', async () => {
+  it('still reads JSON bodies with a UTF-8 charset parameter; another charset is 415', async () => {
     await t.http.post('/v1/probes').set('Content-Type', 'application/json; charset=utf-8').send('{"text":"hello"}').expect(201);
+    const response = await t.http
+      .post('/v1/probes')
+      .set('Content-Type', 'application/json; charset=utf-16')
+      .send('{"text":"hello"}')
+      .expect(415);
+    expectErrorBody(response.body, 415, 'invalid_request_error', 'UNSUPPORTED_MEDIA_TYPE', response.headers['request-id']);
+  });
+
+  describe('what Node and the router refuse before any route, and repeated or reserved names', () => {
+    let client: RawClient;
+    beforeAll(async () => {
+      client = await rawClient(t);
+    });
+    afterAll(() => client.close());
+
+    const expectRefused = (response: RawResponse, status: number, code: string) => {
+      expect(response.headers['request-id']).toMatch(REQUEST_ID);
+      expectErrorBody(response.json, status, 'invalid_request_error', code, response.headers['request-id']);
+    };
+
+    it.each([16_500, 100_000])('answers headers of %d bytes with 431 HEADERS_TOO_LARGE, not a reset', async (size) => {
+      const response = await client.send({ method: 'GET', path: '/v1/nowhere', headers: [['X-Padding', 'p'.repeat(size)]] });
+      expectRefused(response, 431, 'HEADERS_TOO_LARGE');
+    });
+
+    it('answers an HTTP/1.1 request without Host with 400 MALFORMED_REQUEST', async () => {
+      const response = await client.sendBytes(Buffer.from('GET /v1/nowhere HTTP/1.1\r\nConnection: close\r\n\r\n', 'latin1'));
+      expectRefused(response, 400, 'MALFORMED_REQUEST');
+      expect(response.json.error.param).toBe('Host');
+    });
+
+    it('answers a control character in a header with 400 MALFORMED_REQUEST', async () => {
+      const response = await client.sendBytes(
+        Buffer.from('GET /v1/nowhere HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\x01b\r\nConnection: close\r\n\r\n', 'latin1'),
+      );
+      expectRefused(response, 400, 'MALFORMED_REQUEST');
+    });
+
+    it.each(['Authorization', 'Idempotency-Key', 'X-Workspace-Id', 'Content-Type'])('refuses %s sent twice', async (name) => {
+      const response = await client.send({
+        method: 'GET',
+        path: '/v1/nowhere',
+        headers: [
+          [name, 'a'],
+          [name, 'b'],
+        ],
+      });
+      expectRefused(response, 400, 'DUPLICATE_HEADER');
+      expect(response.json.error.param).toBe(name);
+    });
+
+    it.each(['/v1/probes/%E0%A4%A', `/v1/wallets/${'x'.repeat(101)}`])(
+      'answers the router refusing %s with 400 MALFORMED_REQUEST',
+      async (path) => {
+        expectRefused(await client.send({ method: 'GET', path, headers: [] }), 400, 'MALFORMED_REQUEST');
+      },
+    );
+
+    it('refuses keys named like Object.prototype members, in a query and at any depth of a body', async () => {
+      const query = await t.http.get('/v1/probes/boom?valueOf=1').expect(400);
+      expect(query.body.error.errors).toEqual(
+        expect.arrayContaining([expect.objectContaining({ param: 'valueOf', code: 'RESERVED_KEY' })]),
+      );
+      const body = await t.http
+        .post('/v1/probes')
+        .send({ text: 'x', nested: [{ constructor: 'x' }] })
+        .expect(400);
+      expect(body.body.error.errors).toEqual(
+        expect.arrayContaining([expect.objectContaining({ param: 'nested[0].constructor', code: 'RESERVED_KEY' })]),
+      );
+    });
   });
 
   it('turns an unexpected error into a 500 that leaks nothing', async () => {

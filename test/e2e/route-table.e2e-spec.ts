@@ -3,8 +3,7 @@ import { Response } from 'supertest';
 import { OutboxRelay } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { createScopelessKey, eventually, expectError, without } from '../support/auth-helpers';
-import { concretePath, documentedOperations, Operation } from '../support/openapi-routes';
-import { bodyIdFields, withField } from '../support/openapi-walk';
+import { bodyIdFields, concretePath, DocumentedOperation, documentedOperations, withField } from '../support/openapi-walk';
 import { pathSpellings } from '../support/path-spellings';
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -133,7 +132,7 @@ describe('Route table: every documented route enforces authentication, scope and
   let t: TestApp;
   let a: TestTenant;
   let b: TestTenant;
-  let operations: Operation[];
+  let operations: DocumentedOperation[];
   let catalog: string[];
   let document: any;
 
@@ -149,13 +148,18 @@ describe('Route table: every documented route enforces authentication, scope and
   afterAll(() => t.close());
 
   /** Calls an operation the way a client would: a JSON body on writes, always an Idempotency-Key. */
-  function call(operation: Operation, auth: string | undefined, path = concretePath(operation.path), body: object = {}) {
+  function call(
+    operation: DocumentedOperation,
+    auth: string | undefined,
+    path = concretePath(operation.path),
+    body: object = {},
+  ) {
     let request = t.http[operation.method](path).set('Idempotency-Key', idem());
     if (auth !== undefined) request = request.set('Authorization', auth);
     return operation.method === 'get' || operation.method === 'delete' ? request : request.send(body);
   }
 
-  function secured(): Operation[] {
+  function secured(): DocumentedOperation[] {
     return operations.filter((operation) => operation.secured);
   }
 

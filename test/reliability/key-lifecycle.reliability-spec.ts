@@ -6,8 +6,8 @@ import { DataSource } from 'typeorm';
 import { SandboxPaymentProvider } from '../../libs/billing-wallet/src/infrastructure/sandbox-payment-provider';
 import { SandboxVerificationProvider } from '../../libs/identity/src/infrastructure/sandbox-verification-provider';
 import { createScopelessKey, eventually } from '../support/auth-helpers';
-import { concretePath, documentedOperations, Operation } from '../support/openapi-routes';
 import { dumpDatabase, FAST_DIGESTS, findSecrets, Secret, spellings } from '../support/secret-scan';
+import { concretePath, DocumentedOperation, documentedOperations } from '../support/openapi-walk';
 import { tableDigest } from '../support/table-digest';
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TEST_APP_SECRET, TestApp } from '../support/test-app';
@@ -35,7 +35,7 @@ interface State {
   headers?: Record<string, string>;
   expected: { status: number; code: string };
   /** Routes it is walked on (a narrow key, on the routes outside its scope). */
-  applies?: (operation: Operation) => boolean;
+  applies?: (operation: DocumentedOperation) => boolean;
 }
 
 interface Mismatch {
@@ -79,7 +79,7 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
   let t2: TestApp;
   let db: DataSource;
   let a: TestTenant;
-  let operations: Operation[];
+  let operations: DocumentedOperation[];
   let states: State[];
   /** Real ids for the routes that name them, so that a credential let through would act on something. */
   const ids: Record<string, Record<string, string>> = {};
@@ -210,7 +210,7 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
   });
 
   /** Every request the way a client sends it: an Idempotency-Key always, a JSON body on writes. */
-  function call(app: TestApp, operation: Operation, state: State): Promise<Response> {
+  function call(app: TestApp, operation: DocumentedOperation, state: State): Promise<Response> {
     const collection = operation.path.split('/')[2];
     const request = app.http[operation.method](concretePath(operation.path, ids[collection]))
       .set(state.headers ?? {})
@@ -230,7 +230,7 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
   }
 
   /** Sends every applicable credential state to every route (the states of one route at once); returns the answers that differ. */
-  async function walk(app: TestApp, routes: Operation[]): Promise<{ checked: number; mismatches: Mismatch[] }> {
+  async function walk(app: TestApp, routes: DocumentedOperation[]): Promise<{ checked: number; mismatches: Mismatch[] }> {
     const mismatches: Mismatch[] = [];
     let checked = 0;
     for (const operation of routes) {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Response } from 'supertest';
 import { OutboxRelay } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
-import { bodyIdFields, databaseDigest, DocumentedOperation, documentedOperations, withField } from '../support/openapi-walk';
+import { bodyIdFields, DocumentedOperation, documentedOperations, queryNames, withField } from '../support/openapi-walk';
+import { tableDigest } from '../support/table-digest';
 import { buildWorkspaceFixture, RESOURCE_KINDS, WorkspaceFixture } from '../support/tenancy-fixture';
 import { createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -200,10 +201,10 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
    * block starts, so a change seen after it is the block's own.
    */
   async function settledDigest(): Promise<Record<string, string>> {
-    let previous = await databaseDigest(db, DIGEST);
+    let previous = await tableDigest(db, DIGEST);
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const current = await databaseDigest(db, DIGEST);
+      const current = await tableDigest(db, DIGEST);
       if (JSON.stringify(current) === JSON.stringify(previous)) return current;
       previous = current;
     }
@@ -365,7 +366,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
         const kind = kindOf(operation, field, body);
         if (kind && !viewpoints[0].own.ids[kind]) missing.add(`${operation.label} body ${field} → ${kind}`);
       }
-      for (const name of operation.queryParams) {
+      for (const name of queryNames(operation)) {
         const kind = kindOf(operation, name);
         if (kind && !viewpoints[0].own.ids[kind]) missing.add(`${operation.label} query ${name} → ${kind}`);
       }
@@ -397,7 +398,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
           ? [{ place: `body ${field}`, kind, request: (id: string) => ({ path, body: withField(baseBody, field, value(id)) }) }]
           : [];
       }),
-      ...operation.queryParams.flatMap((name) => {
+      ...queryNames(operation).flatMap((name) => {
         const kind = kindOf(operation, name);
         return kind
           ? [{ place: `query ${name}`, kind, request: (id: string) => ({ path: appendQuery(path, `${name}=${id}`), body: {} }) }]
@@ -452,7 +453,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
         }
       };
       await inParallel(operations, PARALLEL, probe);
-      expect(await databaseDigest(db, DIGEST)).toEqual(before);
+      expect(await tableDigest(db, DIGEST)).toEqual(before);
     },
   );
 
@@ -472,7 +473,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
     const { own, principal, others, otherOrganizationMarkers, governs } = viewpoints[index];
     const before = await settledDigest();
     await inParallel(ownReads(own), PARALLEL, async ({ operation, path }) => {
-      const limited = operation.queryParams.includes('limit') ? appendQuery(path, 'limit=200') : path;
+      const limited = queryNames(operation).includes('limit') ? appendQuery(path, 'limit=200') : path;
       const response = await send(operation, principal, limited);
       const context = { viewpoint: own.label, route: operation.label };
       expect({ ...context, status: response.status < 500 }).toEqual({ ...context, status: true });
@@ -495,7 +496,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
         expect({ ...context, from: fixture.label, leaked }).toEqual({ ...context, from: fixture.label, leaked: [] });
       }
       // Counts count only this workspace's rows (no other filter: they add up to the whole list).
-      if (operation.queryParams.includes('counts') && response.body.pagination?.has_more === false) {
+      if (queryNames(operation).includes('counts') && response.body.pagination?.has_more === false) {
         const parameter = document.paths[operation.path].get.parameters.find((candidate: any) => candidate.name === 'counts');
         for (const field of parameter.schema?.enum ?? []) {
           const counted = await send(operation, principal, appendQuery(limited, `counts=${field}`));
@@ -508,7 +509,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
         }
       }
       // A cursor of this workspace's list, replayed by another tenant, is refused or shows nothing of this workspace.
-      if (operation.queryParams.includes('cursor')) {
+      if (queryNames(operation).includes('cursor')) {
         const first = await send(operation, principal, appendQuery(path, 'limit=1'));
         const cursor: string | undefined = first.body?.pagination?.cursor ?? undefined;
         if (cursor) {
@@ -552,7 +553,7 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
         }
       }
     });
-    expect(await databaseDigest(db, DIGEST)).toEqual(before);
+    expect(await tableDigest(db, DIGEST)).toEqual(before);
   });
 
   it('refuses mass-assigned fields (ids, tenancy, version, balances, timestamps) on every write with 400, and stores nothing', async () => {
@@ -587,6 +588,6 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
       });
       tally.mass += fields.length;
     });
-    expect(await databaseDigest(db, DIGEST)).toEqual(before);
+    expect(await tableDigest(db, DIGEST)).toEqual(before);
   });
 });

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { pathSpellings } from './path-spellings';
+import { tableDigests } from './table-digest';
 import { idem } from './tenants';
 import { TestApp } from './test-app';
 
@@ -259,15 +260,8 @@ async function sendBadInput(
       pending =
         text === undefined ? pending.send(body as object) : pending.set('Content-Type', type ?? 'application/json').send(text);
       const response: request.Response = await pending.then((r) => r);
-      const error = response.body?.error;
       const wellFormed =
-        response.status >= 400 &&
-        response.status < 500 &&
-        error?.status === response.status &&
-        typeof error?.code === 'string' &&
-        typeof error?.type === 'string' &&
-        typeof error?.message === 'string' &&
-        error?.request_id === response.headers['request-id'] &&
+        isContractRefusal(response.status, response.body, response.headers['request-id']) &&
         (defect.kind !== 'media_type' || response.status === 415);
       if (!wellFormed)
         unexpected.push(`${route.name} ${JSON.stringify(defect)} → ${response.status} ${response.text.slice(0, 200)}`);
@@ -327,18 +321,23 @@ export async function expectRespelledPathsReplayed(
   expect(unexpected).toEqual([]);
 }
 
-/** One digest per table (rows as JSON, minus the listed columns): equal digests, unchanged tables. */
-export async function tableDigests(db: DataSource, tables: Record<string, string[]>): Promise<Record<string, string>> {
-  const digests: Record<string, string> = {};
-  for (const [table, ignored] of Object.entries(tables)) {
-    const [{ digest }] = await db.query(
-      `SELECT md5(coalesce(string_agg((to_jsonb(x) - $1::text[])::text, '|' ORDER BY (to_jsonb(x) - $1::text[])::text), '')) AS digest
-         FROM ${table} x`,
-      [ignored],
-    );
-    digests[table] = digest;
-  }
-  return digests;
+export { tableDigests };
+
+/**
+ * Whether an answer is a refusal in the contract's error shape: a 4xx whose body is
+ * `{error: {type, code, message, status, request_id}}`, status and request id echoed.
+ */
+export function isContractRefusal(status: number, body: any, requestId: string | undefined): boolean {
+  const error = body?.error;
+  return (
+    status >= 400 &&
+    status < 500 &&
+    error?.status === status &&
+    typeof error?.code === 'string' &&
+    typeof error?.type === 'string' &&
+    typeof error?.message === 'string' &&
+    error?.request_id === requestId
+  );
 }
 
 export function badInputSeed(): number {
@@ -437,13 +436,7 @@ export async function expectEveryBadQueryAnswered(
         .get(search ? `${path}?${search}` : path)
         .set('Authorization', options.auth)
         .then((r) => r);
-      const error = response.body?.error;
-      const refusedWell =
-        response.status >= 400 &&
-        response.status < 500 &&
-        error?.status === response.status &&
-        typeof error?.code === 'string' &&
-        error?.request_id === response.headers['request-id'];
+      const refusedWell = isContractRefusal(response.status, response.body, response.headers['request-id']);
       const ok = defect.kind === 'tolerated_value' || defect.kind === 'repeated' ? response.status < 500 : refusedWell;
       if (!ok) unexpected.push(`${route.name} ${JSON.stringify(defect)} → ${response.status} ${response.text.slice(0, 200)}`);
     }

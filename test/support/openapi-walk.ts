@@ -1,5 +1,9 @@
-import { DataSource } from 'typeorm';
+import { randomUUID } from 'node:crypto';
 
+/**
+ * The route table as the live OpenAPI document states it, for every suite that walks every route
+ * (route table, tenancy, key lifecycle, bad input): a route added later is walked without editing them.
+ */
 export const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 export type Method = (typeof METHODS)[number];
 
@@ -10,9 +14,16 @@ export interface DocumentedOperation {
   path: string;
   label: string;
   secured: boolean;
-  /** Names of the path and query parameters. */
+  /** The scope named in the documented 403; undefined for routes that need authentication only. */
+  scope?: string;
+  /** How the Idempotency-Key header is declared: required, optional, or not at all. */
+  idempotency: 'required' | 'optional' | 'none';
+  /** A POST whose Idempotency-Key is optional: a pure computation (evaluate, preview) that reads. */
+  pure: boolean;
+  /** Names of the path parameters, from the template itself (an operation may leave one undeclared). */
   pathParams: string[];
-  queryParams: string[];
+  /** The declared query parameters. */
+  query: any[];
   /** The JSON request body schema, references resolved at the top level (undefined without a body). */
   bodySchema?: any;
 }
@@ -29,18 +40,38 @@ export function documentedOperations(document: any): DocumentedOperation[] {
       const operation = item[method];
       const parameters: any[] = [...(item.parameters ?? []), ...(operation.parameters ?? [])];
       const body = operation.requestBody?.content?.['application/json']?.schema;
+      const forbidden: string = operation.responses?.['403']?.description ?? '';
+      const key = parameters.find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+      const idempotency = key ? (key.required ? 'required' : 'optional') : 'none';
       return {
         method,
         path,
         label: `${method.toUpperCase()} ${path}`,
         secured: (operation.security ?? document.security ?? []).some((requirement: object) => 'bearer' in requirement),
-        // From the template itself: an operation may leave a path parameter undeclared.
+        scope: /requires ([a-z_]+:(?:read|write))/.exec(forbidden)?.[1],
+        idempotency,
+        pure: method === 'post' && idempotency === 'optional',
         pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]),
-        queryParams: parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),
+        query: parameters.filter((parameter) => parameter.in === 'query'),
         bodySchema: body ? resolveSchema(document, body) : undefined,
       };
     }),
   );
+}
+
+/** The names of an operation's query parameters. */
+export function queryNames(operation: DocumentedOperation): string[] {
+  return operation.query.map((parameter) => parameter.name as string);
+}
+
+/** Query parameters a route requires, so that a live id is refused for what it is (404), not for the query. */
+export const REQUIRED_QUERIES: Record<string, string> = {
+  '/v1/plans/{id}/versions/{version}/referrers': '?type=subscription',
+};
+
+/** The documented path with its parameters filled from `ids` (a fresh UUID for the others) and its required query. */
+export function concretePath(path: string, ids: Record<string, string> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_match, name: string) => ids[name] ?? randomUUID()) + (REQUIRED_QUERIES[path] ?? '');
 }
 
 /**
@@ -82,30 +113,4 @@ export function withField(body: object, field: string, value: unknown): Record<s
     }
   });
   return copy;
-}
-
-/**
- * One digest per table of the public schema (rows as JSON, ordered, minus the ignored columns);
- * tables listed in `skip` are left out. Equal digests: unchanged tables.
- */
-export async function databaseDigest(
-  db: DataSource,
-  options: { skip?: string[]; ignoredColumns?: string[] } = {},
-): Promise<Record<string, string>> {
-  const tables: Array<{ table_name: string }> = await db.query(
-    `SELECT table_name FROM information_schema.tables
-      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> ALL($1::text[]) ORDER BY table_name`,
-    [options.skip ?? []],
-  );
-  const digests: Record<string, string> = {};
-  const ignored = options.ignoredColumns ?? [];
-  for (const { table_name: table } of tables) {
-    const [{ digest }] = await db.query(
-      `SELECT md5(coalesce(string_agg((to_jsonb(x) - $1::text[])::text, '|' ORDER BY (to_jsonb(x) - $1::text[])::text), '')) AS digest
-         FROM "${table}" x`,
-      [ignored],
-    );
-    digests[table] = digest;
-  }
-  return digests;
 }

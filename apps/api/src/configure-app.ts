@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { RequestMethod } from '@nestjs/common';
+import { Logger, RequestMethod } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Clock, DomainError } from '@app/shared-kernel';
-import { FastifyInstance } from 'fastify';
+import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
-import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { AllExceptionsFilter, sendError } from './http/all-exceptions.filter';
 import { acceptJsonBodiesOnly } from './http/json-body';
+import { answerClientError, refuseAmbiguousHeaders } from './http/request-headers';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
 import { isOperational } from './http/operational-paths';
@@ -15,6 +16,7 @@ import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+const routerLogger = new Logger('HTTP');
 
 export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): FastifyAdapter {
   const adapter = new FastifyAdapter({
@@ -31,6 +33,15 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
     // closing "idle" sockets at close() resets those whose request is on its way.
     return503OnClosing: false,
     forceCloseConnections: false,
+    // Node answers an HTTP/1.1 request without Host with a bare 400 of its own; refuseAmbiguousHeaders answers it in the contract.
+    http: { requireHostHeader: false },
+    // Requests Node's parser refuses (headers over 16 KB, control characters) get the contract's body too.
+    clientErrorHandler: answerClientError,
+    // A path the router refuses before any route matches (bad percent-encoding, a segment over 100 characters) too.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('Request-Id', request.id);
+      sendError(error, request, reply, routerLogger);
+    },
   });
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   acceptJsonBodiesOnly(adapter, BODY_LIMIT_BYTES);
@@ -38,6 +49,7 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
     (request.raw as { id?: string }).id = request.id;
     void reply.header('Request-Id', request.id);
   });
+  fastify.addHook('onRequest', refuseAmbiguousHeaders);
   return adapter;
 }
 

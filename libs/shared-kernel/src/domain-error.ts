@@ -16,6 +16,7 @@ export type DomainErrorKind =
   | 'payment_declined'
   | 'rate_limited'
   | 'payload_too_large'
+  | 'headers_too_large'
   | 'unsupported_media_type'
   | 'method_not_allowed'
   | 'upstream_failure'

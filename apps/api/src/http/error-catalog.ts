@@ -43,6 +43,8 @@ const CATALOG = {
     message: 'Idempotency-Key must be 1 to 255 printable ASCII characters.',
     param: 'Idempotency-Key',
   },
+  DUPLICATE_HEADER: { kind: 'invalid_request', message: 'Send the Idempotency-Key header once.', param: 'Idempotency-Key' },
+  HEADERS_TOO_LARGE: { kind: 'headers_too_large', message: 'The request headers exceed the 16 KB limit.' },
   PAYLOAD_TOO_LARGE: { kind: 'payload_too_large', message: 'The request body exceeds the 1 MB limit.' },
   UNSUPPORTED_MEDIA_TYPE: { kind: 'unsupported_media_type', message: 'Send the request body as application/json.' },
   CURRENCY_MISMATCH: {
@@ -143,7 +145,12 @@ const CATALOG = {
   DOCUMENT_TEMPLATE_NOT_FOUND: { kind: 'not_found', message: 'No such document template.' },
   COST_NOT_FOUND: { kind: 'not_found', message: 'No such cost.', details: { resource: 'cost' } },
   PRODUCT_NOT_FOUND: { kind: 'not_found', message: 'No such product.', details: { resource: 'product' } },
-  VERSION_NOT_FOUND: { kind: 'not_found', message: 'No such version.', param: 'staged_version_id', details: { resource: 'version' } },
+  VERSION_NOT_FOUND: {
+    kind: 'not_found',
+    message: 'No such version.',
+    param: 'staged_version_id',
+    details: { resource: 'version' },
+  },
   CHANGE_NOT_FOUND: { kind: 'not_found', message: 'No such change.', details: { resource: 'change' } },
   CASCADE_RUN_NOT_FOUND: { kind: 'not_found', message: 'No such cascade run.', details: { resource: 'cascade_run' } },
   PLAN_NOT_FOUND: { kind: 'not_found', message: 'No such plan.', details: { resource: 'plan' } },
@@ -190,7 +197,11 @@ const CATALOG = {
     details: { from: 'applied', to: 'canceled', allowed: [] },
   },
   COST_NOT_ACTIVE: { kind: 'conflict', message: 'Only an active cost takes a new value; restore it first.' },
-  COST_KEY_NOT_IN_HEAD: { kind: 'conflict', message: 'The live version does not carry the key "seat_price" for this cost.', details: { key: 'seat_price' } },
+  COST_KEY_NOT_IN_HEAD: {
+    kind: 'conflict',
+    message: 'The live version does not carry the key "seat_price" for this cost.',
+    details: { key: 'seat_price' },
+  },
   ENTITY_ARCHIVED: { kind: 'conflict', message: 'The product is archived; its content can no longer change.' },
   INVALID_BASE_VERSION: {
     kind: 'conflict',
@@ -224,7 +235,8 @@ const CATALOG = {
   },
   PUBLISH_STALE_BASE: {
     kind: 'conflict',
-    message: 'The draft was based on a version that is no longer live, and the live content has changed since; re-base or discard it.',
+    message:
+      'The draft was based on a version that is no longer live, and the live content has changed since; re-base or discard it.',
   },
   PUBLISH_DEPENDENCY_UNPUBLISHED: {
     kind: 'conflict',

@@ -25,6 +25,7 @@ const KIND_TO_HTTP: Record<DomainErrorKind, { status: number; type: string }> = 
   not_found: { status: 404, type: 'invalid_request_error' },
   method_not_allowed: { status: 405, type: 'invalid_request_error' },
   payload_too_large: { status: 413, type: 'invalid_request_error' },
+  headers_too_large: { status: 431, type: 'invalid_request_error' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },
   unauthenticated: { status: 401, type: 'authentication_error' },
   forbidden: { status: 403, type: 'permission_error' },
@@ -70,6 +71,10 @@ function frameworkError(error: unknown): DomainError | undefined {
       return new DomainError('payload_too_large', 'PAYLOAD_TOO_LARGE', 'The request body exceeds the 1 MB limit.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return unsupportedMediaType();
+    case 'FST_ERR_BAD_URL':
+      return new DomainError('invalid_request', 'MALFORMED_REQUEST', 'The request path is not valid percent-encoded UTF-8.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new DomainError('invalid_request', 'MALFORMED_REQUEST', 'A path segment is longer than any id (100 characters).');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return malformed();

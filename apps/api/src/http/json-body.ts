@@ -18,19 +18,24 @@ export const MAX_JSON_DEPTH = 32;
  * a parser is already registered for the type; the catch-all below is registered, so Nest adds
  * none. A JSON body is parsed by Fastify's own parser (prototype-poisoning checks, the size
  * limit) and then measured before anything else reads it: too deep is 400 MALFORMED_REQUEST, on
- * every route, public ones included. It keeps its raw bytes: provider webhooks are signed over them.
+ * every route, public ones included; a charset other than UTF-8 is a 415. It keeps its raw bytes: provider webhooks are signed over them.
  */
 export function acceptJsonBodiesOnly(adapter: FastifyAdapter, bodyLimit: number): void {
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   fastify.removeContentTypeParser('text/plain');
   const parse = fastify.getDefaultJsonParser('error', 'error');
-  adapter.useBodyParser('application/json', true, { bodyLimit }, (request, body, done) =>
+  adapter.useBodyParser('application/json', true, { bodyLimit }, (request, body, done) => {
+    const charset = charsetOf(request.headers['content-type']);
+    if (charset !== undefined && !UTF8.test(charset)) {
+      done(notUtf8(charset), undefined);
+      return;
+    }
     parse(request, body.toString('utf8'), (error, value) => {
       if (error) done(error, undefined);
       else if (nestsDeeperThan(value, MAX_JSON_DEPTH)) done(tooDeep(), undefined);
       else done(null, value);
-    }),
-  );
+    });
+  });
   adapter.useBodyParser('*', false, { bodyLimit }, (_request, _body, done) => done(unsupportedMediaType(), undefined));
 }
 
@@ -54,6 +59,22 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
     }
   }
   return false;
+}
+
+/** JSON travels as UTF-8 (RFC 8259 §8.1); a body declared in another charset would be read as mojibake. */
+const UTF8 = /^(utf-?8|us-ascii)$/i;
+
+function charsetOf(contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType ?? '');
+  return match?.[1];
+}
+
+function notUtf8(charset: string): DomainError {
+  return new DomainError(
+    'unsupported_media_type',
+    'UNSUPPORTED_MEDIA_TYPE',
+    `Send the request body as application/json in UTF-8, not ${charset.slice(0, 40)}.`,
+  );
 }
 
 function tooDeep(): DomainError {

@@ -18,6 +18,11 @@ export interface DeclaredInput {
  * was sent (contract §1): unknown query parameters, and any body but an empty object — else
  * `{"held_balance": …}` sent to a body-less action would pass unnoticed. A body is a JSON
  * object everywhere: the pipe does not validate `null` (a capture sent `null` took the whole hold).
+ * Keys named after a member of `Object.prototype` (`constructor`, `toString`, `valueOf`, …) or
+ * `prototype` are refused at any depth of the query and of a JSON body: class-transformer skips
+ * them without a word (`?valueOf=1` or `{"constructor": 1}` passed as if absent, and a metadata
+ * key `constructor` was silently dropped), and code reading `object[key]` would find the
+ * prototype's member instead of nothing.
  */
 @Injectable()
 export class RejectUndeclaredInputInterceptor implements NestInterceptor {
@@ -33,6 +38,8 @@ export class RejectUndeclaredInputInterceptor implements NestInterceptor {
         errors.push({ param, code: 'UNKNOWN_PARAMETER', message: `Unknown parameter: ${param}.` });
       }
     }
+    errors.push(...reservedKeys(request.query, 'query'));
+    if (declared.body !== 'raw') errors.push(...reservedKeys(request.body, 'body'));
     if (declared.body === 'none') errors.push(...undeclaredBody(request.body));
     if (declared.body === 'dto' && !isBodyObject(request.body)) errors.push(NOT_AN_OBJECT);
     if (errors.length > 0) throw validationFailed(errors);
@@ -68,6 +75,28 @@ const NOT_AN_OBJECT: FieldError = { param: 'body', code: 'INVALID_TYPE', message
 
 function isBodyObject(body: unknown): boolean {
   return body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body));
+}
+
+const RESERVED_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/** Every reserved key of a parsed query or body, at any depth (the parser bounds the depth), as a field error. */
+function reservedKeys(input: unknown, root: 'query' | 'body'): FieldError[] {
+  const errors: FieldError[] = [];
+  const pending: Array<{ value: unknown; path: string }> = [{ value: input, path: '' }];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    for (const [key, child] of Object.entries(item.value)) {
+      const path = Array.isArray(item.value) ? `${item.path}[${key}]` : item.path ? `${item.path}.${key}` : key;
+      if (!Array.isArray(item.value) && RESERVED_KEYS.has(key))
+        errors.push({
+          param: path,
+          code: 'RESERVED_KEY',
+          message: `${path || root}: "${key}" is not accepted as a ${root === 'query' ? 'parameter' : 'key'} name.`,
+        });
+      pending.push({ value: child, path });
+    }
+  }
+  return errors;
 }
 
 function undeclaredBody(body: unknown): FieldError[] {

@@ -107,6 +107,8 @@ function factsOf(
 function errorCodes(facts: RouteFacts): Map<number, ErrorCode[]> {
   const implied: ErrorCode[] = [
     'VALIDATION_ERROR',
+    'DUPLICATE_HEADER',
+    'HEADERS_TOO_LARGE',
     ...(facts.hasBody ? (['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) : []),
     ...(facts.hasCursor ? (['INVALID_CURSOR'] as const) : []),
     ...(facts.idempotency === 'required' ? (['IDEMPOTENCY_KEY_REQUIRED'] as const) : []),
