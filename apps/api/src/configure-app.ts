@@ -6,14 +6,13 @@ import { FastifyInstance } from 'fastify';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
-import { acceptJsonBodiesOnly } from './http/json-body';
+import { acceptJsonBodiesOnly, BODY_LIMIT_BYTES } from './http/json-body';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
 import { isOperational } from './http/operational-paths';
 import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): FastifyAdapter {
   const adapter = new FastifyAdapter({
@@ -50,12 +49,7 @@ function parseTrustProxy(value: string | undefined): boolean | string[] | ((addr
 /** Pipes, filters, interceptors, hooks and docs: shared by main.ts and the e2e tests. */
 export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   app.useLogger(app.get(PinoLogger));
-  app.setGlobalPrefix('v1', {
-    exclude: [
-      { path: 'health/live', method: RequestMethod.GET },
-      { path: 'health/ready', method: RequestMethod.GET },
-    ],
-  });
+  applyGlobalPrefix(app);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalInterceptors(new RejectUndeclaredInputInterceptor());
@@ -66,6 +60,16 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   );
 
   setupOpenApi(app);
+}
+
+/** Every route under /v1 but the health probes; the offline OpenAPI build (openapi-document.ts) applies it too. */
+export function applyGlobalPrefix(app: NestFastifyApplication): void {
+  app.setGlobalPrefix('v1', {
+    exclude: [
+      { path: 'health/live', method: RequestMethod.GET },
+      { path: 'health/ready', method: RequestMethod.GET },
+    ],
+  });
 }
 
 function installRateLimit(fastify: FastifyInstance, limiter: RateLimiter): void {
