@@ -1,8 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { TEMPLATE_DOCUMENT_SCHEMA, templateDocumentSchema } from './documents/document-templates.dto';
+import { BODY_LIMIT_BYTES } from './http/json-body';
 import { ErrorBodyDto } from './http/error-body.dto';
 import { describeRoutes, ERROR_SCHEMA } from './http/route-docs';
+import { boundSchemas } from './http/schema-bounds';
 
 export const API_TITLE = 'Billing Platform API';
 
@@ -35,7 +37,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     ...document.components,
     schemas: { ...document.components?.schemas, [TEMPLATE_DOCUMENT_SCHEMA]: templateDocumentSchema() },
   };
-  return describeRoutes(app, document);
+  return boundSchemas(describeRoutes(app, document), BODY_LIMIT_BYTES);
 }
 
 /** OpenAPI 3.1 at /openapi.json and Swagger UI at /docs. */

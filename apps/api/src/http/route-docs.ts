@@ -7,6 +7,7 @@ import { ANY_SCOPE, PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth/route-access';
 import { API_ERRORS, ErrorCode, exampleBody, statusOf } from './error-catalog';
 import { idempotencyKeyRule, IdempotencyKeyRule, replayAsConflictField } from './idempotency.interceptor';
 import { isOperational } from './operational-paths';
+import { RATE_LIMIT_WINDOW_SECONDS } from './rate-limiter';
 import { declaredInputOf } from './reject-undeclared-input.interceptor';
 
 export const ERROR_SCHEMA = 'ErrorBody';
@@ -42,6 +43,7 @@ type Operation = Record<string, any>; // eslint-disable-line @typescript-eslint/
  * per code.
  */
 export function describeRoutes(app: INestApplication, document: OpenAPIObject): OpenAPIObject {
+  document.components = { ...document.components, headers: { ...document.components?.headers, ...RATE_LIMIT_HEADERS } };
   const handlers = handlersByOperationId(app);
   const reflector = new Reflector();
   for (const [path, item] of Object.entries(document.paths)) {
@@ -56,6 +58,7 @@ export function describeRoutes(app: INestApplication, document: OpenAPIObject): 
       for (const [status, codes] of errorCodes(facts)) {
         operation.responses[status] = errorResponse(status, codes, facts.scope);
       }
+      if (facts.rateLimited) addRateLimitHeaders(operation);
     }
   }
   return document;
@@ -155,7 +158,12 @@ function errorResponse(status: number, codes: ErrorCode[], scope: string | undef
   return {
     description: `${named.join(', ')}.`,
     ...(status === 429 && {
-      headers: { 'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer', example: 12 } } },
+      headers: {
+        'Retry-After': {
+          description: 'Seconds until the window resets.',
+          schema: { type: 'integer', format: 'int32', minimum: 0, maximum: RATE_LIMIT_WINDOW_SECONDS, example: 12 },
+        },
+      },
     }),
     content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, examples } },
   };
@@ -174,6 +182,33 @@ function unfillOptionalFilters(operation: Operation): void {
     delete parameter.schema.example;
     const shown = `Example: \`${typeof example === 'string' ? example : JSON.stringify(example)}\`.`;
     parameter.description = parameter.description ? `${String(parameter.description).replace(/\.?$/, '.')} ${shown}` : shown;
+  }
+}
+
+/**
+ * The IETF draft headers the rate limiter (configure-app.ts, rate-limiter.ts) sets on every answer
+ * of a limited route, success or refusal, before the handler runs; absent only when limiting is
+ * switched off (RATE_LIMIT_PER_MINUTE=0).
+ */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    description: 'The quota: `"<policy>";q=<requests>;w=<window seconds>`, one item per policy (the PDF preview adds `"pdf_preview"`).',
+    schema: { type: 'string', maxLength: 200, pattern: '^"[a-z_]+";q=\\d+;w=\\d+(, *"[a-z_]+";q=\\d+;w=\\d+)*$', example: '"default";q=1000;w=60' },
+  },
+  RateLimit: {
+    description: 'What is left: `"<policy>";r=<remaining>;t=<seconds until reset>`.',
+    schema: { type: 'string', maxLength: 200, pattern: '^"[a-z_]+";r=\\d+;t=\\d+(, *"[a-z_]+";r=\\d+;t=\\d+)*$', example: '"default";r=998;t=42' },
+  },
+};
+
+/** Referenced from every response of a limited route (defined once under components.headers). */
+const RATE_LIMIT_HEADER_REFS = Object.fromEntries(
+  Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+);
+
+function addRateLimitHeaders(operation: Operation): void {
+  for (const [status, response] of Object.entries<Operation>(operation.responses)) {
+    if (/^[24]/.test(status)) response.headers = { ...RATE_LIMIT_HEADER_REFS, ...response.headers };
   }
 }
 
