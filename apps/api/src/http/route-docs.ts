@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { METHOD_METADATA } from '@nestjs/common/constants.js';
+import { METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer, Reflector } from '@nestjs/core';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { isOrganizationLevel, isScope } from '@app/identity';
@@ -31,6 +31,7 @@ interface RouteFacts {
 interface Handler {
   controller: object;
   handler: (...args: unknown[]) => unknown;
+  name: string;
 }
 
 type Operation = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -54,6 +55,7 @@ export function describeRoutes(app: INestApplication, document: OpenAPIObject): 
       if (!route) throw new Error(`No handler found for the documented operation ${operation.operationId}.`);
       const facts = factsOf(route, method, path, operation, reflector);
       unfillOptionalFilters(operation);
+      describeParsedPathParameters(route, operation);
       if (facts.idempotency !== 'none') addIdempotencyKeyHeader(operation, facts.idempotency);
       for (const [status, codes] of errorCodes(facts)) {
         operation.responses[status] = errorResponse(status, codes, facts.scope);
@@ -74,7 +76,7 @@ function handlersByOperationId(app: INestApplication): Map<string, Handler> {
         const handler = controller.prototype[name];
         if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
         // The operationId @nestjs/swagger gives by default: `<Controller>_<method>`.
-        handlers.set(`${controller.name}_${name}`, { controller, handler: handler as Handler['handler'] });
+        handlers.set(`${controller.name}_${name}`, { controller, handler: handler as Handler['handler'], name });
       }
     }
   }
@@ -167,6 +169,27 @@ function errorResponse(status: number, codes: ErrorCode[], scope: string | undef
     }),
     content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, examples } },
   };
+}
+
+/**
+ * A path parameter parsed by its own pipe (VersionNumberPipe) is published with the schema the
+ * pipe declares (`static openApiSchema`), not with the type a compiler happens to reflect for the
+ * handler's argument (tsc and swc disagree on a branded number, so the document differed between
+ * the built server and the test run).
+ */
+function describeParsedPathParameters({ controller, name }: Handler, operation: Operation): void {
+  const args: Record<string, { data?: unknown; pipes?: unknown[] }> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {};
+  for (const { data, pipes = [] } of Object.values(args)) {
+    const schema = pipes
+      .map((pipe) => {
+        const declared = pipe as { openApiSchema?: object; constructor?: { openApiSchema?: object } } | undefined;
+        return declared?.openApiSchema ?? declared?.constructor?.openApiSchema;
+      })
+      .find((declared) => declared !== undefined);
+    if (typeof data !== 'string' || !schema) continue;
+    const parameter = (operation.parameters ?? []).find((candidate: Operation) => candidate.in === 'path' && candidate.name === data);
+    if (parameter) parameter.schema = { ...schema };
+  }
 }
 
 /**
