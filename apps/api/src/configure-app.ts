@@ -13,7 +13,6 @@ import { isOperational } from './http/operational-paths';
 import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi';
 
-
 export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): FastifyAdapter {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,

@@ -55,7 +55,7 @@ export function describeRoutes(app: INestApplication, document: OpenAPIObject): 
       if (!route) throw new Error(`No handler found for the documented operation ${operation.operationId}.`);
       const facts = factsOf(route, method, path, operation, reflector);
       unfillOptionalFilters(operation);
-      describeParsedPathParameters(route, operation);
+      describeParsedPathParameters(route, path, operation);
       if (facts.idempotency !== 'none') addIdempotencyKeyHeader(operation, facts.idempotency);
       for (const [status, codes] of errorCodes(facts)) {
         operation.responses[status] = errorResponse(status, codes, facts.scope);
@@ -177,8 +177,9 @@ function errorResponse(status: number, codes: ErrorCode[], scope: string | undef
  * handler's argument (tsc and swc disagree on a branded number, so the document differed between
  * the built server and the test run).
  */
-function describeParsedPathParameters({ controller, name }: Handler, operation: Operation): void {
-  const args: Record<string, { data?: unknown; pipes?: unknown[] }> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {};
+function describeParsedPathParameters({ controller, name }: Handler, path: string, operation: Operation): void {
+  const args: Record<string, { data?: unknown; pipes?: unknown[] }> =
+    Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {};
   for (const { data, pipes = [] } of Object.values(args)) {
     const schema = pipes
       .map((pipe) => {
@@ -187,8 +188,20 @@ function describeParsedPathParameters({ controller, name }: Handler, operation: 
       })
       .find((declared) => declared !== undefined);
     if (typeof data !== 'string' || !schema) continue;
-    const parameter = (operation.parameters ?? []).find((candidate: Operation) => candidate.in === 'path' && candidate.name === data);
-    if (parameter) parameter.schema = { ...schema };
+    const parameters: Operation[] = (operation.parameters ??= []);
+    const parameter = parameters.find((candidate) => candidate.in === 'path' && candidate.name === data);
+    if (parameter) {
+      parameter.schema = { ...schema };
+      continue;
+    }
+    // Swagger leaves out a path argument it reflects as Object (swc's view of the branded type):
+    // insert it after the path parameter that precedes it in the URL.
+    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+    const before = names.slice(0, names.indexOf(data)).reverse();
+    const after = before
+      .map((previous) => parameters.findIndex((candidate) => candidate.in === 'path' && candidate.name === previous))
+      .find((index) => index >= 0);
+    parameters.splice(after === undefined ? 0 : after + 1, 0, { name: data, required: true, in: 'path', schema: { ...schema } });
   }
 }
 
@@ -215,12 +228,23 @@ function unfillOptionalFilters(operation: Operation): void {
  */
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': {
-    description: 'The quota: `"<policy>";q=<requests>;w=<window seconds>`, one item per policy (the PDF preview adds `"pdf_preview"`).',
-    schema: { type: 'string', maxLength: 200, pattern: '^"[a-z_]+";q=\\d+;w=\\d+(, *"[a-z_]+";q=\\d+;w=\\d+)*$', example: '"default";q=1000;w=60' },
+    description:
+      'The quota: `"<policy>";q=<requests>;w=<window seconds>`, one item per policy (the PDF preview adds `"pdf_preview"`).',
+    schema: {
+      type: 'string',
+      maxLength: 200,
+      pattern: '^"[a-z_]+";q=\\d+;w=\\d+(, *"[a-z_]+";q=\\d+;w=\\d+)*$',
+      example: '"default";q=1000;w=60',
+    },
   },
   RateLimit: {
     description: 'What is left: `"<policy>";r=<remaining>;t=<seconds until reset>`.',
-    schema: { type: 'string', maxLength: 200, pattern: '^"[a-z_]+";r=\\d+;t=\\d+(, *"[a-z_]+";r=\\d+;t=\\d+)*$', example: '"default";r=998;t=42' },
+    schema: {
+      type: 'string',
+      maxLength: 200,
+      pattern: '^"[a-z_]+";r=\\d+;t=\\d+(, *"[a-z_]+";r=\\d+;t=\\d+)*$',
+      example: '"default";r=998;t=42',
+    },
   },
 };
 
