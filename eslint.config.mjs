@@ -53,7 +53,7 @@ const hostClockProperties = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'bench/results/**', 'test/support/generated/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['apps/**/*.ts', 'libs/**/*.ts'],

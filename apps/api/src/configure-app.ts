@@ -6,7 +6,7 @@ import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { AllExceptionsFilter, sendError } from './http/all-exceptions.filter';
-import { acceptJsonBodiesOnly } from './http/json-body';
+import { acceptJsonBodiesOnly, BODY_LIMIT_BYTES } from './http/json-body';
 import { answerClientError, refuseAmbiguousHeaders } from './http/request-headers';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
@@ -15,7 +15,6 @@ import { ShutdownGate } from './http/shutdown-gate';
 import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
 const routerLogger = new Logger('HTTP');
 
 export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): FastifyAdapter {
@@ -66,12 +65,7 @@ function parseTrustProxy(value: string | undefined): boolean | string[] | ((addr
 /** Pipes, filters, interceptors, hooks and docs: shared by main.ts and the e2e tests. */
 export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   app.useLogger(app.get(PinoLogger));
-  app.setGlobalPrefix('v1', {
-    exclude: [
-      { path: 'health/live', method: RequestMethod.GET },
-      { path: 'health/ready', method: RequestMethod.GET },
-    ],
-  });
+  applyGlobalPrefix(app);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalInterceptors(new RejectUndeclaredInputInterceptor());
@@ -85,6 +79,16 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   );
 
   setupOpenApi(app);
+}
+
+/** Every route under /v1 but the health probes; the offline OpenAPI build (openapi-document.ts) applies it too. */
+export function applyGlobalPrefix(app: NestFastifyApplication): void {
+  app.setGlobalPrefix('v1', {
+    exclude: [
+      { path: 'health/live', method: RequestMethod.GET },
+      { path: 'health/ready', method: RequestMethod.GET },
+    ],
+  });
 }
 
 function installRateLimit(fastify: FastifyInstance, limiter: RateLimiter): void {

@@ -1,8 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { TEMPLATE_DOCUMENT_SCHEMA, templateDocumentSchema } from './documents/document-templates.dto';
+import { BODY_LIMIT_BYTES } from './http/json-body';
 import { ErrorBodyDto } from './http/error-body.dto';
 import { describeRoutes, ERROR_SCHEMA } from './http/route-docs';
+import { boundSchemas } from './http/schema-bounds';
 
 export const API_TITLE = 'Billing Platform API';
 
@@ -29,13 +31,40 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'bearer',
     )
     .build();
+  // Relative: the document describes whichever host serves it (Swagger UI and clients resolve /v1/… against it).
+  // x-internal and the environment words are what OWASP API9 (inventory) asks a server entry to declare.
+  const server = {
+    url: '/',
+    description:
+      'The server serving this document, in any environment (local, staging or production); sandbox and live workspaces share it.',
+  };
+  config.servers = [Object.assign(server, { 'x-internal': false })];
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto] });
   // A JSON Schema the documents context owns (template_json), published as it validates it.
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, [TEMPLATE_DOCUMENT_SCHEMA]: templateDocumentSchema() },
   };
-  return describeRoutes(app, document);
+  return declareTags(boundSchemas(describeRoutes(app, document), BODY_LIMIT_BYTES));
+}
+
+/** Every tag an operation uses (@ApiTags on the controllers), declared once at the top, sorted. */
+function declareTags(document: OpenAPIObject): OpenAPIObject {
+  const used = new Set<string>();
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item as Record<string, { tags?: unknown }>)) {
+      if (operation && Array.isArray(operation.tags)) for (const tag of operation.tags) used.add(String(tag));
+    }
+  }
+  const declared = new Set((document.tags ?? []).map((tag) => tag.name));
+  document.tags = [
+    ...(document.tags ?? []),
+    ...[...used]
+      .filter((tag) => !declared.has(tag))
+      .sort()
+      .map((name) => ({ name })),
+  ];
+  return document;
 }
 
 /** OpenAPI 3.1 at /openapi.json and Swagger UI at /docs. */

@@ -30,17 +30,19 @@ const INVOICE_DOCUMENT = SYSTEM_TEMPLATES.find((template) => template.id === SYS
 const EMAIL_DOCUMENT = SYSTEM_TEMPLATES.find((template) => template.anchorKey === 'invoice.finalized')!.document;
 
 /** JSON Schema → the OpenAPI 3.1 dialect: no $id, no ajv discriminator, a oneOf carries no type of its own. */
-function publishedSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(publishedSchema);
+function publishedSchema(node: unknown, propertyMap = false): unknown {
+  if (Array.isArray(node)) return node.map((item) => publishedSchema(item));
   if (node === null || typeof node !== 'object') return node;
   const object = node as Record<string, unknown>;
+  // The keys of a `properties` map are field names, not keywords: the header block's `title` field stays.
+  if (propertyMap) return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, publishedSchema(value)]));
   return Object.fromEntries(
     Object.entries(object)
       .filter(
         ([key]) =>
           !['$id', 'discriminator', 'title'].includes(key) && !('oneOf' in object && (key === 'type' || key === 'required')),
       )
-      .map(([key, value]) => [key, publishedSchema(value)]),
+      .map(([key, value]) => [key, publishedSchema(value, key === 'properties' || key === 'patternProperties')]),
   );
 }
 

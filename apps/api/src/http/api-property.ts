@@ -1,4 +1,5 @@
 import { ApiProperty as SwaggerApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import { getMetadataStorage } from 'class-validator';
 
 /**
  * `@ApiProperty` for every DTO of the API. Swagger reads a property's type from its reflected
@@ -9,8 +10,8 @@ import { ApiProperty as SwaggerApiProperty, ApiPropertyOptions } from '@nestjs/s
  * `type: 'object'` is refused too: a client could not tell its shape.
  */
 export function ApiProperty(options: ApiPropertyOptions = {}): PropertyDecorator {
-  const decorate = SwaggerApiProperty(options);
   return (target, propertyKey) => {
+    const decorate = SwaggerApiProperty({ ...validatedBounds(target, propertyKey), ...options } as ApiPropertyOptions);
     const reflected: unknown = Reflect.getMetadata('design:type', target, propertyKey);
     if (reflected === Object && !declaresType(options)) {
       throw new TypeError(
@@ -29,6 +30,32 @@ export function ApiProperty(options: ApiPropertyOptions = {}): PropertyDecorator
 
 export function ApiPropertyOptional(options: ApiPropertyOptions = {}): PropertyDecorator {
   return ApiProperty({ ...options, required: false } as ApiPropertyOptions);
+}
+
+/**
+ * The bounds the validation pipe enforces on this property (class-validator decorators written
+ * below `@ApiProperty`, so already registered), published in the document: a client, Spectral's
+ * OWASP rules and openapi-typescript see the limit the server applies without it being written
+ * twice. An explicit option wins. Per-item (`each`) constraints are left to the item schema.
+ */
+function validatedBounds(target: object, propertyKey: string | symbol): Record<string, unknown> {
+  const bounds: Record<string, unknown> = {};
+  const constraints = getMetadataStorage()
+    .getTargetValidationMetadatas(target.constructor, '', true, false)
+    .filter((metadata) => metadata.propertyName === propertyKey && !metadata.each);
+  for (const { name, constraints: values = [] } of constraints) {
+    const [first, second] = values as unknown[];
+    if (name === 'maxLength') bounds.maxLength = first;
+    else if (name === 'minLength') bounds.minLength = first;
+    else if (name === 'isLength') Object.assign(bounds, { minLength: first, ...(second !== undefined && { maxLength: second }) });
+    else if (name === 'min') bounds.minimum = first;
+    else if (name === 'max') bounds.maximum = first;
+    else if (name === 'arrayMaxSize') bounds.maxItems = first;
+    else if (name === 'arrayMinSize') bounds.minItems = first;
+    else if (name === 'isUuid') Object.assign(bounds, { format: 'uuid', maxLength: 36 });
+    else if (name === 'matches' && first instanceof RegExp && !first.flags) bounds.pattern = first.source;
+  }
+  return bounds;
 }
 
 function declaresType(options: ApiPropertyOptions): boolean {

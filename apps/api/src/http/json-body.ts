@@ -10,6 +10,9 @@ import { unsupportedMediaType } from './error-response';
  * hundred frames deep at most: about 30 KB of `[[[…]]]` (15,000 levels, far below the 1 MB
  * size limit) used to overflow class-transformer's stack, a 500 on any typed body.
  */
+/** The largest request body the app reads (Fastify's bodyLimit); also the bound the OpenAPI document gives unbounded strings. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
 export const MAX_JSON_DEPTH = 32;
 
 /**

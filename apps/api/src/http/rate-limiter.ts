@@ -9,6 +9,7 @@ export interface RateLimitState {
 }
 
 const WINDOW_MS = 60_000;
+export const RATE_LIMIT_WINDOW_SECONDS = WINDOW_MS / 1000;
 
 /**
  * Fixed one-minute windows counted in process, per caller. Costs no I/O on the hot path;

@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { METHOD_METADATA } from '@nestjs/common/constants.js';
+import { METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer, Reflector } from '@nestjs/core';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { isOrganizationLevel, isScope } from '@app/identity';
@@ -7,6 +7,7 @@ import { ANY_SCOPE, PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth/route-access';
 import { API_ERRORS, ErrorCode, exampleBody, statusOf } from './error-catalog';
 import { idempotencyKeyRule, IdempotencyKeyRule, replayAsConflictField } from './idempotency.interceptor';
 import { isOperational } from './operational-paths';
+import { RATE_LIMIT_WINDOW_SECONDS } from './rate-limiter';
 import { declaredInputOf } from './reject-undeclared-input.interceptor';
 
 export const ERROR_SCHEMA = 'ErrorBody';
@@ -30,6 +31,7 @@ interface RouteFacts {
 interface Handler {
   controller: object;
   handler: (...args: unknown[]) => unknown;
+  name: string;
 }
 
 type Operation = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -42,6 +44,7 @@ type Operation = Record<string, any>; // eslint-disable-line @typescript-eslint/
  * per code.
  */
 export function describeRoutes(app: INestApplication, document: OpenAPIObject): OpenAPIObject {
+  document.components = { ...document.components, headers: { ...document.components?.headers, ...RATE_LIMIT_HEADERS } };
   const handlers = handlersByOperationId(app);
   const reflector = new Reflector();
   for (const [path, item] of Object.entries(document.paths)) {
@@ -52,10 +55,12 @@ export function describeRoutes(app: INestApplication, document: OpenAPIObject): 
       if (!route) throw new Error(`No handler found for the documented operation ${operation.operationId}.`);
       const facts = factsOf(route, method, path, operation, reflector);
       unfillOptionalFilters(operation);
+      describeParsedPathParameters(route, path, operation);
       if (facts.idempotency !== 'none') addIdempotencyKeyHeader(operation, facts.idempotency);
       for (const [status, codes] of errorCodes(facts)) {
         operation.responses[status] = alongside(operation.responses[status], errorResponse(status, codes, facts.scope));
       }
+      if (facts.rateLimited) addRateLimitHeaders(operation);
     }
   }
   return document;
@@ -71,7 +76,7 @@ function handlersByOperationId(app: INestApplication): Map<string, Handler> {
         const handler = controller.prototype[name];
         if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
         // The operationId @nestjs/swagger gives by default: `<Controller>_<method>`.
-        handlers.set(`${controller.name}_${name}`, { controller, handler: handler as Handler['handler'] });
+        handlers.set(`${controller.name}_${name}`, { controller, handler: handler as Handler['handler'], name });
       }
     }
   }
@@ -174,7 +179,12 @@ function errorResponse(status: number, codes: ErrorCode[], scope: string | undef
   return {
     description: `${named.join(', ')}.`,
     ...(status === 429 && {
-      headers: { 'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer', example: 12 } } },
+      headers: {
+        'Retry-After': {
+          description: 'Seconds until the window resets.',
+          schema: { type: 'integer', format: 'int32', minimum: 0, maximum: RATE_LIMIT_WINDOW_SECONDS, example: 12 },
+        },
+      },
     }),
     ...(status === 503 &&
       codes.includes('SHUTTING_DOWN') && {
@@ -190,6 +200,40 @@ function errorResponse(status: number, codes: ErrorCode[], scope: string | undef
 }
 
 /**
+ * A path parameter parsed by its own pipe (VersionNumberPipe) is published with the schema the
+ * pipe declares (`static openApiSchema`), not with the type a compiler happens to reflect for the
+ * handler's argument (tsc and swc disagree on a branded number, so the document differed between
+ * the built server and the test run).
+ */
+function describeParsedPathParameters({ controller, name }: Handler, path: string, operation: Operation): void {
+  const args: Record<string, { data?: unknown; pipes?: unknown[] }> =
+    Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {};
+  for (const { data, pipes = [] } of Object.values(args)) {
+    const schema = pipes
+      .map((pipe) => {
+        const declared = pipe as { openApiSchema?: object; constructor?: { openApiSchema?: object } } | undefined;
+        return declared?.openApiSchema ?? declared?.constructor?.openApiSchema;
+      })
+      .find((declared) => declared !== undefined);
+    if (typeof data !== 'string' || !schema) continue;
+    const parameters: Operation[] = (operation.parameters ??= []);
+    const parameter = parameters.find((candidate) => candidate.in === 'path' && candidate.name === data);
+    if (parameter) {
+      parameter.schema = { ...schema };
+      continue;
+    }
+    // Swagger leaves out a path argument it reflects as Object (swc's view of the branded type):
+    // insert it after the path parameter that precedes it in the URL.
+    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+    const before = names.slice(0, names.indexOf(data)).reverse();
+    const after = before
+      .map((previous) => parameters.findIndex((candidate) => candidate.in === 'path' && candidate.name === previous))
+      .find((index) => index >= 0);
+    parameters.splice(after === undefined ? 0 : after + 1, 0, { name: data, required: true, in: 'path', schema: { ...schema } });
+  }
+}
+
+/**
  * Swagger UI fills "Try it out" with each parameter's example: an example filter (a customer id
  * that does not exist, a date range) would narrow an explorer's first list to nothing. Optional
  * query filters show their example in the description instead; `limit` keeps its (valid) one.
@@ -202,6 +246,44 @@ function unfillOptionalFilters(operation: Operation): void {
     delete parameter.schema.example;
     const shown = `Example: \`${typeof example === 'string' ? example : JSON.stringify(example)}\`.`;
     parameter.description = parameter.description ? `${String(parameter.description).replace(/\.?$/, '.')} ${shown}` : shown;
+  }
+}
+
+/**
+ * The IETF draft headers the rate limiter (configure-app.ts, rate-limiter.ts) sets on every answer
+ * of a limited route, success or refusal, before the handler runs; absent only when limiting is
+ * switched off (RATE_LIMIT_PER_MINUTE=0).
+ */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    description:
+      'The quota: `"<policy>";q=<requests>;w=<window seconds>`, one item per policy (the PDF preview adds `"pdf_preview"`).',
+    schema: {
+      type: 'string',
+      maxLength: 200,
+      pattern: '^"[a-z_]+";q=\\d+;w=\\d+(, *"[a-z_]+";q=\\d+;w=\\d+)*$',
+      example: '"default";q=1000;w=60',
+    },
+  },
+  RateLimit: {
+    description: 'What is left: `"<policy>";r=<remaining>;t=<seconds until reset>`.',
+    schema: {
+      type: 'string',
+      maxLength: 200,
+      pattern: '^"[a-z_]+";r=\\d+;t=\\d+(, *"[a-z_]+";r=\\d+;t=\\d+)*$',
+      example: '"default";r=998;t=42',
+    },
+  },
+};
+
+/** Referenced from every response of a limited route (defined once under components.headers). */
+const RATE_LIMIT_HEADER_REFS = Object.fromEntries(
+  Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+);
+
+function addRateLimitHeaders(operation: Operation): void {
+  for (const [status, response] of Object.entries<Operation>(operation.responses)) {
+    if (/^[24]/.test(status)) response.headers = { ...RATE_LIMIT_HEADER_REFS, ...response.headers };
   }
 }
 

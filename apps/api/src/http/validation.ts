@@ -56,6 +56,17 @@ class ApiValidationPipe extends ValidationPipe {
   protected override toValidate(metadata: ArgumentMetadata): boolean {
     return !parsesOwnQuery(metadata) && super.toValidate(metadata);
   }
+
+  /**
+   * A path parameter reaches its handler as the text of the URL: a route that wants a number parses
+   * it with its own pipe (VersionNumberPipe). Coercing by the reflected type made the outcome depend
+   * on the compiler: tsc reflects `VersionNumber` (number & brand) as Number, so the built server
+   * turned "1" into 1 before VersionNumberPipe (which reads text) and refused every version with
+   * 400, while jest (swc, which reflects Object) passed.
+   */
+  protected override transformPrimitive(value: unknown, metadata: ArgumentMetadata): unknown {
+    return metadata.type === 'param' ? value : super.transformPrimitive(value, metadata);
+  }
 }
 
 /** Whitelist and forbid unknown fields: anything not declared on the DTO is a 400. */
