@@ -19,6 +19,7 @@ import { PlanSubscriberMoves1763805200000 } from './1763805200000-plan-subscribe
 import { PlanCascadesAndReferrers1763805300000 } from './1763805300000-plan-cascades-and-referrers';
 import { PlanTimesAfterCreation1763805400000 } from './1763805400000-plan-times-after-creation';
 import { PlanMigrationSweep1763805500000 } from './1763805500000-plan-migration-sweep';
+import { PlanStatusCounts1763805600000 } from './1763805600000-plan-status-counts';
 import { DistributionReadyKeys1763806000000 } from './1763806000000-distribution-ready-keys';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
@@ -44,5 +45,6 @@ export const migrations = [
   PlanCascadesAndReferrers1763805300000,
   PlanTimesAfterCreation1763805400000,
   PlanMigrationSweep1763805500000,
+  PlanStatusCounts1763805600000,
   DistributionReadyKeys1763806000000,
 ];
