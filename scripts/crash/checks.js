@@ -26,7 +26,10 @@ async function replay(api, entry, stats, violations) {
     return;
   }
   // A transfer that completed before the fault replays as 409 IDEMPOTENCY_KEY_ALREADY_PROCESSED naming it.
-  const transferId = entry.kind === 'transfer' && errorCode(first) === 'IDEMPOTENCY_KEY_ALREADY_PROCESSED' ? json(first).error.details?.transfer_id : undefined;
+  const transferId =
+    entry.kind === 'transfer' && errorCode(first) === 'IDEMPOTENCY_KEY_ALREADY_PROCESSED'
+      ? json(first).error.details?.transfer_id
+      : undefined;
   if (first.replayed || transferId) stats.doneBeforeFault += 1;
   else stats.doneByReplay += 1;
   entry.final = transferId ? { status: 201, text: JSON.stringify({ transfer_id: transferId }), replayed: true } : first;
@@ -43,7 +46,9 @@ async function replayUntilFinal(api, entry, violations) {
     const outcome = await api.send('POST', entry.path, entry.body, entry.key);
     if (isFinal(outcome)) return outcome;
     if (Date.now() > deadline) {
-      violations.push(`${describe(entry)}: key stuck, replays answer ${outcome.status ?? outcome.error} ${errorCode(outcome) ?? ''} after ${KEY_STUCK_MS / 1000} s`);
+      violations.push(
+        `${describe(entry)}: key stuck, replays answer ${outcome.status ?? outcome.error} ${errorCode(outcome) ?? ''} after ${KEY_STUCK_MS / 1000} s`,
+      );
       return undefined;
     }
     await sleep(200);
@@ -53,7 +58,11 @@ async function replayUntilFinal(api, entry, violations) {
 function replayProblem(entry, answer, again) {
   if (entry.kind === 'transfer' && answer.status < 300) {
     const details = json(again)?.error?.details;
-    if (again.status === 409 && errorCode(again) === 'IDEMPOTENCY_KEY_ALREADY_PROCESSED' && details?.transfer_id === json(answer).transfer_id)
+    if (
+      again.status === 409 &&
+      errorCode(again) === 'IDEMPOTENCY_KEY_ALREADY_PROCESSED' &&
+      details?.transfer_id === json(answer).transfer_id
+    )
       return undefined;
     return `answered ${again.status} ${again.text.slice(0, 200)} instead of 409 IDEMPOTENCY_KEY_ALREADY_PROCESSED naming it`;
   }
@@ -80,13 +89,19 @@ async function effectViolations(db, entries) {
     for (const row of (await db.query(sql, [keys])).rows) found.set(row.key, [...(found.get(row.key) ?? []), row]);
     return found;
   };
-  const lines = await rows(`SELECT reason AS key, id, amount::text FROM wallet_transactions WHERE reason = ANY ($1) AND transfer_id IS NULL`);
+  const lines = await rows(
+    `SELECT reason AS key, id, amount::text FROM wallet_transactions WHERE reason = ANY ($1) AND transfer_id IS NULL`,
+  );
   const holds = await rows(`SELECT reason AS key, id, status FROM wallet_holds WHERE reason = ANY ($1)`);
   const transfers = await rows(`SELECT reason AS key, id FROM wallet_transfers WHERE reason = ANY ($1)`);
-  const changes = await rows(`SELECT release_note AS key, id, status, result_version_id FROM changes WHERE release_note = ANY ($1)`);
+  const changes = await rows(
+    `SELECT release_note AS key, id, status, result_version_id FROM changes WHERE release_note = ANY ($1)`,
+  );
   const holdIds = entries.filter((entry) => entry.holdId).map((entry) => entry.holdId);
   const holdStates = new Map(
-    (await db.query(`SELECT id, status, capture_transaction_id FROM wallet_holds WHERE id = ANY ($1)`, [holdIds])).rows.map((row) => [row.id, row]),
+    (await db.query(`SELECT id, status, capture_transaction_id FROM wallet_holds WHERE id = ANY ($1)`, [holdIds])).rows.map(
+      (row) => [row.id, row],
+    ),
   );
   for (const entry of entries) {
     if (!entry.final) continue;
@@ -97,7 +112,8 @@ async function effectViolations(db, entries) {
       const list = found.get(entry.key) ?? [];
       if (!ok && list.length > 0) violations.push(`${where}: refused but left ${list.length} row(s)`);
       if (ok && list.length !== 1) violations.push(`${where}: acknowledged, ${list.length} row(s) carry its key`);
-      if (ok && list.length === 1 && id !== undefined && list[0].id !== id) violations.push(`${where}: answered ${id}, stored ${list[0].id}`);
+      if (ok && list.length === 1 && id !== undefined && list[0].id !== id)
+        violations.push(`${where}: answered ${id}, stored ${list[0].id}`);
       return list[0];
     };
     switch (entry.kind) {
@@ -118,7 +134,9 @@ async function effectViolations(db, entries) {
       case 'product_publish': {
         const change = expectOne(changes, body?.id);
         if (ok && change && (change.status !== body.status || change.status !== 'applied' || !change.result_version_id))
-          violations.push(`${where}: change stored ${change.status} (result ${change.result_version_id}), answered ${body.status}`);
+          violations.push(
+            `${where}: change stored ${change.status} (result ${change.result_version_id}), answered ${body.status}`,
+          );
         break;
       }
       case 'capture':
@@ -127,7 +145,9 @@ async function effectViolations(db, entries) {
         const want = entry.kind === 'capture' ? 'captured' : 'released';
         if (ok && hold?.status !== want) violations.push(`${where}: answered ${want}, hold is ${hold?.status}`);
         if (ok && entry.kind === 'capture' && hold?.capture_transaction_id !== body?.capture_transaction_id)
-          violations.push(`${where}: answered capture line ${body?.capture_transaction_id}, hold names ${hold?.capture_transaction_id}`);
+          violations.push(
+            `${where}: answered capture line ${body?.capture_transaction_id}, hold names ${hold?.capture_transaction_id}`,
+          );
         break;
       }
     }
@@ -145,8 +165,14 @@ async function stateViolations(db, organizationId, walletIds, stuckSeconds) {
   const adapter = { query: async (sql, params) => (await db.query(sql, params)).rows };
   const violations = (await conservationViolations(adapter, organizationId, walletIds)).map((v) => `conservation: ${v}`);
   const stuck = [
-    ['hold pending past expires_at', `SELECT id FROM wallet_holds WHERE status = 'pending' AND expires_at < now() - $1 * interval '1 second'`],
-    ['change pending past scheduled_for', `SELECT id FROM changes WHERE status = 'pending' AND scheduled_for < now() - $1 * interval '1 second'`],
+    [
+      'hold pending past expires_at',
+      `SELECT id FROM wallet_holds WHERE status = 'pending' AND expires_at < now() - $1 * interval '1 second'`,
+    ],
+    [
+      'change pending past scheduled_for',
+      `SELECT id FROM changes WHERE status = 'pending' AND scheduled_for < now() - $1 * interval '1 second'`,
+    ],
     [
       // A run's stored status stays 'running' once expanded; its tasks say when it is done (as GET /v1/cascade_runs/{id}).
       'cascade run not expanded',
@@ -183,9 +209,13 @@ async function stateViolations(db, organizationId, walletIds, stuckSeconds) {
       const heads = row.heads ?? [];
       const drafts = row.drafts ?? [];
       if (row.head_version_id !== null && (heads.length !== 1 || heads[0] !== row.head_version_id))
-        violations.push(`version line: ${subject} ${row.id} names head ${row.head_version_id}, published versions ${JSON.stringify(heads)}`);
+        violations.push(
+          `version line: ${subject} ${row.id} names head ${row.head_version_id}, published versions ${JSON.stringify(heads)}`,
+        );
       if (drafts.length > 1 || (drafts[0] ?? null) !== row.draft_version_id)
-        violations.push(`version line: ${subject} ${row.id} names draft ${row.draft_version_id}, drafts ${JSON.stringify(drafts)}`);
+        violations.push(
+          `version line: ${subject} ${row.id} names draft ${row.draft_version_id}, drafts ${JSON.stringify(drafts)}`,
+        );
     }
   }
   return violations;

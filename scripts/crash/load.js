@@ -53,7 +53,12 @@ class Api {
 
   /** A setup call that must succeed. */
   async must(method, path, body, status) {
-    const outcome = await this.send(method, path, body, method === 'POST' ? `setup-${Math.random().toString(36).slice(2)}` : undefined);
+    const outcome = await this.send(
+      method,
+      path,
+      body,
+      method === 'POST' ? `setup-${Math.random().toString(36).slice(2)}` : undefined,
+    );
     if (outcome.status !== status) throw new Error(`${method} ${path} → ${outcome.status} ${outcome.text}`);
     return json(outcome);
   }
@@ -183,8 +188,12 @@ class Client {
         const { planId, productId } = this.product;
         const staged =
           kind === 'plan_publish'
-            ? await this.api.send('PATCH', `/v1/plans/${planId}/products/${productId}`, { max_quantity: 1 + Math.floor(this.random() * 1000) })
-            : await this.api.send('PATCH', `/v1/products/${productId}`, { price_expression: String(1 + Math.floor(this.random() * 99)) });
+            ? await this.api.send('PATCH', `/v1/plans/${planId}/products/${productId}`, {
+                max_quantity: 1 + Math.floor(this.random() * 1000),
+              })
+            : await this.api.send('PATCH', `/v1/products/${productId}`, {
+                price_expression: String(1 + Math.floor(this.random() * 99)),
+              });
         const draft = json(staged)?.draft_version?.id;
         if (staged.status !== 200 || !draft) {
           this.log.stagingFailures += 1;

@@ -30,6 +30,7 @@ const LOAD_MS = Number(process.env.CRASH_LOAD_MS ?? 2_500);
 const STUCK_SECONDS = Number(process.env.CRASH_STUCK_SECONDS ?? 60);
 const SEED = Number(process.env.SEED ?? randomBytes(4).readUInt32BE(0));
 const VERBOSE = process.env.CRASH_VERBOSE === '1';
+const CONNECTIONS = `SELECT application_name, state, count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' GROUP BY 1, 2 ORDER BY 3 DESC`;
 const FAULTS = ['kill', 'pg-stop', 'cut-before', 'cut-after'];
 
 /** mulberry32: a small seeded generator, so SEED=<n> replays the same choices. */
@@ -47,7 +48,9 @@ function generator(seed) {
 async function main() {
   const started = Date.now();
   const random = generator(SEED);
-  console.log(`crash safety: ${CYCLES} cycles, ${CLIENTS} clients, ${WALLETS} wallets, ${LOAD_MS} ms load per cycle, SEED=${SEED}`);
+  console.log(
+    `crash safety: ${CYCLES} cycles, ${CLIENTS} clients, ${WALLETS} wallets, ${LOAD_MS} ms load per cycle, SEED=${SEED}`,
+  );
   const cluster = await Cluster.create();
   const dataDir = mkdtempSync(join(tmpdir(), 'billing-crash-app-'));
   let app;
@@ -83,8 +86,23 @@ async function main() {
       await db.query('SELECT organization_id FROM wallets WHERE id = $1', [fixtures.walletIds[0]])
     ).rows;
 
-    const log = { seed: SEED, entries: [], sent: 0, acknowledged: 0, refused: 0, unanswered: 0, serverErrors: {}, stagingFailures: 0 };
-    const stats = { replays: 0, doneBeforeFault: 0, doneByReplay: 0, faults: Object.fromEntries(FAULTS.map((f) => [f, 0])), cutsNotFired: 0 };
+    const log = {
+      seed: SEED,
+      entries: [],
+      sent: 0,
+      acknowledged: 0,
+      refused: 0,
+      unanswered: 0,
+      serverErrors: {},
+      stagingFailures: 0,
+    };
+    const stats = {
+      replays: 0,
+      doneBeforeFault: 0,
+      doneByReplay: 0,
+      faults: Object.fromEntries(FAULTS.map((f) => [f, 0])),
+      cutsNotFired: 0,
+    };
     const violations = [];
     const clients = Array.from({ length: CLIENTS }, (_, i) => new Client(i, api, fixtures, generator(SEED + i + 1), log));
 
@@ -104,7 +122,11 @@ async function main() {
       await app.waitReady();
       const entries = log.entries.slice(from);
       const found = [];
-      await Promise.all(chunks(entries, CLIENTS).map(async (part) => { for (const entry of part) await replay(api, entry, stats, found); }));
+      await Promise.all(
+        chunks(entries, CLIENTS).map(async (part) => {
+          for (const entry of part) await replay(api, entry, stats, found);
+        }),
+      );
       found.push(...(await effectViolations(db, entries)));
       found.push(...(await stateViolations(db, organizationId, fixtures.walletIds, STUCK_SECONDS)));
       violations.push(...found.map((v) => `cycle ${cycle} (${fault}): ${v}`));
@@ -113,6 +135,7 @@ async function main() {
           `cycle ${cycle} ${fault}: ${entries.length} writes, ${entries.filter((e) => e.first.status === null || e.first.status >= 500).length} unanswered, ${found.length} violations, ${Date.now() - cycleStart} ms`,
         );
       for (const v of found.slice(0, 10)) console.log(`  ${v}`);
+      if (VERBOSE) console.log(`  connections: ${JSON.stringify((await db.query(CONNECTIONS)).rows)}`);
     }
 
     // The end: everything must settle — no hold, change, cascade or event left behind at all.

@@ -30,7 +30,10 @@ describe('PgNotifications across a database outage', () => {
     notifications = new PgNotifications(options);
     const received: string[] = [];
     let resubscribed = 0;
-    notifications.subscribe('crash_probe', { onNotification: (payload) => received.push(payload), onResubscribe: () => (resubscribed += 1) });
+    notifications.subscribe('crash_probe', {
+      onNotification: (payload) => received.push(payload),
+      onResubscribe: () => (resubscribed += 1),
+    });
     await notifications.onApplicationBootstrap();
 
     gate.shut();
