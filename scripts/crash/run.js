@@ -9,7 +9,7 @@
 // then restarts whatever died, replays every write of the cycle with its Idempotency-Key and checks
 // the effects and the invariants (see checks.js). Prints figures; exits 1 on any violation.
 //
-// Environment: CRASH_CYCLES (10), CRASH_CLIENTS (8), CRASH_WALLETS (12), CRASH_LOAD_MS (2500, load
+// Environment: CRASH_CYCLES (8), CRASH_CLIENTS (8), CRASH_WALLETS (12), CRASH_LOAD_MS (2500, load
 // per cycle before the fault), SEED (random; printed), CRASH_STUCK_SECONDS (60: how old a
 // non-terminal hold/change/cascade/outbox row may be), CRASH_VERBOSE=1 (each cycle's line).
 const { randomBytes } = require('node:crypto');
@@ -23,7 +23,7 @@ const { PgProxy } = require('./proxy');
 const { Api, Client, createFixtures } = require('./load');
 const { effectViolations, replay, stateViolations } = require('./checks');
 
-const CYCLES = Number(process.env.CRASH_CYCLES ?? 10);
+const CYCLES = Number(process.env.CRASH_CYCLES ?? 8);
 const CLIENTS = Number(process.env.CRASH_CLIENTS ?? 8);
 const WALLETS = Number(process.env.CRASH_WALLETS ?? 12);
 const LOAD_MS = Number(process.env.CRASH_LOAD_MS ?? 2_500);
