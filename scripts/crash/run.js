@@ -10,8 +10,9 @@
 // the effects and the invariants (see checks.js). Prints figures; exits 1 on any violation.
 //
 // Environment: CRASH_CYCLES (8), CRASH_CLIENTS (8), CRASH_WALLETS (12), CRASH_LOAD_MS (2500, load
-// per cycle before the fault), SEED (random; printed), CRASH_STUCK_SECONDS (60: how old a
-// non-terminal hold/change/cascade/outbox row may be), CRASH_VERBOSE=1 (each cycle's line).
+// per cycle before the fault), SEED (random; printed), CRASH_STUCK_SECONDS (180: how old a
+// non-terminal hold/change/cascade/outbox row may be; jobs a killed server had fetched come back
+// after pg-boss's heartbeat timeout and retry backoff, about a minute), CRASH_VERBOSE=1 (each cycle's line).
 const { randomBytes } = require('node:crypto');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -27,7 +28,7 @@ const CYCLES = Number(process.env.CRASH_CYCLES ?? 8);
 const CLIENTS = Number(process.env.CRASH_CLIENTS ?? 8);
 const WALLETS = Number(process.env.CRASH_WALLETS ?? 12);
 const LOAD_MS = Number(process.env.CRASH_LOAD_MS ?? 2_500);
-const STUCK_SECONDS = Number(process.env.CRASH_STUCK_SECONDS ?? 60);
+const STUCK_SECONDS = Number(process.env.CRASH_STUCK_SECONDS ?? 180);
 const SEED = Number(process.env.SEED ?? randomBytes(4).readUInt32BE(0));
 const VERBOSE = process.env.CRASH_VERBOSE === '1';
 const CONNECTIONS = `SELECT application_name, state, count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' GROUP BY 1, 2 ORDER BY 3 DESC`;
@@ -56,6 +57,17 @@ async function main() {
   let app;
   let proxy;
   let db;
+  // Ctrl-C or a CI timeout: leave no server or PostgreSQL behind.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      if (app?.alive) process.kill(-app.child.pid, 'SIGKILL');
+      cluster.stop().finally(() => {
+        cluster.remove();
+        rmSync(dataDir, { recursive: true, force: true });
+        process.exit(130);
+      });
+    });
+  }
   try {
     await cluster.start();
     const admin = new PgClient({ connectionString: cluster.url() });
