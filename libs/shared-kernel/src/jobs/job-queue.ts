@@ -29,6 +29,14 @@ export interface SendJobOptions {
 }
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+/**
+ * A running job's worker refreshes its heartbeat this often; the supervisor (every
+ * SUPERVISE_INTERVAL_SECONDS) fails the jobs of a worker that stopped beating, and they are retried.
+ * Without it a job fetched by a server that was killed stayed `active` until pg-boss's expiry,
+ * 15 minutes later (the crash script, npm run test:crash, found cascade tasks stuck that long).
+ */
+const HEARTBEAT_SECONDS = 10;
+const SUPERVISE_INTERVAL_SECONDS = 10;
 
 /**
  * A PostgreSQL-backed job queue (pg-boss) that any number of instances share. A job sent
@@ -74,11 +82,20 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       max: 3,
       useListenNotify: true,
       instanceName: 'billing-api',
+      superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
     });
     boss.on('error', (error) => this.logger.error(`job queue error: ${error.message}`));
     await boss.start();
     for (const definition of this.definitions.values()) {
-      await boss.createQueue(definition.name, { retryLimit: definition.retryLimit ?? 5, retryBackoff: true, notify: true });
+      const queue = {
+        retryLimit: definition.retryLimit ?? 5,
+        retryBackoff: true,
+        notify: true,
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+      };
+      await boss.createQueue(definition.name, queue);
+      // A queue created by an earlier version keeps its options until told otherwise.
+      await boss.updateQueue(definition.name, queue);
       const poll = definition.maxLatencySeconds ?? 2;
       // A full batch fetches the next one at once instead of waiting for the next poll: a fan-out
       // of thousands of jobs drains at the handlers' pace, not ten per polling interval.

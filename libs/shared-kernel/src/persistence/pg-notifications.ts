@@ -47,8 +47,16 @@ export class PgNotifications implements OnApplicationBootstrap, OnApplicationShu
     await this.client?.end().catch(() => undefined);
   }
 
+  /**
+   * One attempt. Only a connection that was established (LISTENing) schedules a reconnect when it
+   * ends; a failed attempt is retried by reconnect() alone. (Both used to retry it: each failure
+   * doubled the retry chains, and a database down for a few seconds left thousands of listener
+   * connections and "too many clients" behind.)
+   */
   private async connect(): Promise<void> {
     const client = new Client({ connectionString: this.options.databaseUrl, application_name: 'billing-api-listener' });
+    let established = false;
+    let ended = false;
     client.on('notification', (message) => {
       for (const subscription of this.subscriptions.get(message.channel) ?? []) {
         subscription.onNotification(message.payload ?? '');
@@ -56,11 +64,23 @@ export class PgNotifications implements OnApplicationBootstrap, OnApplicationShu
     });
     client.on('error', (error) => this.logger.warn(`listener connection error: ${error.message}`));
     client.on('end', () => {
+      ended = true;
       if (this.client === client) this.client = undefined;
-      if (!this.stopped) setTimeout(() => void this.reconnect(), RECONNECT_DELAY_MS).unref();
+      if (established && !this.stopped) setTimeout(() => void this.reconnect(), RECONNECT_DELAY_MS).unref();
     });
-    await client.connect();
-    for (const channel of this.subscriptions.keys()) await client.query(`LISTEN ${channel}`);
+    try {
+      await client.connect();
+      for (const channel of this.subscriptions.keys()) await client.query(`LISTEN ${channel}`);
+      if (ended) throw new Error('the connection ended while it was being set up');
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    established = true;
     this.client = client;
     for (const subscriptions of this.subscriptions.values()) {
       for (const subscription of subscriptions) subscription.onResubscribe?.();
