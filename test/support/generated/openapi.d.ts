@@ -5723,10 +5723,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5771,10 +5771,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not ready: the database is down or a migration is pending. Or SHUTTING_DOWN. */
+            /** @description Not ready: the database is down or a migration is pending. Or SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5879,10 +5879,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6032,10 +6032,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6183,10 +6183,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6334,10 +6334,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6442,10 +6442,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6595,10 +6595,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6748,10 +6748,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6852,10 +6852,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6950,10 +6950,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7050,10 +7050,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7162,10 +7162,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7315,10 +7315,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7420,10 +7420,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7538,10 +7538,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7643,10 +7643,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7785,10 +7785,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7898,10 +7898,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8051,10 +8051,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8156,10 +8156,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8311,10 +8311,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8466,10 +8466,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8584,10 +8584,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8692,10 +8692,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8845,10 +8845,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8955,10 +8955,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9108,10 +9108,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9261,10 +9261,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9366,10 +9366,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9481,10 +9481,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9634,10 +9634,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9744,10 +9744,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9895,10 +9895,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10003,10 +10003,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10156,10 +10156,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10261,10 +10261,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10414,10 +10414,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10524,10 +10524,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10629,10 +10629,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10784,10 +10784,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10888,10 +10888,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11002,10 +11002,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11157,10 +11157,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11310,10 +11310,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11415,10 +11415,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11534,10 +11534,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11640,10 +11640,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11753,10 +11753,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11859,10 +11859,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12043,10 +12043,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12196,10 +12196,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12301,10 +12301,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12405,10 +12405,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12547,10 +12547,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12702,10 +12702,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12807,10 +12807,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12962,10 +12962,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13066,10 +13066,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13221,10 +13221,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13337,10 +13337,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13491,10 +13491,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13607,10 +13607,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13713,10 +13713,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13845,10 +13845,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13998,10 +13998,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14103,10 +14103,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14254,10 +14254,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14359,10 +14359,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14469,10 +14469,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14583,10 +14583,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14736,10 +14736,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14841,10 +14841,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14992,10 +14992,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15147,10 +15147,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15252,10 +15252,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15364,10 +15364,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15515,10 +15515,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15635,10 +15635,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15790,10 +15790,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15895,10 +15895,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16002,10 +16002,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16117,10 +16117,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16261,10 +16261,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16418,10 +16418,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16560,10 +16560,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16680,10 +16680,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16840,10 +16840,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16959,10 +16959,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17079,10 +17079,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17232,10 +17232,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17337,10 +17337,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17479,10 +17479,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17630,10 +17630,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17785,10 +17785,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17940,10 +17940,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18106,10 +18106,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18216,10 +18216,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18321,10 +18321,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18476,10 +18476,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18582,10 +18582,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18738,10 +18738,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18890,10 +18890,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19045,10 +19045,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19148,10 +19148,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19280,10 +19280,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19446,10 +19446,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN, PAYMENT_PROVIDER_NOT_CONFIGURED. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE, PAYMENT_PROVIDER_NOT_CONFIGURED. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19601,10 +19601,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN, PAYMENT_PROVIDER_NOT_CONFIGURED. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE, PAYMENT_PROVIDER_NOT_CONFIGURED. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19714,10 +19714,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19865,10 +19865,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -20016,10 +20016,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (SHUTTING_DOWN). */
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

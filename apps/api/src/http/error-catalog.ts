@@ -360,6 +360,11 @@ const CATALOG = {
     kind: 'unavailable',
     message: 'No payment provider is configured for live payments.',
   },
+  DATABASE_UNAVAILABLE: {
+    kind: 'unavailable',
+    message: 'The database is unavailable: retry shortly.',
+    details: { retry_after_seconds: 1 },
+  },
   SHUTTING_DOWN: {
     kind: 'unavailable',
     message: 'This server is shutting down: retry on a new connection.',

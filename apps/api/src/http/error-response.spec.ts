@@ -46,6 +46,35 @@ describe('toErrorResponse', () => {
     });
   });
 
+  it('answers a database outage with a retryable 503 DATABASE_UNAVAILABLE (still logged), not a 500', () => {
+    const lost = new Error('Connection terminated unexpectedly');
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const shutdown = Object.assign(new Error('terminating connection due to administrator command'), {
+      driverError: { code: '57P01' },
+    });
+    for (const error of [lost, refused, shutdown]) {
+      const response = toErrorResponse(error, 'req_3');
+      expect({
+        message: error.message,
+        status: response.status,
+        headers: response.headers,
+        unexpected: response.unexpected,
+      }).toEqual({
+        message: error.message,
+        status: 503,
+        headers: { 'Retry-After': '1' },
+        unexpected: true,
+      });
+      expect(response.body.error).toMatchObject({
+        type: 'api_error',
+        code: 'DATABASE_UNAVAILABLE',
+        details: { retry_after_seconds: 1 },
+      });
+    }
+    // A refused write is the request's fault or a bug, never an outage.
+    expect(toErrorResponse(Object.assign(new Error('duplicate key'), { code: '23505' }), 'r').status).toBe(500);
+  });
+
   it('translates framework errors', () => {
     expect(toErrorResponse(new NotFoundException('Cannot GET /v1/x'), 'r').body.error).toEqual(
       expect.objectContaining({ code: 'ROUTE_NOT_FOUND', message: 'No route for GET /v1/x', status: 404 }),

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { DomainError, DomainErrorKind, FieldError } from '@app/shared-kernel';
+import { DomainError, DomainErrorKind, FieldError, isDatabaseUnavailable } from '@app/shared-kernel';
 
 export interface ErrorBody {
   error: {
@@ -116,7 +116,13 @@ function fromHttpException(error: HttpException): DomainError {
  */
 export function toErrorResponse(error: unknown, requestId: string): ErrorResponse & { unexpected: boolean } {
   const domainError = error instanceof DomainError ? error : frameworkError(error);
-  const known = domainError ?? new DomainError('internal', 'INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.');
+  const known =
+    domainError ??
+    (isDatabaseUnavailable(error)
+      ? new DomainError('unavailable', 'DATABASE_UNAVAILABLE', 'The database is unavailable: retry shortly.', {
+          details: { retry_after_seconds: 1 },
+        })
+      : new DomainError('internal', 'INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.'));
   const { status, type } = KIND_TO_HTTP[known.kind];
   return {
     status,

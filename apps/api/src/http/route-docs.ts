@@ -137,6 +137,8 @@ function errorCodes(facts: RouteFacts): Map<number, ErrorCode[]> {
     ...(facts.rateLimited ? (['RATE_LIMITED'] as const) : []),
     // Any request that reaches a server after its shutdown drain is refused (main.ts).
     'SHUTTING_DOWN',
+    // A database outage answers every route that reaches it with a retryable 503, not a 500.
+    'DATABASE_UNAVAILABLE',
   ];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of [...implied, ...facts.declared]) {
@@ -190,7 +192,7 @@ function errorResponse(status: number, codes: ErrorCode[], scope: string | undef
       codes.includes('SHUTTING_DOWN') && {
         headers: {
           'Retry-After': {
-            description: 'Seconds to wait before retrying (SHUTTING_DOWN).',
+            description: 'Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE).',
             schema: { type: 'integer', example: 1 },
           },
         },

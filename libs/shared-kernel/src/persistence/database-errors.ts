@@ -18,3 +18,19 @@ export function isRefusedWrite(error: unknown): boolean {
   const state = sqlState(error);
   return state !== undefined && (state.startsWith('22') || state.startsWith('23') || state === 'P0001');
 }
+
+/** What the driver says when the server went away, before or during the statement. */
+const CONNECTION_LOST = /Connection terminated|connection error|timeout exceeded when trying to connect/;
+/** Connection exceptions (08), the server shutting down or starting (57P0x), no connection slot left. */
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT)$/;
+
+/**
+ * The database could not be reached or went away: nothing about the request is wrong, and it
+ * may be retried.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const state = sqlState(error);
+  return (
+    (state !== undefined && UNAVAILABLE_STATES.test(state)) || (error instanceof Error && CONNECTION_LOST.test(error.message))
+  );
+}
