@@ -229,8 +229,18 @@ async function main() {
       .id;
     const small = { organization_id: large.organization_id, workspace_id: smallId };
     const started = performance.now();
+    // The status-count trigger upserts one row per plan: a million of them in one statement pile
+    // versions of the same counter row (quadratic). Seed without it, then count once.
+    await sql.query('ALTER TABLE plans DISABLE TRIGGER plan_status_counts_rows');
     await seedPlans(sql, small, SMALL);
     await seedPlans(sql, large, LARGE);
+    await sql.query('ALTER TABLE plans ENABLE TRIGGER plan_status_counts_rows');
+    await sql.query(`DELETE FROM plan_status_counts WHERE organization_id = $1`, [large.organization_id]);
+    await sql.query(
+      `INSERT INTO plan_status_counts (organization_id, workspace_id, status, plans)
+       SELECT organization_id, workspace_id, status, count(*) FROM plans WHERE organization_id = $1 AND deleted_at IS NULL GROUP BY 1, 2, 3`,
+      [large.organization_id],
+    );
     await sql.query('VACUUM ANALYZE plans');
     await sql.query('VACUUM ANALYZE plan_versions');
     log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
