@@ -2,18 +2,7 @@
  * Four projects: unit specs next to the code; integration, e2e and reliability specs under test/.
  * Reliability specs (quality bars R6–R10) derive what they check from the live OpenAPI document.
  */
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2023',
-    },
-    module: { type: 'commonjs' },
-    sourceMaps: 'inline',
-  },
-];
+const swc = ['@swc/jest', require('./test/support/swc-options')];
 const moduleNameMapper = {
   '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
 };

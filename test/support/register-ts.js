@@ -1,5 +1,5 @@
 // Lets `node -r ./test/support/register-ts.js apps/api/src/main.ts` run the server from its
-// TypeScript sources, compiled on load with the same SWC settings as jest (jest.config.js): a
+// TypeScript sources, compiled on load with jest's SWC settings (swc-options.js): a
 // reliability suite can spawn the real process without waiting ~1 min for `nest build`.
 const Module = require('node:module');
 const { readFileSync } = require('node:fs');
@@ -7,15 +7,7 @@ const { join } = require('node:path');
 const { transformSync } = require('@swc/core');
 
 const root = join(__dirname, '..', '..');
-const options = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2023',
-  },
-  module: { type: 'commonjs' },
-  sourceMaps: 'inline',
-};
+const options = require('./swc-options');
 
 require.extensions['.ts'] = (module, filename) => {
   const { code } = transformSync(readFileSync(filename, 'utf8'), { ...options, filename });

@@ -121,7 +121,9 @@ function conditions(actor: Actor, criteria: PlanListCriteria, params: Parameters
 
 /** Whether anything but the tenant (and the status, which counts leave out) narrows the plans. */
 function filtersBeyondTenant(criteria: PlanListCriteria): boolean {
-  return criteria.filters.length > 0 || criteria.tags.length > 0 || criteria.hasScheduledVersion !== null || criteria.search !== null;
+  return (
+    criteria.filters.length > 0 || criteria.tags.length > 0 || criteria.hasScheduledVersion !== null || criteria.search !== null
+  );
 }
 
 function invalidCursor(): DomainError {
@@ -334,17 +336,24 @@ export class ListPlansHandler implements IQueryHandler<ListPlansQuery> {
 
   /** Plans per status under every filter but status (facets for status tabs), zeros included. */
   private async statusCounts(actor: Actor, criteria: PlanListCriteria): Promise<Record<PlanStatus, number>> {
-    const params = new Parameters();
-    const where = conditions(actor, criteria, params, { status: false });
-    // Without a filter, the counts the database keeps per status (plan_status_counts) answer at once.
-    const rows: Array<{ status: PlanStatus; count: number }> = await this.txHost.tx.query(
-      filtersBeyondTenant(criteria)
-        ? `SELECT p.status, count(*)::int AS count FROM plans p WHERE ${where.join(' AND ')} GROUP BY p.status`
-        : `SELECT status, plans::int AS count FROM plan_status_counts WHERE organization_id = $1 AND workspace_id = $2`,
-      filtersBeyondTenant(criteria) ? params.values : [actor.organizationId, actor.workspaceId],
-    );
+    const rows: Array<{ status: PlanStatus; count: number }> = filtersBeyondTenant(criteria)
+      ? await this.countMatches(actor, criteria)
+      : // Without a filter, the counts the database keeps per status (plan_status_counts) answer at once.
+        await this.txHost.tx.query(
+          `SELECT status, plans::int AS count FROM plan_status_counts WHERE organization_id = $1 AND workspace_id = $2`,
+          [actor.organizationId, actor.workspaceId],
+        );
     const counts = Object.fromEntries(PLAN_STATUSES.map((status) => [status, 0])) as Record<PlanStatus, number>;
     for (const row of rows) counts[row.status] = row.count;
     return counts;
+  }
+
+  private countMatches(actor: Actor, criteria: PlanListCriteria): Promise<Array<{ status: PlanStatus; count: number }>> {
+    const params = new Parameters();
+    const where = conditions(actor, criteria, params, { status: false });
+    return this.txHost.tx.query(
+      `SELECT p.status, count(*)::int AS count FROM plans p WHERE ${where.join(' AND ')} GROUP BY p.status`,
+      params.values,
+    );
   }
 }
