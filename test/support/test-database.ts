@@ -23,14 +23,18 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-/** A migrated template named after the migrations it holds, built once per server. */
+/**
+ * A migrated template of this run's own, named after the run and the migrations it holds, built once
+ * per run. Other runs' templates (another checkout on the same server) are never touched; the global
+ * teardown drops this run's.
+ */
 async function ensureTemplate(admin: Client): Promise<string> {
   // The migrations' code, not only their names: a migration edited before it lands rebuilds the template.
   const fingerprint = createHash('sha256')
     .update(migrations.map((migration) => `${migration.name}:${migration.prototype.up.toString()}`).join('\n'))
     .digest('hex')
     .slice(0, 12);
-  const template = `billing_template_${fingerprint}`;
+  const template = `billing_template_${runId()}_${fingerprint}`;
   await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY]);
   try {
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
@@ -39,7 +43,6 @@ async function ensureTemplate(admin: Client): Promise<string> {
       await admin.query(`CREATE DATABASE "${building}"`);
       await runMigrations(withDatabase(serverUrl(), building));
       await admin.query(`ALTER DATABASE "${building}" RENAME TO "${template}"`);
-      await dropStaleTemplates(admin, template);
     }
   } finally {
     await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK_KEY]);
@@ -47,12 +50,8 @@ async function ensureTemplate(admin: Client): Promise<string> {
   return template;
 }
 
-async function dropStaleTemplates(admin: Client, current: string): Promise<void> {
-  const { rows } = await admin.query<{ datname: string }>(
-    `SELECT datname FROM pg_database WHERE datname LIKE 'billing\\_template\\_%' AND datname <> $1`,
-    [current],
-  );
-  for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+function runId(): string {
+  return process.env.TEST_RUN_ID ?? 'adhoc';
 }
 
 /** A fresh, fully migrated database of its own for one test file. */
@@ -61,7 +60,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.connect();
   try {
     const template = await ensureTemplate(admin);
-    const name = `billing_test_${process.env.TEST_RUN_ID ?? 'adhoc'}_${randomBytes(4).toString('hex')}`;
+    const name = `billing_test_${runId()}_${randomBytes(4).toString('hex')}`;
     await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
     return { url: withDatabase(serverUrl(), name), name, drop: () => dropDatabase(name) };
   } finally {
