@@ -580,6 +580,35 @@ describe('API keys: create, list, rotate, revoke', () => {
       expect((await post(`/v1/api_keys/${test.id}/revoke`, org.sandboxAuth).expect(200)).body.status).toBe('revoked');
     });
 
+    it('needs what rotating needs: a caller lacking one of the key’s scopes gets 403 SCOPE_NOT_GRANTABLE and the key keeps working', async () => {
+      const narrow = await mint(org.auth, { name: 'keys only', scopes: ['api_keys:write'] });
+      const root = expectError(
+        await post(`/v1/api_keys/${org.api_key.id}/revoke`, bearer(narrow.secret)),
+        403,
+        'SCOPE_NOT_GRANTABLE',
+      );
+      expect(root.details.not_grantable).toEqual(expect.arrayContaining(['wallets:write', 'api_keys:read']));
+      await usable(org.rootKey).expect(200);
+      const target = await mint(org.auth, { name: 'wider target', scopes: ['customers:read', 'wallets:write'] });
+      const rotator = await mint(org.auth, { name: 'narrow revoker', scopes: ['api_keys:write', 'customers:read'] });
+      const revoked = expectError(
+        await post(`/v1/api_keys/${target.id}/revoke`, bearer(rotator.secret)),
+        403,
+        'SCOPE_NOT_GRANTABLE',
+      );
+      const rotated = expectError(
+        await post(`/v1/api_keys/${target.id}/rotate`, bearer(rotator.secret)),
+        403,
+        'SCOPE_NOT_GRANTABLE',
+      );
+      expect(revoked.details).toEqual({ not_grantable: ['wallets:write'] });
+      expect(rotated.details).toEqual(revoked.details);
+      expect(await listed(target.id)).toEqual(expect.objectContaining({ status: 'active', revoked_at: null, revokes_at: null }));
+      await usable(target.secret).expect(200);
+      const peer = await mint(org.auth, { name: 'within reach', scopes: ['customers:read'] });
+      expect((await post(`/v1/api_keys/${peer.id}/revoke`, bearer(rotator.secret)).expect(200)).body.status).toBe('revoked');
+    });
+
     it('requires api_keys:write', async () => {
       const target = await mint(org.auth, { name: 'target', scopes: ['costs:read'] });
       const reader = await mint(org.auth, { name: 'reader', scopes: ['api_keys:read'] });

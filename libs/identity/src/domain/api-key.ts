@@ -216,14 +216,13 @@ export class ApiKey {
    * the grace period, never past its own expiry, and never longer than an earlier rotation set.
    */
   rotate(minter: Minter, now: Date): { successor: ApiKey; secret: string } {
-    ApiKey.assertKeyTypeGrantable(this.state.keyType, minter, 'id');
+    this.assertManageableBy(minter);
     const status = this.status(now);
     if (status !== 'active') {
       throw new DomainError('conflict', 'API_KEY_NOT_ACTIVE', `This API key is ${status} and cannot be rotated.`, {
         details: { status },
       });
     }
-    ApiKey.assertGrantable(this.state.scopes, minter);
     const graceEnd = new Date(now.getTime() + ROTATION_GRACE_MS);
     const candidates = [graceEnd, this.state.expiresAt, this.state.revokesAt].filter((date): date is Date => date !== null);
     this.state = { ...this.state, revokesAt: new Date(Math.min(...candidates.map((date) => date.getTime()))) };
@@ -241,8 +240,19 @@ export class ApiKey {
     return { successor: key, secret };
   }
 
+  /**
+   * Rotating and revoking both act on what the key grants, so both need what minting it would:
+   * its key type and every one of its scopes. Otherwise a narrow key could revoke a wider one
+   * (the root key) that it could not have minted or rotated.
+   */
+  private assertManageableBy(minter: Minter): void {
+    ApiKey.assertKeyTypeGrantable(this.state.keyType, minter, 'id');
+    ApiKey.assertGrantable(this.state.scopes, minter);
+  }
+
   /** Revoking a revoked key changes nothing. */
-  revoke(now: Date): void {
+  revoke(minter: Minter, now: Date): void {
+    this.assertManageableBy(minter);
     if (this.state.revokedAt) return;
     this.state = { ...this.state, revokedAt: now };
   }

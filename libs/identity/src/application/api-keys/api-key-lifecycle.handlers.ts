@@ -70,7 +70,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     const key = await findVisibleForUpdate(this.keys, actor, apiKeyId);
     const now = this.clock.now();
     const alreadyRevoked = key.snapshot.revokedAt !== null;
-    key.revoke(now);
+    key.revoke(minterOf(actor), now);
     if (!alreadyRevoked) {
       await this.keys.save(key);
       await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.apiKey(apiKeyId));
