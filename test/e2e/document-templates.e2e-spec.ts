@@ -1,6 +1,5 @@
 import { ManualClock } from '@app/shared-kernel';
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { DataSource } from 'typeorm';
 import { expectError, expectFieldError } from '../support/auth-helpers';
@@ -9,6 +8,7 @@ import { templateDocument } from '../support/document-helpers';
 import { pngDataUri } from '../support/png';
 import { createTenant, idem, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
+import { binary } from '../support/binary-body';
 
 const SYSTEM = {
   invoice: '00000000-0000-4000-8000-000000000001',
@@ -37,13 +37,6 @@ const TEMPLATE_FIELDS = [
   'created_at',
   'updated_at',
 ];
-
-/** Collects a binary body (PDF) as a Buffer. */
-function binary(response: request.Response, callback: (error: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  response.on('data', (chunk: Buffer) => chunks.push(chunk));
-  response.on('end', () => callback(null, Buffer.concat(chunks)));
-}
 
 async function pdfText(pdf: Buffer): Promise<{ text: string; pages: number }> {
   const document = await getDocumentProxy(new Uint8Array(pdf));

@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import request from 'supertest';
 import { createKey, createTenant, idem, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { expectError } from '../support/expectations';
+import { binary } from '../support/binary-body';
+
+const RESPONSE_LIMIT = 8192;
+const SYSTEM_INVOICE_TEMPLATE = '00000000-0000-4000-8000-000000000001';
 
 // scrypt hashing and real PostgreSQL: the default 5 s is too tight on a busy 2-core machine.
 jest.setTimeout(30_000);
@@ -18,7 +23,8 @@ describe('Idempotency of authenticated POSTs', () => {
   let tenant: TestTenant;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // A limit small enough for a customer with full metadata to exceed it, far above every other answer here.
+    t = await createTestApp({ env: { IDEMPOTENCY_RESPONSE_MAX_BYTES: String(RESPONSE_LIMIT) } });
     db = t.app.get(DataSource);
     tenant = await createTenant(t);
   });
@@ -271,6 +277,62 @@ describe('Idempotency of authenticated POSTs', () => {
         .send({ email: 'granted@example.com', password: 'a long enough password', role: 'viewer' });
       expect(retried.status).toBe(201);
       expect(retried.body).toEqual(expect.objectContaining({ object: 'user', role: 'viewer' }));
+    });
+
+    it('keeps nothing of a pure render: a PDF preview under a key stores its fingerprint only, and a replay renders again', async () => {
+      const preview = (key: string) =>
+        t.http
+          .post(`/v1/document_templates/${SYSTEM_INVOICE_TEMPLATE}/preview`)
+          .set('Authorization', tenant.auth)
+          .set('Idempotency-Key', key)
+          .buffer(true)
+          .parse(binary)
+          .send({});
+      const keys = [idem(), idem(), idem(), idem(), idem()];
+      const renders = [];
+      for (const key of keys) renders.push(await preview(key).expect(200));
+      expect(renders[0].body.length).toBeGreaterThan(1000);
+      const stored = await db.query(
+        `SELECT response_status, response_headers, octet_length(response_body) AS body_bytes
+           FROM idempotency_records WHERE idempotency_key = ANY($1) ORDER BY idempotency_key`,
+        [keys],
+      );
+      expect(stored).toEqual(keys.map(() => ({ response_status: 200, response_headers: {}, body_bytes: null })));
+      const replay = await preview(keys[0]).expect(200);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.headers['content-type']).toBe('application/pdf');
+      expect(Buffer.compare(replay.body, renders[0].body)).toBe(0);
+      const reused = await t.http
+        .post(`/v1/document_templates/${SYSTEM_INVOICE_TEMPLATE}/preview`)
+        .set('Authorization', tenant.auth)
+        .set('Idempotency-Key', keys[0])
+        .send({ document_type: 'CREDIT_NOTE' });
+      expectError(reused, 422, 'idempotency_error', 'IDEMPOTENCY_KEY_REUSED');
+      const otherRoute = await postCustomer({ name: 'Key of a render', currency: 'EUR', external_id: 'after-render' }, keys[1]);
+      expectError(otherRoute, 422, 'idempotency_error', 'IDEMPOTENCY_KEY_REUSED');
+      expect(await customersWithExternalId('after-render')).toBe(0);
+    });
+
+    it('keeps no response above IDEMPOTENCY_RESPONSE_MAX_BYTES: the request acts once, a replay answers 409 ALREADY_PROCESSED', async () => {
+      const metadata = Object.fromEntries(
+        Array.from({ length: 50 }, (_, index) => [`key_${index}`, randomBytes(250).toString('hex')]),
+      );
+      const key = idem();
+      const body = { name: 'Heavy metadata', currency: 'EUR', external_id: 'heavy-1', metadata };
+      const created = await postCustomer(body, key).expect(201);
+      expect(created.body.metadata).toEqual(metadata);
+      const [row] = await db.query(
+        'SELECT response_status, octet_length(response_body) AS body_bytes FROM idempotency_records WHERE idempotency_key = $1',
+        [key],
+      );
+      expect(row).toEqual({ response_status: 201, body_bytes: null });
+      const replay = await postCustomer(body, key);
+      expectError(replay, 409, 'idempotency_error', 'IDEMPOTENCY_KEY_ALREADY_PROCESSED');
+      expect(replay.body.error.param).toBe('Idempotency-Key');
+      expect(replay.body.error.details).toEqual({ response_kept: false, response_limit_bytes: RESPONSE_LIMIT });
+      expectError(await postCustomer({ ...body, name: 'Other' }, key), 422, 'idempotency_error', 'IDEMPOTENCY_KEY_REUSED');
+      expect(await customersWithExternalId('heavy-1')).toBe(1);
+      expect(await recordsForKey(key)).toBe(1);
     });
 
     it('does not store a 5xx: the transaction rolls back, and a retry with the same key may act', async () => {

@@ -36,6 +36,7 @@ export class AppModule {
           appSecret: options.appSecret,
           clock: options.clock,
           environment: options.config.NODE_ENV,
+          idempotencyResponseMaxBytes: options.config.IDEMPOTENCY_RESPONSE_MAX_BYTES,
         }),
         IdentityHttpModule,
         CatalogHttpModule,

@@ -5,4 +5,6 @@ export abstract class PlatformOptions {
   abstract readonly appSecret: string;
   /** NODE_ENV: what only development may do (a sandbox payment provider serving live workspaces) is refused elsewhere. */
   abstract readonly environment: 'development' | 'test' | 'production';
+  /** The most a stored idempotent response may weigh, sealed (compressed and encrypted), in bytes. */
+  abstract readonly idempotencyResponseMaxBytes: number;
 }

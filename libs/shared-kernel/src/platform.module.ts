@@ -18,6 +18,7 @@ import { DatabaseHealth } from './persistence/database-health';
 import { PgNotifications } from './persistence/pg-notifications';
 import { RateLimitCounter } from './persistence/rate-limit-counter';
 import { TransactionalNotifier } from './persistence/transactional-notifier';
+import { DEFAULT_IDEMPOTENCY_RESPONSE_MAX_BYTES } from './idempotency/idempotency-store';
 import { PlatformOptions } from './platform-options';
 import { REQUEST_ID_KEY } from './request-context';
 
@@ -28,6 +29,8 @@ export interface PlatformModuleOptions {
   clock?: Clock;
   /** NODE_ENV; development when not given. */
   environment?: PlatformOptions['environment'];
+  /** IDEMPOTENCY_RESPONSE_MAX_BYTES; DEFAULT_IDEMPOTENCY_RESPONSE_MAX_BYTES when not given. */
+  idempotencyResponseMaxBytes?: number;
 }
 
 /**
@@ -42,6 +45,7 @@ export class PlatformModule {
       databaseUrl: options.databaseUrl,
       appSecret: options.appSecret,
       environment: options.environment ?? 'development',
+      idempotencyResponseMaxBytes: options.idempotencyResponseMaxBytes ?? DEFAULT_IDEMPOTENCY_RESPONSE_MAX_BYTES,
     };
     return {
       module: PlatformModule,

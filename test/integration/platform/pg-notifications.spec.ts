@@ -26,7 +26,12 @@ describe('PgNotifications across a database outage', () => {
   it('retries one attempt at a time while the database is away, then listens on exactly one connection again', async () => {
     const url = new URL(database.url);
     url.host = `127.0.0.1:${gate.port}`;
-    const options: PlatformOptions = { databaseUrl: url.toString(), appSecret: 'x'.repeat(40), environment: 'test' };
+    const options: PlatformOptions = {
+      databaseUrl: url.toString(),
+      appSecret: 'x'.repeat(40),
+      environment: 'test',
+      idempotencyResponseMaxBytes: 1024,
+    };
     notifications = new PgNotifications(options);
     const received: string[] = [];
     let resubscribed = 0;

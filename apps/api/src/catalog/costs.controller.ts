@@ -14,7 +14,7 @@ import {
 } from '@app/catalog';
 import { invalidParameter } from '@app/shared-kernel';
 import type { Actor } from '@app/shared-kernel';
-import { IdempotencyOptional } from '../http/idempotency.interceptor';
+import { PureResponse } from '../http/idempotency.interceptor';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { RequireScope } from '../http/auth/route-access';
@@ -82,7 +82,7 @@ export class CostsController {
 
   @Post('evaluate')
   @HttpCode(200)
-  @IdempotencyOptional()
+  @PureResponse()
   @RequireScope('costs:read')
   @ApiOperation({
     summary:
@@ -92,7 +92,10 @@ export class CostsController {
   @ApiBody({
     type: EvaluateFormulaDto,
     examples: {
-      explain: { summary: 'Explain a formula (what-if values)', value: { expression: 'round(seats * 12.5, 2)', values: { seats: '3' } } },
+      explain: {
+        summary: 'Explain a formula (what-if values)',
+        value: { expression: 'round(seats * 12.5, 2)', values: { seats: '3' } },
+      },
       preview: { summary: 'Preview a cascade', value: { cost_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07', amount: '14.00' } },
     },
   })
@@ -100,21 +103,37 @@ export class CostsController {
   evaluate(@CurrentActor() actor: Actor, @Body() body: EvaluateFormulaDto) {
     if (body.cost_id !== undefined) {
       const explainOnly = (['product_id', 'view', 'as_of', 'values'] as const).find((field) => body[field] !== undefined);
-      if (explainOnly) throw invalidParameter(explainOnly, 'MUTUALLY_EXCLUSIVE', `${explainOnly} belongs to the explain form, not to a cascade preview (cost_id).`);
+      if (explainOnly)
+        throw invalidParameter(
+          explainOnly,
+          'MUTUALLY_EXCLUSIVE',
+          `${explainOnly} belongs to the explain form, not to a cascade preview (cost_id).`,
+        );
       if ((body.amount === undefined) === (body.expression === undefined)) {
         throw invalidParameter('amount', 'MUTUALLY_EXCLUSIVE', 'A cascade preview takes exactly one of amount or expression.');
       }
       return this.queries.execute(
-        new EvaluateFormulaQuery(actor, { preview: { costId: body.cost_id, amount: body.amount, expression: body.expression, effectiveAt: body.effective_at } }),
+        new EvaluateFormulaQuery(actor, {
+          preview: { costId: body.cost_id, amount: body.amount, expression: body.expression, effectiveAt: body.effective_at },
+        }),
       );
     }
-    if (body.expression === undefined) throw invalidParameter('expression', 'REQUIRED', 'Send an expression to evaluate, or a cost_id to preview a cascade.');
+    if (body.expression === undefined)
+      throw invalidParameter('expression', 'REQUIRED', 'Send an expression to evaluate, or a cost_id to preview a cascade.');
     const previewOnly = (['amount', 'effective_at'] as const).find((field) => body[field] !== undefined);
-    if (previewOnly) throw invalidParameter(previewOnly, 'MUTUALLY_EXCLUSIVE', `${previewOnly} belongs to a cascade preview (with cost_id).`);
-    if (body.view !== undefined && body.product_id === undefined) throw invalidParameter('view', 'INVALID_VALUE', 'view needs a product_id.');
+    if (previewOnly)
+      throw invalidParameter(previewOnly, 'MUTUALLY_EXCLUSIVE', `${previewOnly} belongs to a cascade preview (with cost_id).`);
+    if (body.view !== undefined && body.product_id === undefined)
+      throw invalidParameter('view', 'INVALID_VALUE', 'view needs a product_id.');
     return this.queries.execute(
       new EvaluateFormulaQuery(actor, {
-        explain: { expression: body.expression, productId: body.product_id, view: body.view, asOf: body.as_of, values: body.values },
+        explain: {
+          expression: body.expression,
+          productId: body.product_id,
+          view: body.view,
+          asOf: body.as_of,
+          values: body.values,
+        },
       }),
     );
   }
@@ -183,7 +202,9 @@ export class CostsController {
 
   @Get(':id/consumers')
   @RequireScope('costs:read')
-  @ApiOperation({ summary: 'Consumers: for an ORG cost every ACTIVE product whose live version resolved it; for a PRODUCT cost its product.' })
+  @ApiOperation({
+    summary: 'Consumers: for an ORG cost every ACTIVE product whose live version resolved it; for a PRODUCT cost its product.',
+  })
   @ApiOkResponse({ type: ConsumerListDto })
   @ApiErrors('COST_NOT_FOUND')
   consumers(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: ListQueryDto) {
@@ -193,7 +214,9 @@ export class CostsController {
   @Post(':id/restore')
   @HttpCode(200)
   @RequireScope('costs:write')
-  @ApiOperation({ summary: 'Restore a removed or retired cost; 409 when the live version (or, for ORG, the key) is no longer its.' })
+  @ApiOperation({
+    summary: 'Restore a removed or retired cost; 409 when the live version (or, for ORG, the key) is no longer its.',
+  })
   @ApiOkResponse({ type: CostDto })
   @ApiErrors('COST_NOT_FOUND', 'COST_KEY_NOT_IN_HEAD', 'ALREADY_EXISTS', 'ENTITY_ARCHIVED')
   async restore(@CurrentActor() actor: Actor, @Param('id') id: string) {

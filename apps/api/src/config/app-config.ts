@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { DEFAULT_IDEMPOTENCY_RESPONSE_MAX_BYTES } from '@app/shared-kernel';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -48,6 +49,12 @@ export class AppConfig {
   @IsInt()
   @Min(0)
   PDF_PREVIEW_RATE_LIMIT_PER_MINUTE = 60;
+
+  /** The most a response kept for Idempotency-Key replays may weigh, compressed and encrypted. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  IDEMPOTENCY_RESPONSE_MAX_BYTES = DEFAULT_IDEMPOTENCY_RESPONSE_MAX_BYTES;
 
   @IsString()
   DATA_DIR = '.data';

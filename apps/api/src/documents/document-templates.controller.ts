@@ -35,7 +35,7 @@ import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { RequireScope } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
-import { IdempotencyOptional } from '../http/idempotency.interceptor';
+import { PureResponse } from '../http/idempotency.interceptor';
 import {
   CopyDocumentTemplateDto,
   CreateDocumentTemplateDto,
@@ -319,14 +319,15 @@ export class DocumentTemplatesController {
 
   @Post(':id/preview')
   @HttpCode(200)
-  @IdempotencyOptional()
+  @PureResponse()
   // A pure render: it changes nothing, so a read-only key may preview (as it may read the thumbnail).
   @RequireScope('document_templates:read')
   @ApiOperation({
     summary:
       'Render the template (or the unsaved template_json of the body) with sample data: a PDF by default; ' +
       '`Accept: text/html` or `text/plain` gives the HTML or plain-text render. Identical bytes on repeat; rate-limited ' +
-      'per organization (PDF_PREVIEW_RATE_LIMIT_PER_MINUTE). Idempotency-Key is accepted, not required.',
+      'per organization (PDF_PREVIEW_RATE_LIMIT_PER_MINUTE). Idempotency-Key is accepted, not required; nothing of the render ' +
+      'is stored under it (a retry renders again).',
   })
   @ApiProduces('application/pdf', 'text/html', 'text/plain')
   @ApiOkResponse({

@@ -282,6 +282,7 @@ const CATALOG = {
   },
   IDEMPOTENCY_KEY_ALREADY_PROCESSED: {
     kind: 'idempotency_completed',
+    // A transfer's key names its transfer; a key whose response was too large to keep says so instead.
     message: 'This Idempotency-Key was already used for a completed request.',
     param: 'Idempotency-Key',
     details: { transfer_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d' },

@@ -1,7 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
-import { DomainError, IdempotencyScope, IdempotencyStore, KeyedRequest, StoredResponse } from '@app/shared-kernel';
+import { Claim, DomainError, IdempotencyScope, IdempotencyStore, KeyedRequest, StoredResponse } from '@app/shared-kernel';
 import { FastifyReply } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { AuthenticatedRequest } from './auth/auth.guard';
@@ -10,26 +10,29 @@ import { keyedRequest } from './keyed-request';
 import { RequestValidationError } from './validation';
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
-const OPTIONAL = 'billing:idempotency-optional';
+const PURE = 'billing:pure-response';
 /** Refusals that are not the handler's answer to this request: a retry may well succeed. */
 const NOT_STORED = new Set([401, 403, 429]);
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Response headers worth replaying; the rest (request id, rate limits) belong to the retry. */
 const REPLAYED_HEADERS = ['location'];
 
-/** For pure renders (PDF preview): the key is accepted but not required. */
-export const IdempotencyOptional = () => SetMetadata(OPTIONAL, true);
+/**
+ * A route that changes nothing and answers the same request the same way (a render, an
+ * evaluation): the key is accepted but not required, and nothing of its response is stored.
+ */
+export const PureResponse = () => SetMetadata(PURE, true);
 
 export type IdempotencyKeyRule = 'required' | 'optional' | 'none';
 
 /**
  * Which requests run under an Idempotency-Key: every authenticated POST, where the key is
- * required unless the route is @IdempotencyOptional. The interceptor enforces this and the
+ * required unless the route is a @PureResponse. The interceptor enforces this and the
  * OpenAPI document declares the header from it.
  */
 export function idempotencyKeyRule(method: string, authenticated: boolean, handler: object): IdempotencyKeyRule {
   if (method.toUpperCase() !== 'POST' || !authenticated) return 'none';
-  return Reflect.getMetadata(OPTIONAL, handler) === true ? 'optional' : 'required';
+  return Reflect.getMetadata(PURE, handler) === true ? 'optional' : 'required';
 }
 
 const REPLAY_AS_CONFLICT = 'billing:idempotency-replay-as-conflict';
@@ -89,7 +92,26 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const conflictField = replayAsConflictField(context.getHandler());
     const keyed = keyedRequest(request, (canonical) => this.store.fingerprint(canonical));
-    return from(this.execute({ scope, request: keyed, reply, requestId: String(request.id), conflictField }, next));
+    const call: KeyedCall = { scope, request: keyed, reply, requestId: String(request.id), conflictField };
+    return from(rule === 'optional' ? this.executePure(call, next) : this.execute(call, next));
+  }
+
+  /**
+   * A pure route keeps only the request's fingerprint, claimed and recorded in one short
+   * transaction before it runs: the key on another request is refused (422), the same request
+   * runs again (a render is byte-stable), and no connection is held while it runs. Two identical
+   * requests racing on a new key both run unless the claim is still open (409 IN_USE): harmless
+   * for a route that changes nothing, and each run counts against its own limits.
+   */
+  private async executePure(call: KeyedCall, next: CallHandler): Promise<unknown> {
+    const replayed = await this.txHost.withTransaction(async () => {
+      const claim = await this.checkedClaim(call);
+      if (claim.outcome === 'new') await this.store.recordWithoutResponse(call.scope, call.request, call.reply.statusCode);
+      return claim.outcome === 'completed';
+    });
+    const result: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
+    if (replayed) void call.reply.header('Idempotent-Replayed', 'true');
+    return result;
   }
 
   /**
@@ -142,6 +164,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
             }),
           }
         : response;
+    // Above the size limit only the fingerprint is kept: a replay answers 409 ALREADY_PROCESSED.
     await this.store.record(call.scope, call.request, stored);
     return this.send(call.reply, response, false);
   }
@@ -158,7 +181,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   /** Takes the key for this transaction; answers a completed request's replay, or undefined when the key is new. */
-  private async claim({ scope, request, reply, conflictField }: KeyedCall): Promise<string | Buffer | undefined> {
+  private async claim(call: KeyedCall): Promise<string | Buffer | undefined> {
+    const claim = await this.checkedClaim(call);
+    if (claim.outcome === 'new') return undefined;
+    if (claim.response === null) throw responseNotKept(this.store.maxResponseBytes);
+    if (call.conflictField && claim.response.status < 300) throw alreadyProcessed(call.conflictField, claim.response.body);
+    return this.send(call.reply, claim.response, true);
+  }
+
+  /** The key's claim, refused while another request holds it or when it names another request. */
+  private async checkedClaim({ scope, request }: KeyedCall): Promise<Exclude<Claim, { outcome: 'in_use' }>> {
     const claim = await this.store.claim(scope);
     if (claim.outcome === 'in_use') {
       throw new DomainError(
@@ -168,7 +200,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         { param: 'Idempotency-Key' },
       );
     }
-    if (claim.outcome === 'new') return undefined;
+    if (claim.outcome === 'new') return claim;
     if (claim.fingerprint !== request.fingerprint) {
       throw new DomainError(
         'idempotency_mismatch',
@@ -177,8 +209,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         { param: 'Idempotency-Key' },
       );
     }
-    if (conflictField && claim.response.status < 300) throw alreadyProcessed(conflictField, claim.response.body);
-    return this.send(reply, claim.response, true);
+    return claim;
   }
 
   private replayedHeaders(reply: FastifyReply): Record<string, string> {
@@ -213,6 +244,15 @@ class HandlerRefusal extends Error {
   constructor(readonly response: StoredResponse) {
     super('handler refusal');
   }
+}
+
+function responseNotKept(limitBytes: number): DomainError {
+  return new DomainError(
+    'idempotency_completed',
+    'IDEMPOTENCY_KEY_ALREADY_PROCESSED',
+    'This Idempotency-Key was already used for a completed request whose response was too large to keep for replays.',
+    { param: 'Idempotency-Key', details: { response_kept: false, response_limit_bytes: limitBytes } },
+  );
 }
 
 function alreadyProcessed(field: string, body: string): DomainError {

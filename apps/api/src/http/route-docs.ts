@@ -120,7 +120,8 @@ function errorCodes(facts: RouteFacts): Map<number, ErrorCode[]> {
     ...(facts.idempotency !== 'none'
       ? (['IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'] as const)
       : []),
-    ...(facts.replayAsConflict ? (['IDEMPOTENCY_KEY_ALREADY_PROCESSED'] as const) : []),
+    // A transfer's key, or a key whose response was over IDEMPOTENCY_RESPONSE_MAX_BYTES (pure routes keep none).
+    ...(facts.replayAsConflict || facts.idempotency === 'required' ? (['IDEMPOTENCY_KEY_ALREADY_PROCESSED'] as const) : []),
     ...(facts.authenticated
       ? ([
           'UNAUTHENTICATED',

@@ -32,8 +32,15 @@ export interface StoredResponse {
   body: string;
 }
 
+/** A completed request's response, or null when it was not kept (a pure route's, or one over the size limit). */
 export type Claim =
-  { outcome: 'in_use' } | { outcome: 'new' } | { outcome: 'completed'; fingerprint: string; response: StoredResponse };
+  { outcome: 'in_use' } | { outcome: 'new' } | { outcome: 'completed'; fingerprint: string; response: StoredResponse | null };
+
+/**
+ * 256 KiB sealed: a 1,000-item batch debit's answer fits many times over, while one key can no
+ * longer hold megabytes for 24 hours.
+ */
+export const DEFAULT_IDEMPOTENCY_RESPONSE_MAX_BYTES = 256 * 1024;
 
 /**
  * Claims and records live in the caller's transaction, beside the command's effects: a crash
@@ -44,6 +51,8 @@ export type Claim =
 export class IdempotencyStore {
   private readonly vault: ResponseVault;
   private readonly fingerprints: RequestFingerprint;
+  /** IDEMPOTENCY_RESPONSE_MAX_BYTES: the most a kept response may weigh once sealed. */
+  readonly maxResponseBytes: number;
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -52,6 +61,7 @@ export class IdempotencyStore {
   ) {
     this.vault = new ResponseVault(options.appSecret);
     this.fingerprints = new RequestFingerprint(options.appSecret);
+    this.maxResponseBytes = options.idempotencyResponseMaxBytes;
   }
 
   /** The fingerprint of a request's canonical text (keyed: a body may carry a password). */
@@ -66,7 +76,7 @@ export class IdempotencyStore {
       fingerprint: string | null;
       response_status: number;
       response_headers: Record<string, string>;
-      response_body: string;
+      response_body: string | null;
     }>(this.txHost.tx, 'SELECT * FROM idempotency_claim($1, $2, $3, $4)', [
       scope.organizationId,
       scope.workspaceId,
@@ -78,11 +88,35 @@ export class IdempotencyStore {
     return {
       outcome: 'completed',
       fingerprint: row.fingerprint,
-      response: { status: row.response_status, headers: row.response_headers, body: this.vault.open(row.response_body) },
+      response:
+        row.response_body === null
+          ? null
+          : { status: row.response_status, headers: row.response_headers, body: this.vault.open(row.response_body) },
     };
   }
 
-  async record(scope: IdempotencyScope, request: KeyedRequest, response: StoredResponse): Promise<void> {
+  /**
+   * Keeps the response for replays when its sealed form is within the size limit; above it, only
+   * the request's fingerprint and status (answers whether it was kept).
+   */
+  async record(scope: IdempotencyScope, request: KeyedRequest, response: StoredResponse): Promise<boolean> {
+    const sealed = this.vault.seal(response.body);
+    const kept = sealed.length <= this.maxResponseBytes;
+    await this.insert(scope, request, kept ? response : { ...response, headers: {} }, kept ? sealed : null);
+    return kept;
+  }
+
+  /** For a pure route: the request's fingerprint and the route's status, no response (a replay runs again). */
+  async recordWithoutResponse(scope: IdempotencyScope, request: KeyedRequest, status: number): Promise<void> {
+    await this.insert(scope, request, { status, headers: {}, body: '' }, null);
+  }
+
+  private async insert(
+    scope: IdempotencyScope,
+    request: KeyedRequest,
+    response: StoredResponse,
+    sealedBody: string | null,
+  ): Promise<void> {
     await preparedQuery(
       this.txHost.tx,
       `INSERT INTO idempotency_records (organization_id, workspace_id, principal_id, method, route, idempotency_key,
@@ -98,7 +132,7 @@ export class IdempotencyStore {
         request.fingerprint,
         response.status,
         JSON.stringify(response.headers),
-        this.vault.seal(response.body),
+        sealedBody,
         this.clock.now(),
       ],
     );
