@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { PROBE_TABLE_SQL, ProbeModule } from '../support/probe.module';
 import { RawClient, rawClient, RawResponse } from '../support/raw-http';
 import { createTestApp, TEST_APP_SECRET, TestApp } from '../support/test-app';
+import { createKey, createTenant, TestTenant } from '../support/tenants';
 
 const REQUEST_ID = /^req_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -288,25 +289,83 @@ describe('HTTP edge: errors, request ids, prefixes, limits', () => {
 
 describe('HTTP edge: rate limits', () => {
   let t: TestApp;
+  let tenant: TestTenant;
+  let address = 0;
+  /** Each test calls from addresses of its own (TRUST_PROXY trusts the test client's X-Forwarded-For). */
+  const nextAddress = () => `198.51.100.${(address += 1)}`;
 
   beforeAll(async () => {
-    t = await createTestApp({ imports: [ProbeModule], env: { RATE_LIMIT_PER_MINUTE: '3' } });
+    t = await createTestApp({ imports: [ProbeModule], env: { RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'true' } });
+    tenant = await createTenant(t);
   });
   afterAll(() => t.close());
 
   it('sends RateLimit headers and answers 429 RATE_LIMITED with Retry-After past the limit', async () => {
-    const first = await t.http.get('/v1/nowhere').set('Authorization', 'Bearer caller-a').expect(404);
+    const from = nextAddress();
+    const get = () => t.http.get('/v1/nowhere').set('X-Forwarded-For', from).set('Authorization', 'Bearer caller-a');
+    const first = await get().expect(404);
     expect(first.headers['ratelimit-policy']).toBe('"default";q=3;w=60');
     expect(first.headers['ratelimit']).toMatch(/^"default";r=2;t=\d+$/);
-    await t.http.get('/v1/nowhere').set('Authorization', 'Bearer caller-a').expect(404);
-    await t.http.get('/v1/nowhere').set('Authorization', 'Bearer caller-a').expect(404);
-    const limited = await t.http.get('/v1/nowhere').set('Authorization', 'Bearer caller-a').expect(429);
+    await get().expect(404);
+    await get().expect(404);
+    const limited = await get().expect(429);
     expectErrorBody(limited.body, 429, 'rate_limit_error', 'RATE_LIMITED', limited.headers['request-id']);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.headers['ratelimit']).toMatch(/^"default";r=0;t=\d+$/);
 
-    // Another caller has a budget of its own; health checks are never limited.
-    await t.http.get('/v1/nowhere').set('Authorization', 'Bearer caller-b').expect(404);
-    await t.http.get('/health/live').expect(200);
+    // Another address has a budget of its own; health checks are never limited.
+    await t.http.get('/v1/nowhere').set('X-Forwarded-For', nextAddress()).expect(404);
+    await t.http.get('/health/live').set('X-Forwarded-For', from).expect(200);
+  });
+
+  it('counts the authenticated principal, however its Authorization header is spelled and wherever it calls from', async () => {
+    // Another key of the same organization is another principal (minting it is this key's first request).
+    const other = await createKey(
+      t,
+      tenant.auth,
+      { name: 'second', scopes: ['customers:read'] },
+      { 'X-Forwarded-For': nextAddress() },
+    );
+    const token = tenant.auth.replace(/^Bearer /, '');
+    for (const authorization of [`bearer ${token}`, `BEARER ${token}`]) {
+      await t.http.get('/v1/customers').set('X-Forwarded-For', nextAddress()).set('Authorization', authorization).expect(200);
+    }
+    const limited = await t.http
+      .get('/v1/customers')
+      .set('X-Forwarded-For', nextAddress())
+      .set('Authorization', `bEaReR ${token}`);
+    expectErrorBody(limited.body, 429, 'rate_limit_error', 'RATE_LIMITED', limited.headers['request-id']);
+    expect(limited.headers['ratelimit']).toMatch(/^"default";r=0;t=\d+$/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    await t.http
+      .get('/v1/customers')
+      .set('X-Forwarded-For', nextAddress())
+      .set('Authorization', `Bearer ${other.secret}`)
+      .expect(200);
+  });
+
+  it('counts refused credentials and public routes against the client address: fresh junk tokens share one budget', async () => {
+    const from = nextAddress();
+    for (let i = 0; i < 3; i += 1) {
+      const refused = await t.http
+        .get('/v1/customers')
+        .set('X-Forwarded-For', from)
+        .set('Authorization', `Bearer sk_live_junk${i}`);
+      expectErrorBody(refused.body, 401, 'authentication_error', 'UNAUTHENTICATED', refused.headers['request-id']);
+    }
+    const limited = await t.http.get('/v1/customers').set('X-Forwarded-For', from).set('Authorization', 'Bearer sk_live_junk3');
+    expectErrorBody(limited.body, 429, 'rate_limit_error', 'RATE_LIMITED', limited.headers['request-id']);
+
+    // Sign-in is public: each junk Authorization value is the same caller, its address.
+    const signInFrom = nextAddress();
+    const signIn = (i: number) =>
+      t.http
+        .post('/v1/sessions')
+        .set('X-Forwarded-For', signInFrom)
+        .set('Authorization', `Bearer junk-${i}`)
+        .send({ organization_id: tenant.organization_id, email: `nobody-${i}@example.com`, password: 'not the password' });
+    for (let i = 0; i < 3; i += 1) expect((await signIn(i)).status).toBe(401);
+    const throttled = await signIn(3);
+    expectErrorBody(throttled.body, 429, 'rate_limit_error', 'RATE_LIMITED', throttled.headers['request-id']);
   });
 });

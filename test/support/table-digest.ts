@@ -9,8 +9,8 @@ export type TableColumns = Record<string, string[]>;
 
 /** Written after a use, out of band: not a side effect of the request that used the key. */
 const BOOKKEEPING_COLUMNS = ['last_used_at'];
-/** What a refused request may legitimately write: its own stored answer, its rate-limit window. */
-const BOOKKEEPING_TABLES = ['idempotency_records', 'rate_limit_windows'];
+/** What a refused request may legitimately write: its own stored answer, its rate-limit window, its sign-in attempt. */
+const BOOKKEEPING_TABLES = ['idempotency_records', 'rate_limit_windows', 'sign_in_attempts'];
 
 async function publicTables(db: DataSource): Promise<string[]> {
   const rows: Array<{ name: string }> = await db.query(

@@ -59,7 +59,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     adapter,
     { logger: false, rawBody: true },
   );
-  await configureApp(app, config);
+  await configureApp(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return {

@@ -42,7 +42,7 @@ export class AppModule {
         CatalogHttpModule,
         DocumentsHttpModule.register(options.config),
         BillingWalletHttpModule,
-        HttpEdgeModule,
+        HttpEdgeModule.register(options.config),
       ],
       controllers: [HealthController],
       providers: [ShutdownGate],

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, RequestMethod } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Clock, DomainError } from '@app/shared-kernel';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
@@ -9,7 +8,7 @@ import { AllExceptionsFilter, sendError } from './http/all-exceptions.filter';
 import { acceptJsonBodiesOnly, BODY_LIMIT_BYTES } from './http/json-body';
 import { answerClientError, refuseAmbiguousHeaders } from './http/request-headers';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
-import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
+import { RequestRateLimit } from './http/request-rate-limit';
 import { isOperational } from './http/operational-paths';
 import { ShutdownGate } from './http/shutdown-gate';
 import { createValidationPipe } from './http/validation';
@@ -63,7 +62,7 @@ function parseTrustProxy(value: string | undefined): boolean | string[] | ((addr
 }
 
 /** Pipes, filters, interceptors, hooks and docs: shared by main.ts and the e2e tests. */
-export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+export async function configureApp(app: NestFastifyApplication): Promise<void> {
   app.useLogger(app.get(PinoLogger));
   applyGlobalPrefix(app);
   app.useGlobalPipes(createValidationPipe());
@@ -71,12 +70,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.useGlobalInterceptors(new RejectUndeclaredInputInterceptor());
 
   app.get(ShutdownGate).install(app.getHttpAdapter().getInstance() as unknown as FastifyInstance);
-  // Windows on the application's clock (the database's time), never the host's (R9).
-  const clock = app.get(Clock);
-  installRateLimit(
-    app.getHttpAdapter().getInstance() as unknown as FastifyInstance,
-    new RateLimiter(config.RATE_LIMIT_PER_MINUTE, () => clock.now().getTime()),
-  );
+  app.get(RequestRateLimit).install(app.getHttpAdapter().getInstance() as unknown as FastifyInstance);
 
   setupOpenApi(app);
 }
@@ -88,20 +82,5 @@ export function applyGlobalPrefix(app: NestFastifyApplication): void {
       { path: 'health/live', method: RequestMethod.GET },
       { path: 'health/ready', method: RequestMethod.GET },
     ],
-  });
-}
-
-function installRateLimit(fastify: FastifyInstance, limiter: RateLimiter): void {
-  if (!limiter.enabled) return;
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (isOperational(request.url)) return;
-    const state = limiter.consume(callerKey(request.headers.authorization, request.ip));
-    void reply.headers(rateLimitHeaders('default', state));
-    if (!state.allowed) {
-      void reply.header('Retry-After', String(state.resetSeconds));
-      throw new DomainError('rate_limited', 'RATE_LIMITED', `Rate limit of ${limiter.limit} requests per minute exceeded.`, {
-        details: { retry_after_seconds: state.resetSeconds },
-      });
-    }
   });
 }

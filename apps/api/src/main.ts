@@ -43,7 +43,7 @@ async function serve(config: AppConfig, { url: databaseUrl, embedded }: Database
     // Webhook signatures are computed over the exact bytes received.
     { bufferLogs: true, rawBody: true },
   );
-  await configureApp(app, config);
+  await configureApp(app);
   await app.init();
   const bootstrapped = await app.get(CommandBus).execute(new BootstrapIfEmptyCommand());
   if (bootstrapped) process.stdout.write(rootKeyBanner(bootstrapped));

@@ -10,6 +10,7 @@ import { WorkspaceDirectory } from './application/authentication/workspace-direc
 import { BootstrapIfEmptyHandler, BootstrapOrganizationHandler } from './application/bootstrap/bootstrap-organization.handler';
 import { CreateCustomerHandler, GetCustomerHandler, ListCustomersHandler } from './application/customers/customer.handlers';
 import { CreateSessionHandler, EndSessionHandler } from './application/sessions/session.handlers';
+import { SignInThrottle } from './application/sessions/sign-in-throttle';
 import { CreateUserHandler, ListUsersHandler } from './application/users/user.handlers';
 import {
   CreateWorkspaceHandler,
@@ -48,6 +49,7 @@ const PROVIDERS = [
   BootstrapOrganizationHandler,
   BootstrapIfEmptyHandler,
   CreateSessionHandler,
+  SignInThrottle,
   EndSessionHandler,
   CreateCustomerHandler,
   GetCustomerHandler,

@@ -30,3 +30,5 @@ export * from './persistence/sql-write';
 export * from './persistence/tenant-check';
 export * from './persistence/transactional-notifier';
 export * from './webhooks/webhook-signature';
+export * from './throttling/client-address';
+export * from './throttling/concurrency-gate';

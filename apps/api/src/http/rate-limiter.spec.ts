@@ -1,4 +1,5 @@
-import { callerKey, rateLimitHeaders, RateLimiter } from './rate-limiter';
+import type { Actor } from '@app/shared-kernel';
+import { principalKey, rateLimitHeaders, RateLimiter } from './rate-limiter';
 
 describe('RateLimiter', () => {
   it('counts per caller within a one-minute window and resets with the next window', () => {
@@ -16,11 +17,12 @@ describe('RateLimiter', () => {
     expect(new RateLimiter(0, () => 0).enabled).toBe(false);
   });
 
-  it('keys callers by a hash of their credential, never the credential itself', () => {
-    const key = callerKey('Bearer sk_live_secret', '10.0.0.1');
-    expect(key).not.toContain('secret');
-    expect(key).toBe(callerKey('Bearer sk_live_secret', '10.0.0.2'));
-    expect(callerKey(undefined, '10.0.0.1')).toBe('ip:10.0.0.1');
+  it('keys an authenticated caller by its principal, never its credential', () => {
+    const actor = (type: 'api_key' | 'user', id: string, credentialId: string) =>
+      ({ principal: { type, id, credentialId } }) as unknown as Actor;
+    expect(principalKey(actor('user', 'u1', 'session-a'))).toBe(principalKey(actor('user', 'u1', 'session-b')));
+    expect(principalKey(actor('api_key', 'k1', 'k1'))).toBe('principal:api_key:k1');
+    expect(principalKey(actor('api_key', 'k1', 'k1'))).not.toBe(principalKey(actor('user', 'k1', 's')));
   });
 
   it('renders the IETF RateLimit headers', () => {

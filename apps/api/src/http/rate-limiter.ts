@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import type { Actor } from '@app/shared-kernel';
 
 export interface RateLimitState {
   limit: number;
@@ -14,6 +14,7 @@ export const RATE_LIMIT_WINDOW_SECONDS = WINDOW_MS / 1000;
 /**
  * Fixed one-minute windows counted in process, per caller. Costs no I/O on the hot path;
  * with N instances behind a balancer the effective ceiling is N × limit (noted in the README).
+ * What must hold across instances (sign-in attempts, PDF previews) is counted in the database.
  * `now` is the application's Clock (the database's time), so every instance's windows start
  * on the same minute boundary whatever its host clock says (R9).
  */
@@ -47,9 +48,9 @@ export class RateLimiter {
   }
 }
 
-/** The caller's credential identifies the principal without a database read; secrets are hashed. */
-export function callerKey(authorization: string | undefined, ip: string): string {
-  return authorization ? createHash('sha256').update(authorization).digest('base64url') : `ip:${ip}`;
+/** An authenticated caller counts as its principal (an API key, or a user over all their sessions). */
+export function principalKey(actor: Actor): string {
+  return `principal:${actor.principal.type}:${actor.principal.id}`;
 }
 
 export function rateLimitHeaders(policy: string, state: RateLimitState): Record<string, string> {

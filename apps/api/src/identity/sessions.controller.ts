@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Ip, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateSessionCommand, EndSessionCommand, SCOPE_CATALOG } from '@app/identity';
@@ -52,12 +52,16 @@ export class SessionsController {
   @Public()
   @HttpCode(201)
   @ApiOperation({
-    summary: 'Sign in with organization_id, email and password; returns a session token (a human principal).',
+    summary:
+      'Sign in with organization_id, email and password; returns a session token (a human principal). Throttled per ' +
+      'account and per client address with a growing delay: 429 RATE_LIMITED with Retry-After, alike for unknown accounts.',
   })
   @ApiCreatedResponse({ type: SessionDto })
   @ApiErrors('INVALID_CREDENTIALS')
-  async create(@Body() body: CreateSessionDto): Promise<SessionDto> {
-    const session = await this.commands.execute(new CreateSessionCommand(body.email, body.password, body.organization_id));
+  async create(@Body() body: CreateSessionDto, @Ip() clientAddress: string): Promise<SessionDto> {
+    const session = await this.commands.execute(
+      new CreateSessionCommand(body.email, body.password, body.organization_id, clientAddress),
+    );
     return {
       object: 'session',
       id: session.id,

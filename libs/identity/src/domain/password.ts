@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, ScryptOptions, timingSafeEqual } from 'node:crypto';
-import { invalidParameter } from '@app/shared-kernel';
+import { ConcurrencyGate, invalidParameter } from '@app/shared-kernel';
 
 /** scrypt (memory-hard): N=2^15, r=8, p=1 uses 32 MiB per hash, about 50–100 ms here. */
 const PARAMETERS = { N: 2 ** 15, r: 8, p: 1 };
@@ -7,11 +7,21 @@ const KEY_LENGTH = 32;
 const MIN_LENGTH = 12;
 const MAX_LENGTH = 256;
 
+/**
+ * scrypt runs in libuv's pool (4 threads, shared with DNS and file reads): two at a time per
+ * process and a short queue, past which sign-in answers 429 at once. However many accounts and
+ * addresses a flood spreads over, password checks cost at most two threads.
+ */
+const SCRYPT_GATE = new ConcurrencyGate(2, 32, 'Too many password checks in progress; retry in a second.');
+
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password, salt, KEY_LENGTH, { ...options, maxmem: 128 * options.N! * options.r! * 2 }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+  return SCRYPT_GATE.run(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password, salt, KEY_LENGTH, { ...options, maxmem: 128 * options.N! * options.r! * 2 }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
   );
 }
 

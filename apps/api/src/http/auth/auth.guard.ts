@@ -3,7 +3,9 @@ import { QueryBus } from '@nestjs/cqrs';
 import { Reflector } from '@nestjs/core';
 import { AuthenticateRequestQuery, isOrganizationLevel, Scope } from '@app/identity';
 import { Actor, DomainError } from '@app/shared-kernel';
-import { FastifyRequest } from 'fastify';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { principalKey } from '../rate-limiter';
+import { RequestRateLimit } from '../request-rate-limit';
 import { ANY_SCOPE, PUBLIC_ROUTE, REQUIRED_SCOPE } from './route-access';
 
 export type AuthenticatedRequest = FastifyRequest & { actor?: Actor };
@@ -19,20 +21,19 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly queries: QueryBus,
+    private readonly rateLimit: RequestRateLimit,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const workspace = request.headers['x-workspace-id'];
-    const actor = await this.queries.execute(
-      new AuthenticateRequestQuery(
-        request.headers.authorization,
-        request.ip,
-        typeof workspace === 'string' ? workspace : undefined,
-      ),
-    );
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) {
+      this.rateLimit.countAddress(request, reply);
+      return true;
+    }
+    const actor = await this.authenticate(request, reply);
+    this.rateLimit.count(request, reply, principalKey(actor));
     const scope = this.reflector.getAllAndOverride<string | undefined>(REQUIRED_SCOPE, targets);
     const allowed =
       scope === ANY_SCOPE ? actor.principal.scopes.size > 0 : scope !== undefined && actor.principal.scopes.has(scope);
@@ -58,5 +59,22 @@ export class AuthGuard implements CanActivate {
     }
     request.actor = actor;
     return true;
+  }
+
+  /** A refused credential counts against the client address: guessing tokens is throttled like any anonymous flood. */
+  private async authenticate(request: AuthenticatedRequest, reply: FastifyReply): Promise<Actor> {
+    const workspace = request.headers['x-workspace-id'];
+    try {
+      return await this.queries.execute(
+        new AuthenticateRequestQuery(
+          request.headers.authorization,
+          request.ip,
+          typeof workspace === 'string' ? workspace : undefined,
+        ),
+      );
+    } catch (error) {
+      this.rateLimit.countAddress(request, reply);
+      throw error;
+    }
   }
 }

@@ -14,7 +14,9 @@ export class CreateSessionCommand extends Command<SessionView> {
     readonly email: unknown,
     readonly password: unknown,
     /** Required for every user but those who signed in before addresses were unique per organization. */
-    readonly organizationId?: unknown,
+    readonly organizationId: unknown,
+    /** The client's address (TRUST_PROXY applied): sign-in is throttled per address too. */
+    readonly clientAddress: string,
   ) {
     super();
   }

@@ -8,6 +8,7 @@ import { generateToken, hashToken } from '../../domain/secret-token';
 import { CredentialCache } from '../authentication/credential-cache';
 import { changeOf, IDENTITY_CHANGES_CHANNEL } from '../authentication/identity-changes';
 import { CreateSessionCommand, EndSessionCommand, SessionView } from './session.commands';
+import { SignInThrottle } from './sign-in-throttle';
 
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 
@@ -21,21 +22,25 @@ export class CreateSessionHandler implements ICommandHandler<CreateSessionComman
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly throttle: SignInThrottle,
   ) {}
 
   /**
-   * One user at most is looked up, and one scrypt runs whether or not it exists, so an unknown
+   * The attempt is throttled (per account and per address) before anything is looked up. One
+   * user at most is looked up, and one scrypt runs whether or not it exists, so an unknown
    * address, a wrong organization and a wrong password take alike and answer alike. Without
    * `organization_id` only a user listed in legacy_sign_ins (by the migration that made addresses
    * unique per organization) is found: what other organizations hold never changes the answer.
+   * No transaction is held while scrypt runs.
    */
-  @Transactional()
-  async execute({ email, password, organizationId }: CreateSessionCommand): Promise<SessionView> {
+  async execute({ email, password, organizationId, clientAddress }: CreateSessionCommand): Promise<SessionView> {
     const normalized = normalizeEmail(email);
     const named = organizationId !== undefined && organizationId !== null;
     if (named && !isUuid(organizationId))
       throw invalidParameter('organization_id', 'INVALID_FORMAT', 'organization_id must be a UUID.');
     if (typeof password !== 'string' || password.length === 0) throw invalidCredentials();
+    const attempt = { organizationId: named ? organizationId : null, email: normalized, clientAddress };
+    await this.throttle.admit(attempt);
     const [user] = await this.txHost.tx.query(
       named
         ? 'SELECT organization_id, id, password_hash FROM users WHERE email = $1 AND organization_id = $2'
@@ -46,21 +51,28 @@ export class CreateSessionHandler implements ICommandHandler<CreateSessionComman
     );
     const matches = await verifyPassword(password, user?.password_hash ?? UNUSABLE_PASSWORD_HASH);
     if (!user || !matches) throw invalidCredentials();
+    const session = await this.open(user.organization_id as string, user.id as string);
+    await this.throttle.succeeded(attempt);
+    return session;
+  }
+
+  @Transactional()
+  private async open(organizationId: string, userId: string): Promise<SessionView> {
     const now = this.clock.now();
     const token = generateToken('sess');
     const session = {
       id: newId(),
       token,
-      userId: user.id as string,
-      organizationId: user.organization_id as string,
+      userId,
+      organizationId,
       expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
     };
     await this.txHost.tx.query(
       `INSERT INTO sessions (organization_id, id, user_id, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [user.organization_id, session.id, user.id, hashToken(token), session.expiresAt, now],
+      [organizationId, session.id, userId, hashToken(token), session.expiresAt, now],
     );
     await this.audit.record(
-      { organizationId: user.organization_id, workspaceId: null, principal: { type: 'user', id: user.id } },
+      { organizationId, workspaceId: null, principal: { type: 'user', id: userId } },
       { action: 'session.created', resourceType: 'session', resourceId: session.id },
     );
     return session;
