@@ -308,6 +308,16 @@ describe('Idempotency of authenticated POSTs', () => {
         .set('Idempotency-Key', keys[0])
         .send({ document_type: 'CREDIT_NOTE' });
       expectError(reused, 422, 'idempotency_error', 'IDEMPOTENCY_KEY_REUSED');
+      // A spoiled request (validation 400) binds nothing: the corrected request under the key renders.
+      const spoiledKey = idem();
+      const spoiled = await t.http
+        .post(`/v1/document_templates/${SYSTEM_INVOICE_TEMPLATE}/preview`)
+        .set('Authorization', tenant.auth)
+        .set('Idempotency-Key', spoiledKey)
+        .send({ colour: 'red' });
+      expectError(spoiled, 400, 'invalid_request_error', 'VALIDATION_ERROR');
+      expect(await recordsForKey(spoiledKey)).toBe(0);
+      expect(Buffer.compare((await preview(spoiledKey).expect(200)).body, renders[0].body)).toBe(0);
       const otherRoute = await postCustomer({ name: 'Key of a render', currency: 'EUR', external_id: 'after-render' }, keys[1]);
       expectError(otherRoute, 422, 'idempotency_error', 'IDEMPOTENCY_KEY_REUSED');
       expect(await customersWithExternalId('after-render')).toBe(0);

@@ -97,20 +97,24 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   /**
-   * A pure route keeps only the request's fingerprint, claimed and recorded in one short
-   * transaction before it runs: the key on another request is refused (422), the same request
-   * runs again (a render is byte-stable), and no connection is held while it runs. Two identical
-   * requests racing on a new key both run unless the claim is still open (409 IN_USE): harmless
+   * A pure route keeps only the request's fingerprint and status, recorded once it has answered as
+   * a stored response would be (not after a validation 400, 401, 403, 429 or 5xx): the key on
+   * another request is refused (422), the same request runs again (a render is byte-stable), and
+   * no transaction is held while it runs. Two requests racing on a new key may both run: harmless
    * for a route that changes nothing, and each run counts against its own limits.
    */
   private async executePure(call: KeyedCall, next: CallHandler): Promise<unknown> {
-    const replayed = await this.txHost.withTransaction(async () => {
-      const claim = await this.checkedClaim(call);
-      if (claim.outcome === 'new') await this.store.recordWithoutResponse(call.scope, call.request, call.reply.statusCode);
-      return claim.outcome === 'completed';
-    });
-    const result: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
+    const replayed = await this.txHost.withTransaction(async () => (await this.checkedClaim(call)).outcome === 'completed');
+    let result: unknown;
+    try {
+      result = await lastValueFrom(next.handle(), { defaultValue: undefined });
+    } catch (error) {
+      const refusal = storableRefusal(error, call.requestId);
+      if (!replayed && refusal) await this.store.recordWithoutResponse(call.scope, call.request, refusal.status);
+      throw error;
+    }
     if (replayed) void call.reply.header('Idempotent-Replayed', 'true');
+    else await this.store.recordWithoutResponse(call.scope, call.request, call.reply.statusCode);
     return result;
   }
 
@@ -149,10 +153,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
             body: result === undefined ? '' : JSON.stringify(result),
           };
     } catch (error) {
-      if (!(error instanceof DomainError) || error instanceof RequestValidationError) throw error;
-      const refusal = toErrorResponse(error, call.requestId);
-      if (NOT_STORED.has(refusal.status) || refusal.status >= 500) throw error;
-      throw new HandlerRefusal({ status: refusal.status, headers: refusal.headers, body: JSON.stringify(refusal.body) });
+      const refusal = storableRefusal(error, call.requestId);
+      if (!refusal) throw error;
+      throw new HandlerRefusal(refusal);
     }
     // A completed request of a replay-as-conflict route is never replayed: keep only its id.
     const stored =
@@ -244,6 +247,14 @@ class HandlerRefusal extends Error {
   constructor(readonly response: StoredResponse) {
     super('handler refusal');
   }
+}
+
+/** The handler's 4xx answer, as stored for replays; undefined for what is never stored (validation 400, 401, 403, 429, 5xx). */
+function storableRefusal(error: unknown, requestId: string): StoredResponse | undefined {
+  if (!(error instanceof DomainError) || error instanceof RequestValidationError) return undefined;
+  const refusal = toErrorResponse(error, requestId);
+  if (NOT_STORED.has(refusal.status) || refusal.status >= 500) return undefined;
+  return { status: refusal.status, headers: refusal.headers, body: JSON.stringify(refusal.body) };
 }
 
 function responseNotKept(limitBytes: number): DomainError {

@@ -106,9 +106,12 @@ export class IdempotencyStore {
     return kept;
   }
 
-  /** For a pure route: the request's fingerprint and the route's status, no response (a replay runs again). */
+  /**
+   * For a pure route, once it has answered: the request's fingerprint and status, no response (a
+   * replay runs again). Needs no claim: if a concurrent request recorded the key first, its record stands.
+   */
   async recordWithoutResponse(scope: IdempotencyScope, request: KeyedRequest, status: number): Promise<void> {
-    await this.insert(scope, request, { status, headers: {}, body: '' }, null);
+    await this.insert(scope, request, { status, headers: {}, body: '' }, null, 'keep_existing');
   }
 
   private async insert(
@@ -116,12 +119,13 @@ export class IdempotencyStore {
     request: KeyedRequest,
     response: StoredResponse,
     sealedBody: string | null,
+    onConflict: 'fail' | 'keep_existing' = 'fail',
   ): Promise<void> {
     await preparedQuery(
       this.txHost.tx,
       `INSERT INTO idempotency_records (organization_id, workspace_id, principal_id, method, route, idempotency_key,
          fingerprint, response_status, response_headers, response_body, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)${onConflict === 'keep_existing' ? ' ON CONFLICT DO NOTHING' : ''}`,
       [
         scope.organizationId,
         scope.workspaceId,
