@@ -12,7 +12,7 @@ const MAX_LENGTH = 256;
  * process and a short queue, past which sign-in answers 429 at once. However many accounts and
  * addresses a flood spreads over, password checks cost at most two threads.
  */
-const SCRYPT_GATE = new ConcurrencyGate(2, 32, 'Too many password checks in progress; retry in a second.');
+const SCRYPT_GATE = new ConcurrencyGate(2, 8, 'Too many password checks in progress; retry in a second.');
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return SCRYPT_GATE.run(
