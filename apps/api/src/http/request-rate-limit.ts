@@ -30,7 +30,7 @@ export class RequestRateLimit {
   }
 
   countAddress(request: FastifyRequest, reply: FastifyReply): void {
-    this.count(request, reply, clientAddressKey(request.ip));
+    if (this.limiter.enabled) this.count(request, reply, clientAddressKey(request.ip));
   }
 
   /** Past the limit: 429 RATE_LIMITED with Retry-After. */
