@@ -9,6 +9,7 @@ export * from './domain-error';
 export * from './ids';
 export * from './keyset-page';
 export * from './money';
+export * from './one-line';
 export * from './pagination';
 export * from './platform-options';
 export * from './platform.module';

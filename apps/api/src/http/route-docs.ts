@@ -226,7 +226,7 @@ function describeParsedPathParameters({ controller, name }: Handler, path: strin
     }
     // Swagger leaves out a path argument it reflects as Object (swc's view of the branded type):
     // insert it after the path parameter that precedes it in the URL.
-    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+    const names = [...path.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]);
     const before = names.slice(0, names.indexOf(data)).reverse();
     const after = before
       .map((previous) => parameters.findIndex((candidate) => candidate.in === 'path' && candidate.name === previous))
