@@ -10,6 +10,7 @@ import { acceptJsonBodiesOnly, BODY_LIMIT_BYTES } from './http/json-body';
 import { answerClientError, refuseAmbiguousHeaders } from './http/request-headers';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { callerKey, rateLimitHeaders, RateLimiter } from './http/rate-limiter';
+import { refuseNulInUrl } from './http/nul-characters';
 import { isOperational } from './http/operational-paths';
 import { ShutdownGate } from './http/shutdown-gate';
 import { createValidationPipe } from './http/validation';
@@ -49,6 +50,7 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
     void reply.header('Request-Id', request.id);
   });
   fastify.addHook('onRequest', refuseAmbiguousHeaders);
+  fastify.addHook('preValidation', refuseNulInUrl);
   return adapter;
 }
 

@@ -75,7 +75,9 @@ describe('Regular expressions in the sources', () => {
     'run in linear time: %s',
     (_label, { source, flags }) => {
       const diagnostics = checkSync(source, flags, { randomSeed: 19, timeout: 20_000 });
-      expect(diagnostics.status === 'vulnerable' ? { status: 'vulnerable', attack: diagnostics.attack.pattern } : diagnostics.status).toBe('safe');
+      expect(
+        diagnostics.status === 'vulnerable' ? { status: 'vulnerable', attack: diagnostics.attack.pattern } : diagnostics.status,
+      ).toBe('safe');
     },
     60_000,
   );

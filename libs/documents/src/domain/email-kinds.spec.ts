@@ -58,10 +58,14 @@ describe('e-mail kinds', () => {
     ['{{ and a name-less run', `{{${' a'.repeat((BODY_MAX - 2) / 2)}`],
     ['nested braces', '{{ {{ '.repeat(BODY_MAX / 6)],
     ['{{ runs closed by one brace', `{{${' '.repeat(BODY_MAX / 2)}}`.padEnd(BODY_MAX, ' }')],
-  ])('checks and substitutes a worst case of %s in one pass', (_name, text) => {
-    const kind = emailKind('wallet.low_balance')!;
-    expect(text.length).toBeLessThanOrEqual(BODY_MAX);
-    expect(checkVariables(text, kind, 'p').map((error) => error.code)).toEqual(['INVALID_SYNTAX']);
-    expect(substitute(text, {})).toBe(text);
-  }, 10_000);
+  ])(
+    'checks and substitutes a worst case of %s in one pass',
+    (_name, text) => {
+      const kind = emailKind('wallet.low_balance')!;
+      expect(text.length).toBeLessThanOrEqual(BODY_MAX);
+      expect(checkVariables(text, kind, 'p').map((error) => error.code)).toEqual(['INVALID_SYNTAX']);
+      expect(substitute(text, {})).toBe(text);
+    },
+    10_000,
+  );
 });

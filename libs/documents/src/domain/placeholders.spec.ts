@@ -14,7 +14,9 @@ describe('placeholders', () => {
           name: match[1],
         }));
         expect(placeholders(text)).toEqual(expected);
-        expect(replacePlaceholders(text, (name) => `<${name}>`)).toBe(text.replace(BACKTRACKING, (_m, name: string) => `<${name}>`));
+        expect(replacePlaceholders(text, (name) => `<${name}>`)).toBe(
+          text.replace(BACKTRACKING, (_m, name: string) => `<${name}>`),
+        );
       }),
       { numRuns: 5000 },
     );
