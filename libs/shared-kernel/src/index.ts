@@ -14,6 +14,7 @@ export * from './pagination';
 export * from './platform-options';
 export * from './platform.module';
 export * from './request-context';
+export * from './rfc3339';
 export * from './idempotency/idempotency-retention';
 export * from './idempotency/idempotency-store';
 export * from './jobs/job-queue';
