@@ -47,7 +47,8 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
   acceptJsonBodiesOnly(adapter, BODY_LIMIT_BYTES);
   fastify.addHook('onRequest', async (request, reply) => {
     (request.raw as { id?: string }).id = request.id;
-    void reply.header('Request-Id', request.id);
+    // nosniff on every answer: a browser must never read a JSON body, a text render or an error as HTML or script.
+    void reply.header('Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');
   });
   fastify.addHook('onRequest', refuseAmbiguousHeaders);
   fastify.addHook('preValidation', refuseNulInUrl);
