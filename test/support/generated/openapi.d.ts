@@ -1562,7 +1562,7 @@ export interface components {
             allowed_ips?: string[];
             /**
              * Format: date-time
-             * @description Omitted: the minting key’s own expiry (a session: non-expiring). Later than the minting key’s expiry is refused (403 EXPIRY_NOT_GRANTABLE).
+             * @description Omitted: the minting key’s own expiry (a session: non-expiring). Later than the minting key’s expiry is refused (403 EXPIRY_NOT_GRANTABLE). An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.
              * @example 2027-01-01T00:00:00Z
              */
             expires_at?: string;
@@ -1977,7 +1977,7 @@ export interface components {
              */
             status: "pending" | "verified" | "expired" | "failed" | "manual" | "maintenance";
             /**
-             * @description In the future; a verified check becomes expired then.
+             * @description In the future; a verified check becomes expired then. An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.
              * @example 2027-11-22T10:17:02Z
              */
             expires_at?: string;
@@ -2300,7 +2300,7 @@ export interface components {
             view?: "draft" | "head";
             /**
              * Format: date-time
-             * @description Explain form: ORG values in effect at this instant (default now).
+             * @description Explain form: ORG values in effect at this instant (default now). An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.
              * @example 2027-01-01T00:00:00Z
              */
             as_of?: string;
@@ -2326,7 +2326,7 @@ export interface components {
             amount?: string;
             /**
              * Format: date-time
-             * @description Cascade preview form: when the value would take effect.
+             * @description Cascade preview form: when the value would take effect. An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.
              * @example 2027-01-01T00:00:00Z
              */
             effective_at?: string;
@@ -2457,7 +2457,7 @@ export interface components {
             save_as_draft?: boolean | null;
             /**
              * Format: date-time
-             * @description When the new value takes effect (default now; never in the past). Value changes only.
+             * @description When the new value takes effect (default now; never in the past). Value changes only. An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.
              * @example 2027-01-01T00:00:00Z
              */
             effective_at?: string | null;
@@ -3748,7 +3748,7 @@ export interface components {
             staged_version_id: string;
             /**
              * Format: date-time
-             * @description Omitted: publish now.
+             * @description Omitted: publish now. An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.
              * @example 2027-01-01T00:00:00Z
              */
             scheduled_for?: string;
@@ -3967,7 +3967,7 @@ export interface components {
             product_pins?: components["schemas"]["ProductPinDto"][];
             /**
              * Format: date-time
-             * @description Default: now. The period lasts one cadence unit.
+             * @description Default: now. The period lasts one cadence unit. An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.
              * @example 2026-12-01T00:00:00Z
              */
             current_period_start?: string;
@@ -4071,7 +4071,7 @@ export interface components {
             proration_strategy?: "create_prorations" | "none" | "always_invoice";
             /**
              * Format: date-time
-             * @description Required with SCHEDULED (in the future), refused otherwise.
+             * @description Required with SCHEDULED (in the future), refused otherwise. An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.
              * @example 2027-01-01T00:00:00Z
              */
             scheduled_at?: string;
@@ -4991,7 +4991,7 @@ export interface components {
             reference?: string;
             /**
              * Format: date-time
-             * @description PROMOTION credits only; null never expires.
+             * @description PROMOTION credits only; null never expires. An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.
              * @example 2027-01-01T00:00:00Z
              */
             expires_at?: string | null;
@@ -5227,7 +5227,7 @@ export interface components {
             currency?: string;
             /**
              * Format: date-time
-             * @description Released automatically then.
+             * @description Released automatically then. An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.
              * @example 2026-11-23T12:00:00Z
              */
             expires_at?: string | null;
@@ -7584,9 +7584,9 @@ export interface operations {
                 status?: "pending" | "verified" | "expired" | "failed" | "manual" | "maintenance";
                 /** @description Example: `kyc`. */
                 verification_type?: "kyc" | "kyb" | "age" | "business_entity" | "vat";
-                /** @description created_at ≥ this (RFC 3339). Example: `2026-11-01T00:00:00Z`. */
+                /** @description created_at ≥ this (RFC 3339). An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Example: `2026-11-01T00:00:00Z`. */
                 occurred_after?: string;
-                /** @description created_at < this (RFC 3339). Example: `2026-12-01T00:00:00Z`. */
+                /** @description created_at < this (RFC 3339). An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Example: `2026-12-01T00:00:00Z`. */
                 occurred_before?: string;
             };
             header?: {
@@ -8710,9 +8710,9 @@ export interface operations {
                 resource_id?: string;
                 /** @description API key or user id. Example: `0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02`. */
                 principal_id?: string;
-                /** @description occurred_at ≥ this. Example: `2026-11-01T00:00:00Z`. */
+                /** @description occurred_at ≥ this An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Example: `2026-11-01T00:00:00Z`. */
                 occurred_after?: string;
-                /** @description occurred_at < this. Example: `2026-12-01T00:00:00Z`. */
+                /** @description occurred_at < this An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Example: `2026-12-01T00:00:00Z`. */
                 occurred_before?: string;
             };
             header?: {
@@ -11874,7 +11874,7 @@ export interface operations {
     PlanInsightsController_check: {
         parameters: {
             query?: {
-                /** @description Check a publish scheduled for this instant instead of a publish now. Example: `2027-01-01T00:00:00Z`. */
+                /** @description Check a publish scheduled for this instant instead of a publish now. An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Example: `2027-01-01T00:00:00Z`. */
                 scheduled_for?: string;
             };
             header?: {
@@ -17850,9 +17850,9 @@ export interface operations {
                 is_primary?: boolean;
                 /** @description Example: `true`. */
                 auto_topup_enabled?: boolean;
-                /** @description created_at ≥ this. Example: `2026-11-01T00:00:00Z`. */
+                /** @description created_at ≥ this An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Example: `2026-11-01T00:00:00Z`. */
                 created_after?: string;
-                /** @description created_at < this. Example: `2026-12-01T00:00:00Z`. */
+                /** @description created_at < this An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Example: `2026-12-01T00:00:00Z`. */
                 created_before?: string;
             };
             header?: {
