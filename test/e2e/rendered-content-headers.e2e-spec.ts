@@ -1,5 +1,6 @@
 import { templateDocument } from '../support/document-helpers';
 import { pngDataUri } from '../support/png';
+import { rawClient } from '../support/raw-http';
 import { createTenant, idem, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -84,8 +85,19 @@ describe('Headers of what the API renders for a browser', () => {
       await t.http.get('/v1/document_templates'),
       await t.http.get('/health/live'),
       await t.http.get('/v1/no-such-route').set('Authorization', tenant.auth),
+      // Refused by the router (bad percent-encoding) and by Node's parser (a control character in a header).
+      await t.http.get('/v1/customers/%E0%A4%A').set('Authorization', tenant.auth),
     ]) {
       expect([response.status, response.headers['x-content-type-options']]).toEqual([response.status, 'nosniff']);
+    }
+    const client = await rawClient(t);
+    try {
+      const refused = await client.sendBytes(
+        Buffer.from('GET /v1/customers HTTP/1.1\r\nHost: x\r\nX-Bad: a\x01b\r\n\r\n', 'latin1'),
+      );
+      expect([refused.status, refused.headers['x-content-type-options']]).toEqual([400, 'nosniff']);
+    } finally {
+      await client.close();
     }
     const document = (await t.http.get('/openapi.json').expect(200)).body;
     const thumbnail = document.paths['/v1/document_templates/{id}/thumbnail'].get.responses['200'].headers;

@@ -39,7 +39,7 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
     clientErrorHandler: answerClientError,
     // A path the router refuses before any route matches (bad percent-encoding, a segment over 100 characters) too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
-      void reply.header('Request-Id', request.id);
+      void reply.header('Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');
       sendError(error, request, reply, routerLogger);
     },
   });
