@@ -125,6 +125,17 @@ describe('Subscriptions (minimal): create on a live version, read, list, cancel'
     ]) {
       expectError(await api.post('/v1/subscriptions', { ...base, ...bad }), 400, 'VALIDATION_ERROR');
     }
+    // A period must start where its end is still an RFC 3339 instant the service represents (issue 19, item 7).
+    for (const [start, code] of [
+      ['0001-01-01T00:00:00Z', 'OUT_OF_RANGE'],
+      ['1969-12-31T23:59:59Z', 'OUT_OF_RANGE'],
+      ['9999-12-31T00:00:00Z', 'OUT_OF_RANGE'],
+      ['2026-02-30T00:00:00Z', 'INVALID_VALUE'],
+    ]) {
+      const refused = await api.post('/v1/subscriptions', { ...base, current_period_start: start });
+      expectError(refused, 400, 'VALIDATION_ERROR');
+      expect(refused.body.error.errors).toEqual([expect.objectContaining({ param: 'current_period_start', code })]);
+    }
     await api.patch(`/v1/plans/${draftOnly}`, { status: 'archived' });
     const archived = await api.plan([productId], { name: 'Archived' });
     await api.publishPlan(archived);

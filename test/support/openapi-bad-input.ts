@@ -7,8 +7,10 @@ import { utf8Bytes } from './raw-http';
  * requests that carry exactly one defect — in a header (Authorization, Idempotency-Key,
  * X-Workspace-Id, Content-Type, If-None-Match: missing, repeated, oversized, malformed), in the
  * body (not JSON, not an object, nested too deep, over 1 MB, prototype keys at any level, huge
- * or non-ASCII numbers where the schema types a number, decimal, id, currency, date or enum),
- * in the query string or in a path id — with the answer the contract requires: a refusal (a 4xx
+ * or non-ASCII numbers where the schema types a number, decimal, id, currency, date or enum; a
+ * NUL character in any text field or key at any depth; the backtracking placeholder worst cases
+ * at each text field's maximum length), in the query string (NUL, the same worst cases) or in a
+ * path id — with the answer the contract requires: a refusal (a 4xx
  * in the error shape, with its status and code where one defect decides them) or, for a
  * GET whose defect the API tolerates by design, anything but a 5xx.
  *
@@ -151,28 +153,86 @@ function placed(path: Array<string | 0>, inner: string): string {
   return path.reduceRight<string>((text, step) => (step === 0 ? `[${text}]` : `{${JSON.stringify(step)}:${text}}`), inner);
 }
 
-/** Every place in a body schema an object can stand (the root included), down to three levels. */
-function objectPaths(
+/** Every place in a body schema an object can stand (the root included), down to three levels, with its schema. */
+function objectsOf(
   document: Schema,
   schema: Schema | undefined,
   prefix: Array<string | 0> = [],
   depth = 0,
-): Array<Array<string | 0>> {
+): Array<{ path: Array<string | 0>; schema: Schema }> {
   if (!schema || depth > 3) return [];
-  const paths: Array<Array<string | 0>> = [prefix];
+  const objects = [{ path: prefix, schema }];
   for (const [name, property] of Object.entries<Schema>(schema.properties ?? {})) {
     const resolved = resolveSchema(document, property) ?? {};
     const types = [resolved.type].flat();
     if (types.includes('object') || resolved.properties)
-      paths.push(...objectPaths(document, resolved, [...prefix, name], depth + 1));
+      objects.push(...objectsOf(document, resolved, [...prefix, name], depth + 1));
     else if (types.includes('array')) {
       const items = resolveSchema(document, resolved.items);
       if (items && ([items.type].flat().includes('object') || items.properties))
-        paths.push(...objectPaths(document, items, [...prefix, name, 0], depth + 1));
+        objects.push(...objectsOf(document, items, [...prefix, name, 0], depth + 1));
     }
   }
-  return paths;
+  return objects;
 }
+
+function objectPaths(document: Schema, schema: Schema | undefined): Array<Array<string | 0>> {
+  return objectsOf(document, schema).map(({ path }) => path);
+}
+
+/** A string property (or an array of strings) somewhere in a body, with the longest text it takes. */
+interface TextField {
+  path: Array<string | 0>;
+  name: string;
+  inArray: boolean;
+  maxLength: number;
+}
+
+/** The longest worst case sent: the longest text field of the API (an e-mail body); longer ones are refused by length first. */
+const MAX_TEXT = 20_000;
+
+function textFields(document: Schema, schema: Schema | undefined): TextField[] {
+  return objectsOf(document, schema).flatMap(({ path, schema: object }) =>
+    Object.entries<Schema>(object.properties ?? {}).flatMap(([name, property]) => {
+      const resolved = resolveSchema(document, property) ?? {};
+      const items = resolveSchema(document, resolved.items) ?? {};
+      const inArray = [resolved.type].flat().includes('array') && [items.type].flat().includes('string');
+      const text = inArray ? items : resolved;
+      if (!inArray && ![resolved.type].flat().includes('string')) return [];
+      if (text.enum || text.format === 'uuid' || text.format === 'date-time') return [];
+      return [{ path, name, inArray, maxLength: Math.min(text.maxLength ?? MAX_TEXT, MAX_TEXT) }];
+    }),
+  );
+}
+
+const label = (field: TextField) => `/${[...field.path, field.name].join('/')}`;
+
+/** The body with one text field set to `text`: the valid body for a root field, else the field's object placed alone. */
+function bodyWithText(valid: Record<string, unknown>, field: TextField, text: string): string {
+  const value = field.inArray ? [text] : text;
+  return field.path.length === 0
+    ? JSON.stringify({ ...valid, [field.name]: value })
+    : placed(field.path, JSON.stringify({ [field.name]: value }));
+}
+
+/** The JSON object text with an undeclared field added: the request is refused once every validator has read the rest. */
+function withUndeclaredField(body: string): string {
+  return body === '{}' ? '{"x_undeclared":true}' : `{"x_undeclared":true,${body.slice(1)}}`;
+}
+
+/** Texts holding U+0000, which PostgreSQL text and jsonb cannot store. */
+const NUL_TEXTS = ['\u0000', 'a\u0000b', 'ok\u0000'];
+
+/**
+ * The shapes that made backtracking placeholder patterns take hours (`{{` and a long run of white
+ * space, braces opened again and again), at a given length.
+ */
+const PLACEHOLDER_WORST_CASES: Array<[string, (length: number) => string]> = [
+  ['{{ and white space', (length) => `{{${' '.repeat(length - 2)}`],
+  ['{{ and a run of names', (length) => `{{${' a'.repeat((length - 2) >> 1)}`],
+  ['nested {{', (length) => '{{ '.repeat(Math.floor(length / 3))],
+  ['{{ … } } }', (length) => `{{${' }'.repeat((length - 2) >> 1)}`],
+];
 
 export interface Draft {
   /** Where the defect is: a header's name, body, query or path. */
@@ -523,6 +583,28 @@ function bodyDefects(operation: Operation, document: Schema): fc.Arbitrary<Draft
       })),
     );
   }
+  // Text the database cannot store and text backtracking scanners choke on, in every text field at any depth (issue 19).
+  const texts = textFields(document, operation.bodySchema);
+  options.push(
+    fc.constantFrom(...paths).map((path) => ({
+      defect: `a key holding NUL at /${path.join('/')}`,
+      body: placed(path, '{"na\\u0000me":1}'),
+      expect: refused(400, 'VALIDATION_ERROR'),
+    })),
+  );
+  if (texts.length > 0)
+    options.push(
+      fc.tuple(fc.constantFrom(...texts), fc.constantFrom(...NUL_TEXTS)).map(([field, text]) => ({
+        defect: `${label(field)}: ${JSON.stringify(text)}`,
+        body: bodyWithText(valid, field, text),
+        expect: refused(400, 'VALIDATION_ERROR'),
+      })),
+      fc.tuple(fc.constantFrom(...texts), fc.constantFrom(...PLACEHOLDER_WORST_CASES)).map(([field, [shape, text]]) => ({
+        defect: `${label(field)}: ${shape} (${field.maxLength} characters)`,
+        body: withUndeclaredField(bodyWithText(valid, field, text(field.maxLength))),
+        expect: refused(400),
+      })),
+    );
   for (const [name, property] of Object.entries<Schema>(operation.bodySchema?.properties ?? {})) {
     const values = refusedValues(kindOf(document, property), resolveSchema(document, property)?.example);
     const spoiled = JSON.stringify({ ...valid, [name]: SLOT });
@@ -587,6 +669,27 @@ function queryDefects(operation: Operation): fc.Arbitrary<Draft> {
         expect: refused(400),
       })),
   ];
+  // A NUL (refused before anything reads the query) and the placeholder worst cases ('+' is a space in a query string).
+  options.push(
+    fc.constantFrom(...operation.query.map((parameter) => parameter.name), 'x_undeclared').map((name) => ({
+      defect: `query ${name}=a%00b`,
+      query: `${encodeURIComponent(name)}=a%00b`,
+      expect: refused(400, 'VALIDATION_ERROR'),
+    })),
+  );
+  if (operation.query.length > 0)
+    options.push(
+      fc
+        .tuple(
+          fc.constantFrom(...operation.query.map((parameter) => parameter.name)),
+          fc.constantFrom('%7B%7B' + '+'.repeat(12_000), '%7B%7B+'.repeat(1_500), '%7B%7B' + '+a'.repeat(5_000)),
+        )
+        .map(([name, value]) => ({
+          defect: `query ${name}=${value.slice(0, 20)}… (${value.length} bytes)`,
+          query: `${encodeURIComponent(name)}=${value}`,
+          expect: tolerated,
+        })),
+    );
   for (const parameter of operation.query) {
     const bad = badQueryValue(parameter);
     if (bad)

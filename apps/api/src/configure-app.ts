@@ -9,6 +9,7 @@ import { acceptJsonBodiesOnly, BODY_LIMIT_BYTES } from './http/json-body';
 import { answerClientError, refuseAmbiguousHeaders } from './http/request-headers';
 import { RejectUndeclaredInputInterceptor } from './http/reject-undeclared-input.interceptor';
 import { RequestRateLimit } from './http/request-rate-limit';
+import { refuseNulInUrl } from './http/nul-characters';
 import { isOperational } from './http/operational-paths';
 import { ShutdownGate } from './http/shutdown-gate';
 import { createValidationPipe } from './http/validation';
@@ -37,7 +38,7 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
     clientErrorHandler: answerClientError,
     // A path the router refuses before any route matches (bad percent-encoding, a segment over 100 characters) too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
-      void reply.header('Request-Id', request.id);
+      void reply.header('Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');
       sendError(error, request, reply, routerLogger);
     },
   });
@@ -45,9 +46,11 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'TRUST_PROXY'>): Fa
   acceptJsonBodiesOnly(adapter, BODY_LIMIT_BYTES);
   fastify.addHook('onRequest', async (request, reply) => {
     (request.raw as { id?: string }).id = request.id;
-    void reply.header('Request-Id', request.id);
+    // nosniff on every answer: a browser must never read a JSON body, a text render or an error as HTML or script.
+    void reply.header('Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');
   });
   fastify.addHook('onRequest', refuseAmbiguousHeaders);
+  fastify.addHook('preValidation', refuseNulInUrl);
   return adapter;
 }
 

@@ -17,8 +17,8 @@ export const REDACTED_PATHS = [
 
 /** Bearer tokens of the contract (`sk_live_`, `sk_test_`, `sess_` and a base62 body), whole or cut short. */
 const BEARER_TOKEN = /(?:sk_live|sk_test|sess)_[0-9A-Za-z]{16,}/g;
-/** Query parameters whose name says they carry a credential (`?api_key=`, `?access_token=`, `?password=`). */
-const CREDENTIAL_PARAMETER = /([?&][^=&#]*(?:password|secret|token|api_?key|auth)[^=&#]*=)[^&#]*/gi;
+/** A query parameter name that says it carries a credential (`?api_key=`, `?access_token=`, `?password=`). */
+const CREDENTIAL_NAME = /password|secret|token|api_?key|auth/i;
 
 /**
  * The URL as logged: a client that puts a credential in the URL (a query parameter, a path
@@ -26,7 +26,28 @@ const CREDENTIAL_PARAMETER = /([?&][^=&#]*(?:password|secret|token|api_?key|auth
  * out of it here rather than kept in the logs.
  */
 export function redactUrl(url: string): string {
-  return url.replace(BEARER_TOKEN, '[redacted]').replace(CREDENTIAL_PARAMETER, '$1[redacted]');
+  return redactCredentialParameters(url.replace(BEARER_TOKEN, '[redacted]'));
+}
+
+/**
+ * Each `name=value` after a `?` or `&` whose name says credential keeps its name and loses its
+ * value (up to the next `&` or `#`). Read piece by piece between `=`, `&` and `#`, once: a single
+ * pattern for it backtracked over a run of `?`, quadratic in the URL's length.
+ */
+function redactCredentialParameters(url: string): string {
+  const parts = url.split(/([=&#])/); // text, delimiter, text, delimiter, …
+  const kept: string[] = [];
+  for (let index = 0; index < parts.length; index += 1) {
+    kept.push(parts[index]);
+    if (index % 2 === 1 || parts[index + 1] !== '=') continue;
+    // A name opens after `&`, or after the first `?` of the text (the longest name: it holds any shorter one).
+    const start = parts[index - 1] === '&' ? 0 : parts[index].indexOf('?') + 1;
+    if (start === 0 && parts[index - 1] !== '&') continue;
+    if (!CREDENTIAL_NAME.test(parts[index].slice(start))) continue;
+    kept.push('=', '[redacted]');
+    for (index += 2; parts[index + 1] === '='; index += 2);
+  }
+  return kept.join('');
 }
 
 /** Structured JSON logs with the request id on every line written while serving a request. */

@@ -36,6 +36,7 @@ import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { RequireScope } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
 import { PureResponse } from '../http/idempotency.interceptor';
+import { RENDERED_CONTENT_POLICY, RENDERED_CONTENT_POLICY_HEADER } from './rendered-content-policy';
 import {
   CopyDocumentTemplateDto,
   CreateDocumentTemplateDto,
@@ -333,6 +334,7 @@ export class DocumentTemplatesController {
   @ApiOkResponse({
     description: 'The rendered document. `Preview-Cache: hit` when served from the short-lived cache.',
     headers: {
+      ...RENDERED_CONTENT_POLICY_HEADER,
       'Preview-Cache': { description: 'hit or miss.', schema: { type: 'string', enum: ['hit', 'miss'], example: 'miss' } },
     },
     content: {
@@ -370,6 +372,7 @@ export class DocumentTemplatesController {
       .header('Preview-Cache', result.cacheHit ? 'hit' : 'miss')
       .header('Vary', 'Accept');
     if (format === 'pdf') void reply.header('Content-Disposition', 'inline; filename="preview.pdf"');
+    if (format === 'html') void reply.header('Content-Security-Policy', RENDERED_CONTENT_POLICY);
     if (result.rateLimit) {
       const { limit, remaining, resetSeconds } = result.rateLimit;
       const append = (name: string, value: string) => {
@@ -393,6 +396,7 @@ export class DocumentTemplatesController {
   @ApiOkResponse({
     description: 'The thumbnail.',
     headers: {
+      ...RENDERED_CONTENT_POLICY_HEADER,
       ETag: { description: 'Strong entity tag.', schema: { type: 'string', example: '"5d41402abc4b2a76b9719d911017c592"' } },
       'Cache-Control': {
         description: 'private, no-cache: revalidate with If-None-Match.',
@@ -415,7 +419,7 @@ export class DocumentTemplatesController {
       void reply.status(304);
       return undefined;
     }
-    void reply.header('Content-Type', 'image/svg+xml; charset=utf-8');
+    void reply.header('Content-Type', 'image/svg+xml; charset=utf-8').header('Content-Security-Policy', RENDERED_CONTENT_POLICY);
     return result.svg;
   }
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ApiPropertyOptions, DECORATORS } from '@nestjs/swagger';
 import { ApiProperty, ApiPropertyOptional } from './api-property';
+import { IsTimestamp } from './timestamp';
 
 /** What @nestjs/swagger recorded for a property (its schema metadata). */
 function recorded(type: new () => unknown, property: string): Record<string, unknown> {
@@ -47,5 +48,20 @@ describe('ApiProperty: a property whose TypeScript type reflects as Object must 
     );
     expect(recorded(Settings, 'metadata')).toEqual(expect.objectContaining({ type: 'object' }));
     expect(recorded(Settings, 'currency')).toEqual({ type: String, example: 'EUR' });
+  });
+});
+
+describe('ApiProperty: the range IsTimestamp enforces', () => {
+  it('is published in the description, after the one written', () => {
+    class Body {
+      @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Default: now.' })
+      @IsTimestamp()
+      starts_at?: Date;
+      @ApiProperty({ type: String, format: 'date-time' }) @IsTimestamp() ends_at!: Date;
+    }
+    expect(recorded(Body, 'starts_at').description).toBe(
+      'Default: now. An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.',
+    );
+    expect(recorded(Body, 'ends_at').description).toBe('An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.');
   });
 });

@@ -1,5 +1,6 @@
 import { ApiProperty as SwaggerApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { getMetadataStorage } from 'class-validator';
+import { TIMESTAMP_RANGE, TIMESTAMP_RANGE_TEXT } from './timestamp';
 
 /**
  * `@ApiProperty` for every DTO of the API. Swagger reads a property's type from its reflected
@@ -11,7 +12,9 @@ import { getMetadataStorage } from 'class-validator';
  */
 export function ApiProperty(options: ApiPropertyOptions = {}): PropertyDecorator {
   return (target, propertyKey) => {
-    const decorate = SwaggerApiProperty({ ...validatedBounds(target, propertyKey), ...options } as ApiPropertyOptions);
+    const bounds = validatedBounds(target, propertyKey);
+    const description = [options.description, bounds.description].filter((text) => text !== undefined).join(' ') || undefined;
+    const decorate = SwaggerApiProperty({ ...bounds, ...options, description } as ApiPropertyOptions);
     const reflected: unknown = Reflect.getMetadata('design:type', target, propertyKey);
     if (reflected === Object && !declaresType(options)) {
       throw new TypeError(
@@ -36,7 +39,8 @@ export function ApiPropertyOptional(options: ApiPropertyOptions = {}): PropertyD
  * The bounds the validation pipe enforces on this property (class-validator decorators written
  * below `@ApiProperty`, so already registered), published in the document: a client, Spectral's
  * OWASP rules and openapi-typescript see the limit the server applies without it being written
- * twice. An explicit option wins. Per-item (`each`) constraints are left to the item schema.
+ * twice. An explicit option wins, but a description is joined with the bound's (a timestamp's
+ * range). Per-item (`each`) constraints are left to the item schema.
  */
 function validatedBounds(target: object, propertyKey: string | symbol): Record<string, unknown> {
   const bounds: Record<string, unknown> = {};
@@ -54,6 +58,7 @@ function validatedBounds(target: object, propertyKey: string | symbol): Record<s
     else if (name === 'arrayMinSize') bounds.minItems = first;
     else if (name === 'isUuid') Object.assign(bounds, { format: 'uuid', maxLength: 36 });
     else if (name === 'matches' && first instanceof RegExp && !first.flags) bounds.pattern = first.source;
+    else if (name === TIMESTAMP_RANGE) bounds.description = TIMESTAMP_RANGE_TEXT;
   }
   return bounds;
 }

@@ -2,6 +2,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DomainError } from '@app/shared-kernel';
 import { FastifyInstance } from 'fastify';
 import { unsupportedMediaType } from './error-response';
+import { nulInBody } from './nul-characters';
 
 /**
  * How deeply arrays and objects may nest in a request body. No route takes more than three
@@ -20,8 +21,8 @@ export const MAX_JSON_DEPTH = 32;
  * validators. Fastify brings a text/plain parser, and Nest adds an url-encoded one at init unless
  * a parser is already registered for the type; the catch-all below is registered, so Nest adds
  * none. A JSON body is parsed by Fastify's own parser (prototype-poisoning checks, the size
- * limit) and then measured before anything else reads it: too deep is 400 MALFORMED_REQUEST, on
- * every route, public ones included; a charset other than UTF-8 is a 415. It keeps its raw bytes: provider webhooks are signed over them.
+ * limit) and then measured before anything else reads it: too deep is 400 MALFORMED_REQUEST, a NUL
+ * character anywhere is 400 VALIDATION_ERROR, on every route, public ones included; a charset other than UTF-8 is a 415. It keeps its raw bytes: provider webhooks are signed over them.
  */
 export function acceptJsonBodiesOnly(adapter: FastifyAdapter, bodyLimit: number): void {
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
@@ -33,10 +34,14 @@ export function acceptJsonBodiesOnly(adapter: FastifyAdapter, bodyLimit: number)
       done(notUtf8(charset), undefined);
       return;
     }
-    parse(request, body.toString('utf8'), (error, value) => {
+    const text = body.toString('utf8');
+    parse(request, text, (error, value) => {
       if (error) done(error, undefined);
       else if (nestsDeeperThan(value, MAX_JSON_DEPTH)) done(tooDeep(), undefined);
-      else done(null, value);
+      else {
+        const refusal = nulInBody(text, value);
+        done(refusal ?? null, refusal ? undefined : value);
+      }
     });
   });
   adapter.useBodyParser('*', false, { bodyLimit }, (_request, _body, done) => done(unsupportedMediaType(), undefined));

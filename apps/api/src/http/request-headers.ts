@@ -71,6 +71,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     `Content-Type: application/json; charset=utf-8`,
     `Content-Length: ${Buffer.byteLength(text)}`,
     `Request-Id: ${requestId}`,
+    'X-Content-Type-Options: nosniff',
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
   ].join('\r\n');

@@ -44,7 +44,10 @@ type Operation = Record<string, any>; // eslint-disable-line @typescript-eslint/
  * per code.
  */
 export function describeRoutes(app: INestApplication, document: OpenAPIObject): OpenAPIObject {
-  document.components = { ...document.components, headers: { ...document.components?.headers, ...RATE_LIMIT_HEADERS } };
+  document.components = {
+    ...document.components,
+    headers: { ...document.components?.headers, ...RATE_LIMIT_HEADERS, ...NOSNIFF_HEADER },
+  };
   const handlers = handlersByOperationId(app);
   const reflector = new Reflector();
   for (const [path, item] of Object.entries(document.paths)) {
@@ -61,6 +64,7 @@ export function describeRoutes(app: INestApplication, document: OpenAPIObject): 
         operation.responses[status] = alongside(operation.responses[status], errorResponse(status, codes, facts.scope));
       }
       if (facts.rateLimited) addRateLimitHeaders(operation);
+      addNosniffHeader(operation);
     }
   }
   return document;
@@ -227,7 +231,7 @@ function describeParsedPathParameters({ controller, name }: Handler, path: strin
     }
     // Swagger leaves out a path argument it reflects as Object (swc's view of the branded type):
     // insert it after the path parameter that precedes it in the URL.
-    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+    const names = [...path.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]);
     const before = names.slice(0, names.indexOf(data)).reverse();
     const after = before
       .map((previous) => parameters.findIndex((candidate) => candidate.in === 'path' && candidate.name === previous))
@@ -287,6 +291,20 @@ const RATE_LIMIT_HEADER_REFS = Object.fromEntries(
 function addRateLimitHeaders(operation: Operation): void {
   for (const [status, response] of Object.entries<Operation>(operation.responses)) {
     if (/^[24]/.test(status)) response.headers = { ...RATE_LIMIT_HEADER_REFS, ...response.headers };
+  }
+}
+
+/** Set on every answer (configure-app.ts). */
+const NOSNIFF_HEADER = {
+  'X-Content-Type-Options': {
+    description: 'Always `nosniff`: the body is only ever what its Content-Type says.',
+    schema: { type: 'string', enum: ['nosniff'], example: 'nosniff' },
+  },
+};
+
+function addNosniffHeader(operation: Operation): void {
+  for (const response of Object.values<Operation>(operation.responses)) {
+    response.headers = { ...response.headers, 'X-Content-Type-Options': { $ref: '#/components/headers/X-Content-Type-Options' } };
   }
 }
 

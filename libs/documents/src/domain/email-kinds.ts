@@ -1,4 +1,5 @@
 import { FieldError } from '@app/shared-kernel';
+import { placeholders, replacePlaceholders } from './placeholders';
 
 /** Locales the catalog is written in; anything else falls back to English. */
 export const LOCALES = ['en', 'de', 'fr'] as const;
@@ -160,12 +161,10 @@ export function negotiateLocale(header: string | undefined): Locale {
   return 'en';
 }
 
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-
 /** The `{{ variable }}` names a text uses; an unbalanced brace pair is a syntax error. */
 export function checkVariables(text: string, kind: EmailKind, param: string): FieldError[] {
   const errors: FieldError[] = [];
-  const stripped = text.replace(PLACEHOLDER, '');
+  const stripped = replacePlaceholders(text, () => '');
   if (stripped.includes('{{') || stripped.includes('}}')) {
     errors.push({
       param,
@@ -174,7 +173,7 @@ export function checkVariables(text: string, kind: EmailKind, param: string): Fi
     });
   }
   const known = new Set(kind.variables.map((variable) => variable.name));
-  for (const [, name] of text.matchAll(PLACEHOLDER)) {
+  for (const { name } of placeholders(text)) {
     if (!known.has(name)) {
       errors.push({
         param,
@@ -188,7 +187,7 @@ export function checkVariables(text: string, kind: EmailKind, param: string): Fi
 
 /** Replaces each `{{ variable }}` by its value, passed through `escape` (HTML) or as is (plain text). */
 export function substitute(text: string, values: Record<string, string>, escape: (value: string) => string = (x) => x): string {
-  return text.replace(PLACEHOLDER, (_match, name: string) => escape(values[name] ?? ''));
+  return replacePlaceholders(text, (name) => escape(values[name] ?? ''));
 }
 
 export function exampleValues(kind: EmailKind): Record<string, string> {

@@ -16,6 +16,26 @@ function errorsOf(document: unknown) {
 }
 
 describe('template document schema (version 2)', () => {
+  it.each(['\r', '\n', '\r\n', '\u000b', '\f', '\u0085', '\u2028', '\u2029'])(
+    'refuses the line break %j in the header-like fields (subject, preheader, sender name)',
+    (lineBreak) => {
+      const email = { subject: `Invoice${lineBreak}Bcc: x@example.com`, preheader: `a${lineBreak}b`, body: `a${lineBreak}b` };
+      const branding = { ...invoice.branding, company_name: `Acme${lineBreak}Ltd` };
+      expect(errorsOf({ ...invoice, branding, email })).toEqual([
+        'template_json/branding/company_name INVALID_CHARACTER',
+        'template_json/email/subject INVALID_CHARACTER',
+        'template_json/email/preheader INVALID_CHARACTER',
+      ]);
+      expect(
+        validateTemplateDocument({
+          ...invoice,
+          branding: { ...branding, company_name: 'Acme\tLtd' },
+          email: { ...email, subject: 'a\tb', preheader: null },
+        }),
+      ).toBeDefined();
+    },
+  );
+
   it('accepts every system template', () => {
     for (const template of SYSTEM_TEMPLATES) expect(validateTemplateDocument(template.document)).toBe(template.document);
   });

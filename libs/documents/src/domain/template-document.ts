@@ -85,6 +85,12 @@ export interface TemplateDocument {
 
 const color = { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' };
 const nullableText = (maxLength: number) => ({ type: ['string', 'null'], maxLength });
+/**
+ * Text that ends up on a header-like line (an e-mail's Subject, its preview line, the sender's
+ * name): a line break of any kind there would start another header (`Subject: …\rBcc: …`).
+ */
+const SINGLE_LINE = '^[^\\r\\n\\u000b\\u000c\\u0085\\u2028\\u2029]*$';
+const singleLine = <T extends object>(schema: T) => ({ ...schema, pattern: SINGLE_LINE });
 const align = { enum: ['left', 'center', 'right'] };
 const margin = { type: 'integer', minimum: 18, maximum: 144 };
 
@@ -141,7 +147,7 @@ export const TEMPLATE_SCHEMA_V2 = {
       additionalProperties: false,
       required: ['company_name', 'logo', 'accent_bar'],
       properties: {
-        company_name: nullableText(200),
+        company_name: singleLine(nullableText(200)),
         logo: {
           type: ['string', 'null'],
           maxLength: 350_000,
@@ -223,8 +229,8 @@ export const TEMPLATE_SCHEMA_V2 = {
       additionalProperties: false,
       required: ['subject', 'preheader', 'body'],
       properties: {
-        subject: { type: 'string', minLength: 1, maxLength: 250 },
-        preheader: nullableText(200),
+        subject: singleLine({ type: 'string', minLength: 1, maxLength: 250 }),
+        preheader: singleLine(nullableText(200)),
         body: { type: 'string', minLength: 1, maxLength: 20_000 },
       },
     },
@@ -283,6 +289,12 @@ function fieldError(error: ErrorObject, field: string): FieldError {
       break;
     case 'type':
       code = 'INVALID_TYPE';
+      break;
+    case 'pattern':
+      if (params.pattern === SINGLE_LINE) {
+        code = 'INVALID_CHARACTER';
+        message = 'must be one line: no line break of any kind (CR, LF, VT, FF, NEL, U+2028, U+2029)';
+      }
       break;
     case 'minimum':
     case 'maximum':

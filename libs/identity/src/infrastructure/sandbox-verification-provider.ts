@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Clock, derivedWebhookSecret, DomainError, PlatformOptions, WebhookSignature } from '@app/shared-kernel';
+import { Clock, derivedWebhookSecret, DomainError, parseRfc3339, PlatformOptions, WebhookSignature } from '@app/shared-kernel';
 import { ProviderReport, VerificationStatus, VerificationType } from '../domain/customer-verification';
 import { VerificationDelivery, VerificationProvider } from '../domain/verification-provider';
 
@@ -16,8 +16,6 @@ export const SANDBOX_STATUSES = {
 export type SandboxStatus = keyof typeof SANDBOX_STATUSES;
 
 const EVENT_TYPE = 'check.updated';
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
-
 /** Ours → the sandbox's: what it reports for a status a test asks for. */
 export function sandboxStatusOf(status: VerificationStatus): SandboxStatus {
   return (Object.keys(SANDBOX_STATUSES) as SandboxStatus[]).find((key) => SANDBOX_STATUSES[key] === status)!;
@@ -140,7 +138,5 @@ export class SandboxVerificationProvider extends VerificationProvider {
 }
 
 function timestamp(value: unknown): Date | undefined {
-  if (typeof value !== 'string' || !RFC3339.test(value)) return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  return typeof value === 'string' ? parseRfc3339(value) : undefined;
 }

@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import { oneLine } from '@app/shared-kernel';
 import { EmailKind, exampleValues, substitute } from '../../domain/email-kinds';
 import { isReadableLogo } from '../../domain/logo';
 import { Block, DEFAULT_COLUMN_LABELS, LineItemColumn, TemplateDocument } from '../../domain/template-document';
@@ -142,7 +143,7 @@ export interface RenderedEmail {
 export function renderEmail(document: TemplateDocument, kind: EmailKind): RenderedEmail {
   const email = document.email!;
   const values = exampleValues(kind);
-  const subject = printable(substitute(email.subject, values)).replace(/\s*\n\s*/g, ' ');
+  const subject = oneLine(printable(substitute(email.subject, values)));
   const body = printable(substitute(email.body, values));
   const legal = document.footer.legal_text;
   const text = `${body}${legal ? `\n\n-- \n${printable(legal)}` : ''}\n`;
