@@ -12,6 +12,7 @@ import {
 } from '../domain/document-template';
 import { systemDefaultFor, systemEmailFor, systemTemplate } from '../domain/system-templates';
 import { TemplateRepository } from '../domain/template.repository';
+import { DocumentRenderer } from '../infrastructure/rendering/document-renderer';
 import {
   ClearDefaultTemplateCommand,
   CopyTemplateCommand,
@@ -97,6 +98,7 @@ export class CreateTemplateHandler implements ICommandHandler<CreateTemplateComm
     private readonly templates: TemplateRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly renderer: DocumentRenderer,
   ) {}
 
   @Transactional()
@@ -111,6 +113,7 @@ export class CreateTemplateHandler implements ICommandHandler<CreateTemplateComm
       document: input.document ?? baselineDocument(input),
       now: this.clock.now(),
     });
+    this.renderer.checkBounds(template.snapshot.document);
     const s = template.snapshot;
     await this.templates.insert(
       template,
@@ -131,6 +134,7 @@ export class UpdateTemplateHandler implements ICommandHandler<UpdateTemplateComm
     private readonly templates: TemplateRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly renderer: DocumentRenderer,
   ) {}
 
   /** Version-checked: `UPDATE … WHERE id AND version = expected_version`; a stale version changes nothing. */
@@ -149,6 +153,7 @@ export class UpdateTemplateHandler implements ICommandHandler<UpdateTemplateComm
       },
       this.clock.now(),
     );
+    if (input.document !== undefined) this.renderer.checkBounds(template.snapshot.document);
     const s = template.snapshot;
     if (s.kind === 'email' && s.status === 'published' && before !== 'published') {
       const holder = await this.templates.publishedFor(actor, s.anchorKey!);
