@@ -89,6 +89,21 @@ describe('Document render bounds (issue 19: one tenant cannot stall the others)'
     expect(error.details).toEqual({ limit: 50, measure: 'pages' });
     expect(error.message).toContain('50 pages');
 
+    // Refused up front too: such a template is never stored.
+    const before = await templateRows();
+    const created = await post('/v1/document_templates', { name: 'Flood', template_json: flood });
+    expect(expectError(created, 422, 'RENDER_LIMIT_EXCEEDED').param).toBe('template_json');
+    const own = await post('/v1/document_templates', { name: 'Calm', template_json: templateDocument() });
+    expect(own.status).toBe(201);
+    const stored = await templateRows();
+    const updated = await t.http
+      .patch(`/v1/document_templates/${own.body.id}`)
+      .set('Authorization', tenant.auth)
+      .send({ expected_version: 1, template_json: flood });
+    expectError(updated, 422, 'RENDER_LIMIT_EXCEEDED');
+    expect(await templateRows()).toEqual(stored);
+    expect(stored).toHaveLength((before as unknown[]).length + 1);
+
     const email = (await t.http.get(`/v1/document_templates/${SYSTEM_EMAIL}`).set('Authorization', tenant.auth).expect(200)).body;
     const body = 'a\n'.repeat(9999) + 'a';
     const mail = await preview(SYSTEM_EMAIL, {

@@ -134,6 +134,7 @@ export class DocumentTemplatesController {
   })
   @ApiHeader(ACCEPT_LANGUAGE)
   @ApiCreatedResponse({ type: DocumentTemplateDto })
+  @ApiErrors('RENDER_LIMIT_EXCEEDED', 'RENDER_BUDGET_EXCEEDED')
   async create(
     @CurrentActor() actor: Actor,
     @Body() body: CreateDocumentTemplateDto,
@@ -211,6 +212,8 @@ export class DocumentTemplatesController {
     'SYSTEM_TEMPLATE_READ_ONLY',
     'INVALID_STATUS_TRANSITION',
     'ANCHOR_ALREADY_PUBLISHED',
+    'RENDER_LIMIT_EXCEEDED',
+    'RENDER_BUDGET_EXCEEDED',
   )
   async update(
     @CurrentActor() actor: Actor,

@@ -174,6 +174,7 @@ const CATALOG = {
   RENDER_LIMIT_EXCEEDED: {
     kind: 'rule_violation',
     message: 'This document would take more than 50 pages to render; shorten its text or use fewer blocks or line breaks.',
+    param: 'template_json',
     details: { limit: 50, measure: 'pages' },
   },
   RENDER_BUDGET_EXCEEDED: {

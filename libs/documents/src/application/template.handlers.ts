@@ -12,7 +12,7 @@ import {
 } from '../domain/document-template';
 import { systemDefaultFor, systemEmailFor, systemTemplate } from '../domain/system-templates';
 import { TemplateRepository } from '../domain/template.repository';
-import { DocumentRenderer } from '../infrastructure/rendering/document-renderer';
+import { RenderPool } from '../infrastructure/rendering/render-pool';
 import {
   ClearDefaultTemplateCommand,
   CopyTemplateCommand,
@@ -98,7 +98,7 @@ export class CreateTemplateHandler implements ICommandHandler<CreateTemplateComm
     private readonly templates: TemplateRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
-    private readonly renderer: DocumentRenderer,
+    private readonly renders: RenderPool,
   ) {}
 
   @Transactional()
@@ -113,8 +113,8 @@ export class CreateTemplateHandler implements ICommandHandler<CreateTemplateComm
       document: input.document ?? baselineDocument(input),
       now: this.clock.now(),
     });
-    this.renderer.checkBounds(template.snapshot.document);
     const s = template.snapshot;
+    await this.renders.checkBounds(s.document, s.kind, s.anchorKey, s.documentTypes);
     await this.templates.insert(
       template,
       this.audit.write(actor, {
@@ -134,7 +134,7 @@ export class UpdateTemplateHandler implements ICommandHandler<UpdateTemplateComm
     private readonly templates: TemplateRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
-    private readonly renderer: DocumentRenderer,
+    private readonly renders: RenderPool,
   ) {}
 
   /** Version-checked: `UPDATE … WHERE id AND version = expected_version`; a stale version changes nothing. */
@@ -153,8 +153,9 @@ export class UpdateTemplateHandler implements ICommandHandler<UpdateTemplateComm
       },
       this.clock.now(),
     );
-    if (input.document !== undefined) this.renderer.checkBounds(template.snapshot.document);
     const s = template.snapshot;
+    if (input.document !== undefined || input.documentTypes !== undefined)
+      await this.renders.checkBounds(s.document, s.kind, s.anchorKey, s.documentTypes);
     if (s.kind === 'email' && s.status === 'published' && before !== 'published') {
       const holder = await this.templates.publishedFor(actor, s.anchorKey!);
       if (holder && holder !== s.id) throw anchorAlreadyPublished(s.anchorKey!, holder);

@@ -18,6 +18,6 @@ export function renderLimitExceeded(measure: 'pages' | 'drawing operations', lim
     'rule_violation',
     'RENDER_LIMIT_EXCEEDED',
     `This document would take more than ${limit} ${measure} to render; shorten its text or use fewer blocks or line breaks.`,
-    { details: { limit, measure } },
+    { param: 'template_json', details: { limit, measure } },
   );
 }

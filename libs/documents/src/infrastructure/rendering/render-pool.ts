@@ -3,6 +3,8 @@ import { extname, join } from 'node:path';
 import { OnModuleDestroy } from '@nestjs/common';
 import { DomainError } from '@app/shared-kernel';
 import { Piscina } from 'piscina';
+import type { DocumentType, TemplateKind } from '../../domain/document-template';
+import type { TemplateDocument } from '../../domain/template-document';
 import type { RenderJob, RenderOutcome } from './render-task';
 
 /** What one render may spend on its worker thread; past either, its caller gets a 503 and the thread is replaced. */
@@ -52,6 +54,21 @@ export class RenderPool implements OnModuleDestroy {
     if (!outcome.ok)
       throw new DomainError(outcome.refusal.kind, outcome.refusal.code, outcome.refusal.message, outcome.refusal.options);
     return Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength);
+  }
+
+  /**
+   * Lays the document out as each of its document types, as a preview would, so that a template
+   * past the render limits (or with a footer too tall) is refused when it is saved, not each
+   * time it is drawn.
+   */
+  async checkBounds(
+    document: TemplateDocument,
+    kind: TemplateKind,
+    anchorKey: string | null,
+    documentTypes: DocumentType[],
+  ): Promise<void> {
+    for (const documentType of documentTypes)
+      await this.render({ input: { document, kind, anchorKey, documentType }, format: 'layout' });
   }
 
   async onModuleDestroy(): Promise<void> {
