@@ -5679,7 +5679,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The quota: `"<policy>";q=<requests>;w=<window seconds>`, one item per policy (the PDF preview adds `"pdf_preview"`). */
+        /** @description The quota: `"<policy>";q=<requests>;w=<window seconds>`, one item per policy (a preview, or a thumbnail that had to be rendered, adds the organization’s render budget `"pdf_preview"`). */
         "RateLimit-Policy": string;
         /** @description What is left: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
         RateLimit: string;
@@ -15755,7 +15755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED. */
+            /** @description IDEMPOTENCY_KEY_REUSED, RENDER_LIMIT_EXCEEDED. */
             422: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -15790,7 +15790,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE, RENDER_BUDGET_EXCEEDED. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
@@ -16237,6 +16237,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description RENDER_LIMIT_EXCEEDED. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED. */
             429: {
                 headers: {
@@ -16261,7 +16272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE, RENDER_BUDGET_EXCEEDED. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
@@ -16805,7 +16816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED. */
+            /** @description IDEMPOTENCY_KEY_REUSED, RENDER_LIMIT_EXCEEDED. */
             422: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -16840,7 +16851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE, RENDER_BUDGET_EXCEEDED. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
@@ -16935,6 +16946,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description RENDER_LIMIT_EXCEEDED. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED. */
             429: {
                 headers: {
@@ -16959,7 +16981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE, RENDER_BUDGET_EXCEEDED. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
