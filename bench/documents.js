@@ -1,6 +1,8 @@
 // P9: PDF preview of the system invoice template (a 3-page invoice: the sample with 45 line items)
 // against headless Chromium printing the same document's HTML render, in the same run; identical
-// bytes on repeat; and a preview served from the cache over HTTP.
+// bytes on repeat; a preview served from the cache over HTTP; and the heaviest document a preview
+// may render (40 blocks of prose, near the page limit), each one distinct, with the longest wait
+// of /health/live asked every 10 ms meanwhile (the server's event-loop stall, seen from outside).
 //
 //   sh scripts/node24.sh bench/documents.js
 //   BENCH_DURATION_S=5 sh scripts/node24.sh bench/documents.js
@@ -51,6 +53,48 @@ async function measure(seconds, once) {
     p99: percentile(latencies, 99),
     count: latencies.length,
   };
+}
+
+/** Prose filling a free_text block's 4,000 characters; `seed` makes each document distinct (no cache hit). */
+const prose = (seed) =>
+  `${seed} Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt. `.repeat(60).slice(0, 4000);
+
+/** Worst allowed renders over HTTP, one after another, while /health/live is asked every 10 ms. */
+async function worstAllowedRenders(server, auth, count) {
+  const invoice = SYSTEM_TEMPLATES.find((template) => template.id === SYSTEM_TEMPLATE_IDS.invoice);
+  const url = `${server.base}/v1/document_templates/${SYSTEM_TEMPLATE_IDS.invoice}/preview`;
+  const renders = [];
+  let longestLive = 0;
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      const t0 = performance.now();
+      await fetch(`${server.base}/health/live`);
+      longestLive = Math.max(longestLive, performance.now() - t0);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  let pages = 0;
+  for (let i = 0; i < count; i += 1) {
+    const template_json = {
+      ...invoice.document,
+      blocks: Array.from({ length: 40 }, (_, block) => ({ type: 'free_text', text: prose(`${i}.${block}`), align: 'left' })),
+    };
+    const t0 = performance.now();
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ template_json }),
+    });
+    const pdf = Buffer.from(await response.arrayBuffer());
+    renders.push(performance.now() - t0);
+    if (response.status !== 200)
+      throw new Error(`worst allowed render answered ${response.status}: ${pdf.toString().slice(0, 200)}`);
+    pages = (pdf.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
+  }
+  probing = false;
+  await probe;
+  return { median: median(renders), longestLive, pages };
 }
 
 /** BENCH_CHROMIUM names the binary, or `none` to skip the comparison; otherwise it is looked up on PATH. */
@@ -191,6 +235,7 @@ async function main() {
   const database = await scratchDatabase('documents');
   const server = await startServer({ databaseUrl: database.url, port: PORT, env: { PDF_PREVIEW_RATE_LIMIT_PER_MINUTE: '0' } });
   let hit;
+  let worst;
   try {
     const auth = `Bearer ${rootKeyFrom(server.output())}`;
     const url = `${server.base}/v1/document_templates/${SYSTEM_TEMPLATE_IDS.invoice}/preview`;
@@ -209,6 +254,10 @@ async function main() {
       non2xx: result.non2xx,
       same: sha(missBytes) === sha(repeatBytes),
     };
+    worst = await worstAllowedRenders(server, auth, 10);
+    log(
+      `worst allowed render: ${worst.pages} pages, median ${worst.median.toFixed(0)} ms; /health/live waited at most ${worst.longestLive.toFixed(1)} ms`,
+    );
   } finally {
     await server.stop();
     await database.drop();
@@ -240,6 +289,14 @@ async function main() {
     { figure: 'P9 identical bytes on repeat', value: identical ? 'yes' : 'no', bar: 'identical', pass: identical && hit.same },
     { figure: 'P9 cache hit over HTTP, 4 conn.', value: hit.perSecond, unit: '/s', bar: '0 non-2xx', pass: hit.non2xx === 0 },
     { figure: 'P9 cache hit p99', value: hit.p99, unit: 'ms' },
+    { figure: `Worst allowed preview (${worst.pages} pages), median`, value: worst.median, unit: 'ms' },
+    {
+      figure: '/health/live longest wait during worst renders',
+      value: worst.longestLive,
+      unit: 'ms',
+      bar: '≤ 100 ms (P18 stall)',
+      pass: worst.longestLive <= 100,
+    },
   ]);
   if (!theirsRate)
     console.log('P9 Chromium comparison skipped: no chromium binary (install Debian’s chromium package to measure the ratio).');

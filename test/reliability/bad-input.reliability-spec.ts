@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { badInputSeed, isContractRefusal } from '../support/bad-input';
-import { BadRequest, defectsOf, requestOf, Schema, Tenant } from '../support/openapi-bad-input';
+import { amplifyingDocuments, BadRequest, defectsOf, requestOf, Schema, Tenant } from '../support/openapi-bad-input';
 import { DocumentedOperation, documentedOperations } from '../support/openapi-walk';
 import { RawClient, rawClient, RawResponse } from '../support/raw-http';
 import { leftovers, stateTables, tableDigests } from '../support/table-digest';
@@ -130,4 +130,38 @@ describe('Every documented operation under generated bad input: headers, bodies,
     },
     TIMEOUT_MS,
   );
+
+  it('refuses every amplifying document on every operation whose body holds a template document, and renders the heaviest allowed ones', async () => {
+    const db = t.app.get(DataSource);
+    const tables = await stateTables(db);
+    const before = await tableDigests(db, tables);
+    const requests = operations.flatMap((operation) =>
+      amplifyingDocuments(operation, document, tenant).map((draft) => requestOf(operation, document, tenant, draft, idem())),
+    );
+    const unexpected: string[] = [];
+    const answered: Record<string, number[]> = {};
+    // Two at a time: each may keep a render thread busy.
+    for (let from = 0; from < requests.length; from += 2) {
+      await Promise.all(
+        requests.slice(from, from + 2).map(async (request) => {
+          const response = await client.send(request);
+          (answered[request.operation] ??= []).push(response.status);
+          const problem = problemWith(request, response);
+          if (problem)
+            unexpected.push(
+              `${request.operation} [${request.defect}] → ${problem}: ${response.status} ${response.text.slice(0, 200)}`,
+            );
+        }),
+      );
+    }
+    console.log(`bad input R8: amplifying documents, statuses by operation ${JSON.stringify(answered)}`);
+    const after = await tableDigests(db, tables);
+    expect({
+      unexpected,
+      changedTables: Object.keys(tables).filter((table) => after[table] !== before[table]),
+      leftovers: await leftovers(db),
+    }).toEqual({ unexpected: [], changedTables: [], leftovers: { successRecords: 0, advisoryLocks: 0, idleInTransaction: 0 } });
+    // Found by shape in the document: creating, updating and previewing a template at least.
+    expect(Object.keys(answered).length).toBeGreaterThanOrEqual(3);
+  });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { DocumentedOperation as Operation, resolveSchema } from './openapi-walk';
+import { pngDataUri } from './png';
 import { utf8Bytes } from './raw-http';
 
 /**
@@ -9,7 +10,8 @@ import { utf8Bytes } from './raw-http';
  * body (not JSON, not an object, nested too deep, over 1 MB, prototype keys at any level, huge
  * or non-ASCII numbers where the schema types a number, decimal, id, currency, date or enum; a
  * NUL character in any text field or key at any depth; the backtracking placeholder worst cases
- * at each text field's maximum length), in the query string (NUL, the same worst cases) or in a
+ * at each text field's maximum length; documents that amplify what a render costs where the body
+ * holds a template document), in the query string (NUL, the same worst cases) or in a
  * path id — with the answer the contract requires: a refusal (a 4xx
  * in the error shape, with its status and code where one defect decides them) or, for a
  * GET whose defect the API tolerates by design, anything but a 5xx.
@@ -620,6 +622,112 @@ function bodyDefects(operation: Operation, document: Schema): fc.Arbitrary<Draft
   return fc.oneof(...options);
 }
 
+/** The body properties holding a template document, found by its shape (blocks and a footer), with a valid example of it. */
+function templateDocumentProperties(
+  document: Schema,
+  body: Schema | undefined,
+): Array<{ name: string; schema: Schema; example: Schema }> {
+  return Object.entries<Schema>(body?.properties ?? {}).flatMap(([name, property]) => {
+    const schema = resolveSchema(document, property) ?? property;
+    const example = property.example ?? schema.example;
+    return schema.properties?.blocks?.items?.oneOf && schema.properties?.footer && example ? [{ name, schema, example }] : [];
+  });
+}
+
+/** A block variant with every required property filled: its const, its first enum value, null, false or text. */
+function blockOf(variant: Schema, fill: Record<string, unknown>): Schema {
+  return Object.fromEntries(
+    (variant.required as string[]).map((name) => {
+      if (fill[name] !== undefined) return [name, fill[name]];
+      const property = variant.properties[name];
+      const types = [property.type].flat();
+      if (property.const !== undefined) return [name, property.const];
+      if (property.enum) return [name, property.enum[0]];
+      if (types.includes('null')) return [name, null];
+      if (types.includes('boolean')) return [name, false];
+      if (types.includes('array')) return [name, [property.items?.enum?.[0] ?? 'x']];
+      return [name, 'x'];
+    }),
+  );
+}
+
+const lineFlood = (maxLength: number) => 'a\n'.repeat(Math.floor(maxLength / 2) - 1) + 'a';
+/** Compresses to about 24 KB: what a logo may weigh, never what it may decode to. */
+const HUGE_LOGO = pngDataUri({ width: 2048, height: 2048, rgba: [0, 0, 0, 0] });
+const WIDEST_ALLOWED_LOGO = pngDataUri({ width: 1024, height: 1024, rgba: [0, 0, 0, 0] });
+const PROSE = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt. ';
+
+/**
+ * Documents that make a render cost far more than their size (issue 19), for every body property
+ * holding a template document: a footer of line breaks taller than the page, the longest free
+ * text of line breaks in 16 blocks and in the most blocks allowed, an e-mail body of line breaks,
+ * a logo that decodes to 16 MB shown by every header block. Each must be refused. A pure
+ * operation (a preview) also gets the heaviest documents it must still render (every block of
+ * prose; the largest logo allowed in every block): answered, without a 5xx.
+ */
+export function amplifyingDocuments(operation: Operation, document: Schema, tenant: Tenant): Draft[] {
+  const valid = exemplaryBody(document, operation.bodySchema);
+  // A real template where the route names one: the document is then read, not refused for its unknown id first.
+  const real = Object.entries(tenant.readableIds).find(([prefix]) => operation.path.startsWith(prefix));
+  const drafts: Draft[] = [];
+  for (const { name, schema, example } of templateDocumentProperties(document, operation.bodySchema)) {
+    const add = (defect: string, spoiled: Schema, expect: Expectation) =>
+      drafts.push({
+        family: 'amplifying document',
+        defect: `${name}: ${defect}`,
+        body: JSON.stringify({ ...valid, [name]: { ...example, ...spoiled } }),
+        path: real && { id: real[1] },
+        // A render that succeeds is sent without the (optional) key: a stored success would read as an effect.
+        ...(!expect.refused && { headers: without('Idempotency-Key') }),
+        expect,
+      });
+    const { blocks, footer, branding, email } = schema.properties;
+    const most: number = blocks.maxItems;
+    const legal = footer.properties?.legal_text;
+    if (legal?.maxLength)
+      add(
+        `a footer of ${Math.floor(legal.maxLength / 2)} lines`,
+        { footer: { ...example.footer, legal_text: lineFlood(legal.maxLength) } },
+        refused(),
+      );
+    const variants = blocks.items.oneOf as Schema[];
+    const longestText = (variant: Schema) =>
+      Object.entries<Schema>(variant.properties).find(
+        ([key, property]) => key !== 'type' && property.minLength >= 1 && property.maxLength >= 1000,
+      );
+    const freeText = variants.find(longestText);
+    if (freeText) {
+      const [field, text] = longestText(freeText)!;
+      const filled = (count: number, value: string) => Array.from({ length: count }, () => blockOf(freeText, { [field]: value }));
+      for (const count of [16, most])
+        add(
+          `${count} blocks of ${Math.floor(text.maxLength / 2)} line breaks`,
+          { blocks: filled(count, lineFlood(text.maxLength)) },
+          refused(),
+        );
+      if (operation.pure)
+        add(`${most} blocks of prose`, { blocks: filled(most, PROSE.repeat(60).slice(0, text.maxLength)) }, TOLERATED);
+    }
+    const mailBody = email?.properties?.body;
+    if (mailBody?.maxLength)
+      add(
+        `an e-mail body of ${Math.floor(mailBody.maxLength / 2)} lines`,
+        { email: { subject: 'x', preheader: null, body: lineFlood(mailBody.maxLength) } },
+        refused(),
+      );
+    const header = variants.find((variant) => variant.properties.show_logo);
+    if (header && branding?.properties?.logo) {
+      const logoed = (logo: string) => ({
+        branding: { ...example.branding, logo },
+        blocks: Array.from({ length: most }, () => blockOf(header, { show_logo: true })),
+      });
+      add(`a 2048 × 2048 logo in ${most} header blocks`, logoed(HUGE_LOGO), refused());
+      if (operation.pure) add(`a 1024 × 1024 logo in ${most} header blocks`, logoed(WIDEST_ALLOWED_LOGO), TOLERATED);
+    }
+  }
+  return drafts;
+}
+
 /** A value of another JSON type than the schema's. */
 function wrongType(schema: Schema): fc.Arbitrary<unknown> {
   const types = [schema.type].flat();
@@ -765,6 +873,8 @@ export function defectsOf(operation: Operation, document: Schema, tenant: Tenant
   if (hasBody) {
     add('Content-Type', 2, contentTypeDefects());
     add('body', 5, bodyDefects(operation, document));
+    const amplifying = amplifyingDocuments(operation, document, tenant);
+    if (amplifying.length > 0) add('amplifying document', 2, fc.constantFrom(...amplifying));
   }
   if (operation.method === 'get') add('If-None-Match', 1, ifNoneMatchDefects());
   if (operation.query.length > 0 || operation.method === 'get') add('query', 2, queryDefects(operation));

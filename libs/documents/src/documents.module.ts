@@ -18,6 +18,8 @@ import {
 import { TemplateRepository } from './domain/template.repository';
 import { PreviewCache } from './infrastructure/preview-cache';
 import { DocumentRenderer } from './infrastructure/rendering/document-renderer';
+import { RenderPool } from './infrastructure/rendering/render-pool';
+import { RenderBudget } from './application/render-budget';
 import { TypeOrmTemplateRepository } from './infrastructure/typeorm-template.repository';
 
 /** Document templates and their rendering (PDF previews, SVG thumbnails, e-mail renders). */
@@ -31,6 +33,8 @@ export class DocumentsModule {
         { provide: TemplateRepository, useClass: TypeOrmTemplateRepository },
         { provide: PreviewCache, useFactory: () => new PreviewCache() },
         DocumentRenderer,
+        { provide: RenderPool, useFactory: () => new RenderPool() },
+        RenderBudget,
         CreateTemplateHandler,
         UpdateTemplateHandler,
         DeleteTemplateHandler,

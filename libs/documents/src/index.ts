@@ -14,6 +14,7 @@ export {
   TemplateThumbnailQuery,
   UpdateTemplateCommand,
 } from './application/template.commands';
+export type { RenderAllowance } from './application/render-budget';
 export type {
   PreviewFormat,
   PreviewResult,

@@ -5679,7 +5679,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The quota: `"<policy>";q=<requests>;w=<window seconds>`, one item per policy (the PDF preview adds `"pdf_preview"`). */
+        /** @description The quota: `"<policy>";q=<requests>;w=<window seconds>`, one item per policy (a preview, or a thumbnail that had to be rendered, adds the organization’s render budget `"pdf_preview"`). */
         "RateLimit-Policy": string;
         /** @description What is left: `"<policy>";r=<remaining>;t=<seconds until reset>`. */
         RateLimit: string;
@@ -16521,7 +16521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED. */
+            /** @description IDEMPOTENCY_KEY_REUSED, RENDER_LIMIT_EXCEEDED. */
             422: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -16559,7 +16559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE, RENDER_BUDGET_EXCEEDED. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
@@ -17040,6 +17040,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description RENDER_LIMIT_EXCEEDED. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED. */
             429: {
                 headers: {
@@ -17066,7 +17077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE, RENDER_BUDGET_EXCEEDED. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
@@ -17653,7 +17664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REUSED. */
+            /** @description IDEMPOTENCY_KEY_REUSED, RENDER_LIMIT_EXCEEDED. */
             422: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -17691,7 +17702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE, RENDER_BUDGET_EXCEEDED. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
@@ -17795,6 +17806,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description RENDER_LIMIT_EXCEEDED. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED. */
             429: {
                 headers: {
@@ -17821,7 +17843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE, RENDER_BUDGET_EXCEEDED. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */

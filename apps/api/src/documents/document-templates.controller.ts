@@ -30,6 +30,7 @@ import {
   TemplateView,
   UpdateTemplateCommand,
 } from '@app/documents';
+import type { RenderAllowance } from '@app/documents';
 import type { Actor } from '@app/shared-kernel';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
@@ -134,6 +135,7 @@ export class DocumentTemplatesController {
   })
   @ApiHeader(ACCEPT_LANGUAGE)
   @ApiCreatedResponse({ type: DocumentTemplateDto })
+  @ApiErrors('RENDER_LIMIT_EXCEEDED', 'RENDER_BUDGET_EXCEEDED')
   async create(
     @CurrentActor() actor: Actor,
     @Body() body: CreateDocumentTemplateDto,
@@ -211,6 +213,8 @@ export class DocumentTemplatesController {
     'SYSTEM_TEMPLATE_READ_ONLY',
     'INVALID_STATUS_TRANSITION',
     'ANCHOR_ALREADY_PUBLISHED',
+    'RENDER_LIMIT_EXCEEDED',
+    'RENDER_BUDGET_EXCEEDED',
   )
   async update(
     @CurrentActor() actor: Actor,
@@ -350,7 +354,7 @@ export class DocumentTemplatesController {
       },
     },
   })
-  @ApiErrors('DOCUMENT_TEMPLATE_NOT_FOUND')
+  @ApiErrors('DOCUMENT_TEMPLATE_NOT_FOUND', 'RENDER_LIMIT_EXCEEDED', 'RENDER_BUDGET_EXCEEDED')
   async preview(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -373,15 +377,7 @@ export class DocumentTemplatesController {
       .header('Vary', 'Accept');
     if (format === 'pdf') void reply.header('Content-Disposition', 'inline; filename="preview.pdf"');
     if (format === 'html') void reply.header('Content-Security-Policy', RENDERED_CONTENT_POLICY);
-    if (result.rateLimit) {
-      const { limit, remaining, resetSeconds } = result.rateLimit;
-      const append = (name: string, value: string) => {
-        const current = reply.getHeader(name);
-        void reply.header(name, typeof current === 'string' && current ? `${current}, ${value}` : value);
-      };
-      append('RateLimit-Policy', `"pdf_preview";q=${limit};w=60`);
-      append('RateLimit', `"pdf_preview";r=${remaining};t=${resetSeconds}`);
-    }
+    announceRenderBudget(reply, result.rateLimit);
     return result.body;
   }
 
@@ -406,7 +402,7 @@ export class DocumentTemplatesController {
     content: { 'image/svg+xml': { schema: { type: 'string', example: SVG_EXAMPLE } } },
   })
   @ApiResponse({ status: 304, description: 'Not modified: the ETag still names the current thumbnail; no body.' })
-  @ApiErrors('DOCUMENT_TEMPLATE_NOT_FOUND')
+  @ApiErrors('DOCUMENT_TEMPLATE_NOT_FOUND', 'RENDER_LIMIT_EXCEEDED', 'RENDER_BUDGET_EXCEEDED')
   async thumbnail(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -415,6 +411,7 @@ export class DocumentTemplatesController {
   ): Promise<string | undefined> {
     const result = await this.queries.execute(new TemplateThumbnailQuery(actor, id, ifNoneMatch));
     void reply.header('ETag', result.etag).header('Cache-Control', 'private, no-cache');
+    announceRenderBudget(reply, result.rateLimit);
     if (result.svg === null) {
       void reply.status(304);
       return undefined;
@@ -422,4 +419,16 @@ export class DocumentTemplatesController {
     void reply.header('Content-Type', 'image/svg+xml; charset=utf-8').header('Content-Security-Policy', RENDERED_CONTENT_POLICY);
     return result.svg;
   }
+}
+
+/** The organization's render budget beside the caller's own limit, when this request spent it. */
+function announceRenderBudget(reply: FastifyReply, allowance: RenderAllowance | null): void {
+  if (!allowance) return;
+  const { limit, remaining, resetSeconds } = allowance;
+  const append = (name: string, value: string) => {
+    const current = reply.getHeader(name);
+    void reply.header(name, typeof current === 'string' && current ? `${current}, ${value}` : value);
+  };
+  append('RateLimit-Policy', `"pdf_preview";q=${limit};w=60`);
+  append('RateLimit', `"pdf_preview";r=${remaining};t=${resetSeconds}`);
 }

@@ -171,6 +171,17 @@ const CATALOG = {
     message: 'System templates cannot be changed or deleted; copy one to make your own.',
     details: { template_id: '00000000-0000-4000-8000-000000000001' },
   },
+  RENDER_LIMIT_EXCEEDED: {
+    kind: 'rule_violation',
+    message: 'This document would take more than 50 pages to render; shorten its text or use fewer blocks or line breaks.',
+    param: 'template_json',
+    details: { limit: 50, measure: 'pages' },
+  },
+  RENDER_BUDGET_EXCEEDED: {
+    kind: 'unavailable',
+    message: 'The render ran past its time budget of 15000 ms and was stopped.',
+    details: { budget: 'time', limit: 15000, retry_after_seconds: 5 },
+  },
   NOT_DEFAULT_HOLDER: {
     kind: 'conflict',
     message: "This template is not the workspace's default invoice template.",

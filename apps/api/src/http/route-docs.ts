@@ -264,7 +264,7 @@ function unfillOptionalFilters(operation: Operation): void {
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': {
     description:
-      'The quota: `"<policy>";q=<requests>;w=<window seconds>`, one item per policy (the PDF preview adds `"pdf_preview"`).',
+      'The quota: `"<policy>";q=<requests>;w=<window seconds>`, one item per policy (a preview, or a thumbnail that had to be rendered, adds the organization’s render budget `"pdf_preview"`).',
     schema: {
       type: 'string',
       maxLength: 200,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { canonicalJson, DomainError, RateLimitCounter } from '@app/shared-kernel';
+import { canonicalJson } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import {
   checkTemplateDocument,
@@ -11,8 +11,9 @@ import {
   TemplateKind,
 } from '../domain/document-template';
 import { CONTENT_TYPES, DocumentRenderer, RenderInput } from '../infrastructure/rendering/document-renderer';
+import { RenderPool } from '../infrastructure/rendering/render-pool';
 import { PreviewCache } from '../infrastructure/preview-cache';
-import { DocumentsOptions } from './documents-options';
+import { RenderBudget } from './render-budget';
 import { PreviewResult, PreviewTemplateQuery, TemplateThumbnailQuery, ThumbnailResult } from './template.commands';
 import { readTemplate } from './template.queries';
 
@@ -22,19 +23,19 @@ export const RENDER_REVISION = 'r1';
 const digest = (value: unknown) => createHash('sha256').update(canonicalJson(value)).digest('base64url');
 
 /**
- * Renders a template, or the unsaved `template_json` of the request, with sample data. Rate
- * limited per organization across instances (counted once the template is found and the request
- * is valid, before the cache: a cached preview is a preview too); identical input is served from
- * a short-lived cache with identical bytes.
+ * Renders a template, or the unsaved `template_json` of the request, with sample data, on a render
+ * thread. Spends the organization's render budget (once the template is found and the request is
+ * valid, before the cache: a cached preview is a preview too); identical input is served from a
+ * short-lived cache with identical bytes.
  */
 @QueryHandler(PreviewTemplateQuery)
 export class PreviewTemplateHandler implements IQueryHandler<PreviewTemplateQuery> {
   constructor(
     private readonly dataSource: DataSource,
     private readonly renderer: DocumentRenderer,
+    private readonly pool: RenderPool,
     private readonly cache: PreviewCache,
-    private readonly counter: RateLimitCounter,
-    private readonly options: DocumentsOptions,
+    private readonly budget: RenderBudget,
   ) {}
 
   async execute({ actor, templateId, input, format }: PreviewTemplateQuery): Promise<PreviewResult> {
@@ -62,45 +63,31 @@ export class PreviewTemplateHandler implements IQueryHandler<PreviewTemplateQuer
     }
     const document =
       input.document === undefined ? template.document : checkTemplateDocument(template.kind, template.anchorKey, input.document);
-    const rateLimit = await this.consume(actor.organizationId);
+    if (input.document !== undefined) this.renderer.checkBounds(document);
+    const rateLimit = await this.budget.spend(actor.organizationId);
     const render: RenderInput = { document, kind: template.kind, anchorKey: template.anchorKey, documentType };
     const key = digest({ revision: RENDER_REVISION, tenant: [actor.organizationId, actor.workspaceId], render, format });
     const cached = this.cache.get(key);
     if (cached) return { body: cached, contentType: CONTENT_TYPES[format], cacheHit: true, rateLimit };
-    const body = await this.renderer.render(render, format);
+    const body = await this.pool.render({ input: render, format });
     this.cache.set(key, body);
     return { body, contentType: CONTENT_TYPES[format], cacheHit: false, rateLimit };
-  }
-
-  private async consume(organizationId: string): Promise<PreviewResult['rateLimit']> {
-    const limit = this.options.previewRateLimitPerMinute;
-    if (limit <= 0) return null;
-    const { hits, resetSeconds } = await this.counter.hit(organizationId, 'pdf_preview');
-    if (hits > limit) {
-      throw new DomainError(
-        'rate_limited',
-        'RATE_LIMITED',
-        `PDF preview rate limit of ${limit} per minute per organization exceeded.`,
-        {
-          details: { retry_after_seconds: resetSeconds, limit, scope: 'organization' },
-        },
-      );
-    }
-    return { limit, remaining: limit - hits, resetSeconds };
   }
 }
 
 /**
  * The first page of a template as an SVG miniature. Its strong ETag is keyed on the template's
  * id and `updated_at` (and the renderer's revision): an unchanged template answers 304 without
- * rendering.
+ * rendering. A thumbnail that has to be rendered (neither 304 nor cached) spends the
+ * organization's render budget, as a preview does.
  */
 @QueryHandler(TemplateThumbnailQuery)
 export class TemplateThumbnailHandler implements IQueryHandler<TemplateThumbnailQuery> {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly renderer: DocumentRenderer,
+    private readonly pool: RenderPool,
     private readonly cache: PreviewCache,
+    private readonly budget: RenderBudget,
   ) {}
 
   async execute({ actor, templateId, ifNoneMatch }: TemplateThumbnailQuery): Promise<ThumbnailResult> {
@@ -110,18 +97,22 @@ export class TemplateThumbnailHandler implements IQueryHandler<TemplateThumbnail
       .digest('hex')
       .slice(0, 32);
     const etag = `"${tag}"`;
-    if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, tag)) return { etag, svg: null };
+    if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, tag)) return { etag, svg: null, rateLimit: null };
     const key = `thumbnail|${actor.organizationId}|${actor.workspaceId}|${tag}`;
     const cached = this.cache.get(key);
-    if (cached) return { etag, svg: cached.toString('utf8') };
-    const svg = this.renderer.svg({
-      document: template.document,
-      kind: template.kind,
-      anchorKey: template.anchorKey,
-      documentType: template.documentTypes[0],
+    if (cached) return { etag, svg: cached.toString('utf8'), rateLimit: null };
+    const rateLimit = await this.budget.spend(actor.organizationId);
+    const svg = await this.pool.render({
+      input: {
+        document: template.document,
+        kind: template.kind,
+        anchorKey: template.anchorKey,
+        documentType: template.documentTypes[0],
+      },
+      format: 'svg',
     });
-    this.cache.set(key, Buffer.from(svg));
-    return { etag, svg };
+    this.cache.set(key, svg);
+    return { etag, svg: svg.toString('utf8'), rateLimit };
   }
 }
 

@@ -2,6 +2,7 @@ import { Command, Query } from '@nestjs/cqrs';
 import { Actor, Page } from '@app/shared-kernel';
 import { DocumentType, PrintedDocumentType, TemplateState, TemplateStatus } from '../domain/document-template';
 import { EmailKind } from '../domain/email-kinds';
+import type { RenderAllowance } from './render-budget';
 
 /** A template as the API shows it: its state and the default slots of its workspace it holds. */
 export interface TemplateView {
@@ -128,7 +129,7 @@ export interface PreviewResult {
   body: Buffer;
   contentType: string;
   cacheHit: boolean;
-  rateLimit: { limit: number; remaining: number; resetSeconds: number } | null;
+  rateLimit: RenderAllowance | null;
 }
 
 export class PreviewTemplateQuery extends Query<PreviewResult> {
@@ -146,6 +147,8 @@ export interface ThumbnailResult {
   etag: string;
   /** Null when `If-None-Match` already names the current ETag (304). */
   svg: string | null;
+  /** Null when nothing was rendered (304, cache) or the render budget is off. */
+  rateLimit: RenderAllowance | null;
 }
 
 export class TemplateThumbnailQuery extends Query<ThumbnailResult> {

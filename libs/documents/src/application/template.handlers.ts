@@ -12,6 +12,7 @@ import {
 } from '../domain/document-template';
 import { systemDefaultFor, systemEmailFor, systemTemplate } from '../domain/system-templates';
 import { TemplateRepository } from '../domain/template.repository';
+import { RenderPool } from '../infrastructure/rendering/render-pool';
 import {
   ClearDefaultTemplateCommand,
   CopyTemplateCommand,
@@ -97,6 +98,7 @@ export class CreateTemplateHandler implements ICommandHandler<CreateTemplateComm
     private readonly templates: TemplateRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly renders: RenderPool,
   ) {}
 
   @Transactional()
@@ -112,6 +114,7 @@ export class CreateTemplateHandler implements ICommandHandler<CreateTemplateComm
       now: this.clock.now(),
     });
     const s = template.snapshot;
+    await this.renders.checkBounds(s.document, s.kind, s.anchorKey, s.documentTypes);
     await this.templates.insert(
       template,
       this.audit.write(actor, {
@@ -131,6 +134,7 @@ export class UpdateTemplateHandler implements ICommandHandler<UpdateTemplateComm
     private readonly templates: TemplateRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly renders: RenderPool,
   ) {}
 
   /** Version-checked: `UPDATE … WHERE id AND version = expected_version`; a stale version changes nothing. */
@@ -150,6 +154,8 @@ export class UpdateTemplateHandler implements ICommandHandler<UpdateTemplateComm
       this.clock.now(),
     );
     const s = template.snapshot;
+    if (input.document !== undefined || input.documentTypes !== undefined)
+      await this.renders.checkBounds(s.document, s.kind, s.anchorKey, s.documentTypes);
     if (s.kind === 'email' && s.status === 'published' && before !== 'published') {
       const holder = await this.templates.publishedFor(actor, s.anchorKey!);
       if (holder && holder !== s.id) throw anchorAlreadyPublished(s.anchorKey!, holder);

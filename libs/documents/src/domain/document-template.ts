@@ -1,6 +1,6 @@
 import { DomainError, FieldError, newId } from '@app/shared-kernel';
 import { checkVariables, emailKind, anchorKeys } from './email-kinds';
-import { isReadableLogo, MAX_LOGO_SIDE } from './logo';
+import { isReadableLogo, MAX_LOGO_PIXELS, MAX_LOGO_SIDE } from './logo';
 import { CURRENT_SCHEMA_VERSION, invalidDocument, TemplateDocument, validateTemplateDocument } from './template-document';
 
 export const DOCUMENT_TYPES = ['invoice', 'credit_note', 'quote', 'email'] as const;
@@ -292,7 +292,7 @@ export function checkTemplateDocument(kind: TemplateKind, anchorKey: string | nu
     errors.push({
       param: 'template_json/branding/logo',
       code: 'INVALID_VALUE',
-      message: `is not a readable PNG (8-bit or palette, not interlaced) or JPEG image of at most ${MAX_LOGO_SIDE} pixels a side.`,
+      message: `is not a readable PNG (8-bit or palette, not interlaced) or JPEG image of at most ${MAX_LOGO_SIDE} pixels a side and ${MAX_LOGO_PIXELS} pixels in all.`,
     });
   }
   if (errors.length > 0) throw invalidDocument(errors);

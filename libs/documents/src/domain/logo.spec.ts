@@ -1,5 +1,5 @@
 import { png, pngDataUri } from '../../../../test/support/png';
-import { isReadableLogo, MAX_LOGO_SIDE } from './logo';
+import { isReadableLogo, MAX_LOGO_PIXELS, MAX_LOGO_SIDE } from './logo';
 
 const jpeg = (width: number, height: number, components = 3) => {
   const sof = Buffer.from([
@@ -34,6 +34,12 @@ describe('logo check', () => {
       interlaced: pngDataUri({ interlace: 1 }),
       '16-bit samples': pngDataUri({ bitDepth: 16 }),
       'too wide': pngDataUri({ width: MAX_LOGO_SIDE + 1, height: 1 }),
+      'too many pixels (2048 × 2048, zeros: 24 KB compressed)': pngDataUri({
+        width: MAX_LOGO_SIDE,
+        height: MAX_LOGO_SIDE,
+        rgba: [0, 0, 0, 0],
+      }),
+      'JPEG of too many pixels': jpeg(1025, MAX_LOGO_PIXELS / 1024),
       truncated: `data:image/png;base64,${valid.subarray(0, 40).toString('base64')}`,
       'no IEND': `data:image/png;base64,${valid.subarray(0, valid.length - 12).toString('base64')}`,
       'garbage after the header': `data:image/png;base64,${Buffer.concat([valid.subarray(0, 33), Buffer.alloc(64, 7)]).toString('base64')}`,

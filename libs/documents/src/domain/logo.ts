@@ -1,7 +1,9 @@
 import { crc32, inflateSync } from 'node:zlib';
 
-/** Logos are small: each side at most this many pixels. */
+/** Logos are small: each side at most this many pixels… */
 export const MAX_LOGO_SIDE = 2048;
+/** …and at most this many in all (what decoding costs: a 2048 × 2048 RGBA logo is 16 MB of pixels). */
+export const MAX_LOGO_PIXELS = 1024 * 1024;
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** PNG colour types the PDF writer embeds, with their channels; 8-bit samples (palettes: 1–8 bits). */
@@ -21,6 +23,10 @@ export function isReadableLogo(dataUri: string): boolean {
   if (head === 'data:image/png;base64') return isReadablePng(bytes);
   if (head === 'data:image/jpeg;base64') return isReadableJpeg(bytes);
   return false;
+}
+
+function withinBounds(width: number, height: number): boolean {
+  return width >= 1 && height >= 1 && width <= MAX_LOGO_SIDE && height <= MAX_LOGO_SIDE && width * height <= MAX_LOGO_PIXELS;
 }
 
 function isReadablePng(bytes: Buffer): boolean {
@@ -45,7 +51,7 @@ function isReadablePng(bytes: Buffer): boolean {
       const depthOk = header.colorType === 3 ? [1, 2, 4, 8].includes(header.bitDepth) : header.bitDepth === 8;
       if (PNG_CHANNELS[header.colorType] === undefined || !depthOk || compression !== 0 || filter !== 0 || interlace !== 0)
         return false;
-      if (header.width < 1 || header.height < 1 || header.width > MAX_LOGO_SIDE || header.height > MAX_LOGO_SIDE) return false;
+      if (!withinBounds(header.width, header.height)) return false;
     } else if (type === 'PLTE') {
       palette = length > 0 && length % 3 === 0 && length <= 768;
     } else if (type === 'IDAT') {
@@ -82,7 +88,7 @@ function isReadableJpeg(bytes: Buffer): boolean {
       const height = bytes.readUInt16BE(offset + 5);
       const width = bytes.readUInt16BE(offset + 7);
       const components = bytes[offset + 9];
-      return width >= 1 && height >= 1 && width <= MAX_LOGO_SIDE && height <= MAX_LOGO_SIDE && [1, 3, 4].includes(components);
+      return withinBounds(width, height) && [1, 3, 4].includes(components);
     }
     offset += 2 + length;
   }

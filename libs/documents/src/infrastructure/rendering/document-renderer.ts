@@ -4,7 +4,7 @@ import { emailKind, exampleValues, substitute } from '../../domain/email-kinds';
 import { TemplateDocument } from '../../domain/template-document';
 import { printedHtml, renderEmail } from './html-writer';
 import { FONT_FACES } from './fonts';
-import { Layout, LayoutContent, LayoutEngine, printable, TextOp } from './layout';
+import { footerHeight, Layout, LayoutContent, LayoutEngine, LayoutOptions, printable, TextOp } from './layout';
 import { newMeasurer, writePdf } from './pdf-writer';
 import { sampleDocument } from './sample-data';
 import { writeSvg } from './svg-writer';
@@ -44,13 +44,19 @@ export class DocumentRenderer {
     }
   }
 
+  /** The first page only is laid out: what follows it costs a thumbnail nothing. */
   svg(input: RenderInput): string {
     const measurer = measurerFor(input.document);
-    return writeSvg(this.layout(input, measurer), measurer);
+    return writeSvg(this.layout(input, { maxPages: 1 }, measurer), measurer);
   }
 
-  layout(input: RenderInput, measurer = measurerFor(input.document)): Layout {
-    return new LayoutEngine(input.document, measurer).layout(this.content(input));
+  layout(input: RenderInput, options: LayoutOptions = {}, measurer = measurerFor(input.document)): Layout {
+    return new LayoutEngine(input.document, measurer).layout(this.content(input), options);
+  }
+
+  /** Refuses, pointing at the field, a document whose footer would leave too little of each page to its content. */
+  checkBounds(document: TemplateDocument): void {
+    footerHeight(document, measurerFor(document));
   }
 
   html(input: RenderInput): string {

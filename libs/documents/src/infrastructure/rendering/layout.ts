@@ -1,7 +1,9 @@
 import Big from 'big.js';
 import { Align, Block, DEFAULT_COLUMN_LABELS, LineItemColumn, TemplateDocument } from '../../domain/template-document';
+import { fieldRefusal } from '../../domain/document-template';
 import { isReadableLogo } from '../../domain/logo';
 import { FONT_FACES, FontFace } from './fonts';
+import { RENDER_LIMITS, renderLimitExceeded } from './render-limits';
 import { formatAmount, formatMoney, formatQuantity, formatRate, SampleDocument } from './sample-data';
 
 /**
@@ -84,9 +86,18 @@ export type LayoutContent =
   | { kind: 'printed'; data: SampleDocument }
   | { kind: 'email'; subject: string; preheader: string | null; body: string; company: string };
 
+/** Thrown when a layout reaches the last page its caller wants (a thumbnail: the first). */
+class LastPageReached extends Error {}
+
+export interface LayoutOptions {
+  /** Lay out this many pages at most (a thumbnail needs one); the rest of the content is left out. */
+  maxPages?: number;
+}
+
 class PageWriter {
   readonly pages: Op[][] = [];
   private ops: Op[] = [];
+  private operations = 0;
   y = 0;
   readonly left: number;
   readonly right: number;
@@ -98,6 +109,7 @@ class PageWriter {
     readonly height: number,
     private readonly document: TemplateDocument,
     private readonly footerHeight: number,
+    private readonly maxPages: number,
   ) {
     const { margins } = document.theme.page;
     this.left = margins.left;
@@ -112,10 +124,12 @@ class PageWriter {
   }
 
   newPage(): void {
+    if (this.pages.length >= this.maxPages) throw new LastPageReached();
+    if (this.pages.length >= RENDER_LIMITS.pages) throw renderLimitExceeded('pages', RENDER_LIMITS.pages);
     this.ops = [];
     this.pages.push(this.ops);
     if (this.document.branding.accent_bar) {
-      this.ops.push({ kind: 'rect', x: 0, y: 0, w: this.width, h: 6, fill: this.document.theme.colors.primary });
+      this.push({ kind: 'rect', x: 0, y: 0, w: this.width, h: 6, fill: this.document.theme.colors.primary });
     }
     this.y = this.top;
   }
@@ -128,8 +142,23 @@ class PageWriter {
   }
 
   push(op: Op): void {
-    this.ops.push(op);
+    this.pushTo(this.ops, op);
   }
+
+  /** Every drawing operation of the layout goes through here, so their number stays bounded. */
+  pushTo(ops: Op[], op: Op): void {
+    this.operations += 1;
+    if (this.operations > RENDER_LIMITS.operations) throw renderLimitExceeded('drawing operations', RENDER_LIMITS.operations);
+    ops.push(op);
+  }
+}
+
+/**
+ * The height a footer takes at the bottom of each page, or a refusal naming the field when it
+ * would take more than its share of the page (each content line would then get a page of its own).
+ */
+export function footerHeight(document: TemplateDocument, measure: Measurer): number {
+  return new LayoutEngine(document, measure).footerHeight();
 }
 
 export class LayoutEngine {
@@ -137,6 +166,8 @@ export class LayoutEngine {
   private readonly bold: FontFace;
   private readonly size: number;
   private readonly colors: TemplateDocument['theme']['colors'];
+  /** The branding logo, checked once per document however many header blocks draw it. */
+  private readonly logo: string | null;
 
   constructor(
     private readonly document: TemplateDocument,
@@ -146,22 +177,30 @@ export class LayoutEngine {
     this.bold = FONT_FACES[document.theme.font_family].bold;
     this.size = document.theme.font_size;
     this.colors = document.theme.colors;
+    const stored = document.branding.logo;
+    this.logo = stored !== null && isReadableLogo(stored) ? stored : null;
   }
 
-  layout(content: LayoutContent): Layout {
+  layout(content: LayoutContent, options: LayoutOptions = {}): Layout {
     const { width, height } = PAGE_POINTS[this.document.theme.page.size];
     const footerLines = this.footerLines(width);
-    const footerHeight = footerLines.length * this.lineHeight(this.size - 1.5) + 10;
-    const page = new PageWriter(width, height, this.document, footerHeight);
-    if (content.kind === 'printed') {
-      this.document.blocks.forEach((block, index) => {
-        if (index > 0) page.y += this.document.theme.spacing;
-        this.block(page, block, content.data);
-      });
-    } else {
-      this.email(page, content);
+    const footerHeight = this.checkedFooterHeight(footerLines, height);
+    const page = new PageWriter(width, height, this.document, footerHeight, options.maxPages ?? Infinity);
+    let complete = true;
+    try {
+      if (content.kind === 'printed') {
+        this.document.blocks.forEach((block, index) => {
+          if (index > 0) page.y += this.document.theme.spacing;
+          this.block(page, block, content.data);
+        });
+      } else {
+        this.email(page, content);
+      }
+    } catch (error) {
+      if (!(error instanceof LastPageReached)) throw error;
+      complete = false;
     }
-    this.footers(page, footerLines);
+    this.footers(page, footerLines, complete);
     return {
       width,
       height,
@@ -169,6 +208,21 @@ export class LayoutEngine {
       faces: [this.regular, this.bold],
       pages: page.pages,
     };
+  }
+
+  footerHeight(): number {
+    const { width, height } = PAGE_POINTS[this.document.theme.page.size];
+    return this.checkedFooterHeight(this.footerLines(width), height);
+  }
+
+  private checkedFooterHeight(lines: string[], pageHeight: number): number {
+    const height = lines.length * this.lineHeight(this.size - 1.5) + 10;
+    const limit = pageHeight * RENDER_LIMITS.footerShare;
+    if (height > limit) {
+      const message = `template_json/footer/legal_text makes a footer ${Math.ceil(height)} points tall; a footer may take at most a quarter of the page (${Math.floor(limit)} points): shorten it or use fewer line breaks.`;
+      throw fieldRefusal('template_json/footer/legal_text', 'OUT_OF_RANGE', message);
+    }
+    return height;
   }
 
   private lineHeight(size: number): number {
@@ -277,8 +331,7 @@ export class LayoutEngine {
     const heading = this.document.theme.heading_size;
     const company = this.document.branding.company_name ?? sellerName;
     // A logo the PDF writer could not embed (a row stored before the check) is left out, never drawn half.
-    const stored = showLogo ? this.document.branding.logo : null;
-    const logo = stored !== null && isReadableLogo(stored) ? stored : null;
+    const logo = showLogo ? this.logo : null;
     const markHeight = 44;
     const titleWidth = Math.min(page.contentWidth / 2, this.measure.width(title, this.bold, heading) + 2);
     page.ensure(markHeight);
@@ -583,14 +636,16 @@ export class LayoutEngine {
     return legal ? this.wrap(legal, this.regular, this.size - 1.5, width - margins.left - margins.right - 70) : [];
   }
 
-  private footers(page: PageWriter, lines: string[]): void {
+  /** Footers on every page; "Page n of N" only when the layout is complete (a thumbnail's is not). */
+  private footers(page: PageWriter, lines: string[], complete: boolean): void {
     const { margins } = this.document.theme.page;
     const size = this.size - 1.5;
     const total = page.pages.length;
     page.pages.forEach((ops, index) => {
       let y = page.height - margins.bottom - lines.length * this.lineHeight(size) + 4;
       const top = y - 6;
-      ops.push({
+      const sink = { push: (op: Op) => page.pushTo(ops, op) };
+      sink.push({
         kind: 'line',
         x1: margins.left,
         y1: top,
@@ -599,7 +654,6 @@ export class LayoutEngine {
         color: this.colors.border,
         width: 0.5,
       });
-      const sink = { push: (op: Op) => ops.push(op) };
       for (const line of lines) {
         this.text(sink, line, {
           face: this.regular,
@@ -612,9 +666,9 @@ export class LayoutEngine {
         y += this.lineHeight(size);
       }
       if (this.document.footer.show_page_numbers) {
-        const label = `Page ${index + 1} of ${total}`;
+        const label = complete ? `Page ${index + 1} of ${total}` : `Page ${index + 1}`;
         const measured = this.measure.width(label, this.regular, size);
-        ops.push({
+        sink.push({
           kind: 'text',
           x: page.width - margins.right - measured,
           y: top + 6,

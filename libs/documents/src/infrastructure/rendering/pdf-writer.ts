@@ -68,6 +68,7 @@ export function writePdf(layout: Layout): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+  const images = new ImageCache(doc);
   for (const ops of layout.pages) {
     doc.addPage({ size: [layout.width, layout.height], margin: 0 });
     for (const op of ops) {
@@ -82,7 +83,7 @@ export function writePdf(layout: Layout): Promise<Buffer> {
           doc.font(op.face.key).fontSize(op.size).fillColor(op.color).text(op.text, op.x, op.y, { lineBreak: false, lineGap: 0 });
           break;
         case 'image':
-          drawImage(doc, op);
+          images.draw(op);
           break;
       }
     }
@@ -91,14 +92,34 @@ export function writePdf(layout: Layout): Promise<Buffer> {
   return done;
 }
 
-function drawImage(doc: Doc, op: { x: number; y: number; w: number; h: number; src: string }): void {
-  try {
-    doc.image(Buffer.from(op.src.slice(op.src.indexOf(',') + 1), 'base64'), op.x, op.y, {
-      // Left-aligned (pdfkit's default), vertically centred: as the SVG's xMinYMid.
-      fit: [op.w, op.h],
-      valign: 'center',
-    });
-  } catch {
-    // A logo the image decoder cannot read (its header looked right) is left out, never a failed render.
+/** pdfkit's opened image (its typings do not declare `openImage`); `image()` takes it in place of bytes. */
+type PdfImage = object;
+
+/**
+ * Each logo decoded and embedded once per document: every header block that shows it draws the
+ * same image object (pdfkit writes it once and refers to it from each page).
+ */
+class ImageCache {
+  private readonly images = new Map<string, PdfImage | null>();
+
+  constructor(private readonly doc: Doc) {}
+
+  draw(op: { x: number; y: number; w: number; h: number; src: string }): void {
+    const image = this.open(op.src);
+    // Left-aligned (pdfkit's default), vertically centred: as the SVG's xMinYMid.
+    if (image) this.doc.image(image as unknown as Buffer, op.x, op.y, { fit: [op.w, op.h], valign: 'center' });
+  }
+
+  private open(src: string): PdfImage | null {
+    if (!this.images.has(src)) {
+      try {
+        const bytes = Buffer.from(src.slice(src.indexOf(',') + 1), 'base64');
+        this.images.set(src, (this.doc as unknown as { openImage(src: Buffer): PdfImage }).openImage(bytes));
+      } catch {
+        // A logo the image decoder cannot read (its header looked right) is left out, never a failed render.
+        this.images.set(src, null);
+      }
+    }
+    return this.images.get(src)!;
   }
 }
