@@ -15,6 +15,7 @@ export * from './platform.module';
 export * from './request-context';
 export * from './idempotency/idempotency-retention';
 export * from './idempotency/idempotency-store';
+export * from './jobs/fair-priority';
 export * from './jobs/job-queue';
 export * from './outbox/integration-event';
 export * from './outbox/integration-event-handler';
