@@ -1,4 +1,4 @@
-import { CostCascades } from '@app/catalog';
+import { CASCADE_EXPAND_PAGE, CASCADE_RUN_JOB, CostCascades } from '@app/catalog';
 import { ManualClock } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { CatalogClient } from '../../support/catalog-helpers';
@@ -91,5 +91,26 @@ describe('Cascade tasks are scheduled fairly per organization, live before sandb
 
     expect(await pendingOfOtherWhenDone(liveRun, sandboxRun)).toBeGreaterThanOrEqual(FAN_OUT / 2);
     await drained(sandboxRun);
+  });
+
+  it('expands at most CASCADE_EXPAND_PAGE consumers per run of the run job and continues in the next run, each task once', async () => {
+    const tenant = await createTenant(t);
+    const runId = await costChangeWithConsumers(new CatalogClient(t, tenant.auth), CASCADE_EXPAND_PAGE + 1);
+
+    await expand(tenant, tenant.liveWorkspaceId, runId);
+    // The continuation runs on the app's queue; the run reads as pending until its last page is expanded.
+    for (;;) {
+      const [run] = await db.query(`SELECT status FROM cascade_runs WHERE id = $1`, [runId]);
+      if (run.status !== 'pending') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const tasks: { subject_id: string }[] = await db.query(`SELECT subject_id FROM cascade_tasks WHERE run_id = $1 ORDER BY subject_id`, [runId]);
+    expect(tasks).toHaveLength(CASCADE_EXPAND_PAGE + 1);
+    const continuations: { singleton_key: string }[] = await db.query(
+      `SELECT singleton_key FROM pgboss.job WHERE name = $1 AND data->>'runId' = $2 AND data ? 'after'`,
+      [CASCADE_RUN_JOB, runId],
+    );
+    expect(continuations.map((job) => job.singleton_key)).toEqual([`${runId}:${tasks[CASCADE_EXPAND_PAGE - 1].subject_id}`]);
+    await drained(runId);
   });
 });
