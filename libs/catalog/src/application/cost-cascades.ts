@@ -1,7 +1,7 @@
 import { Propagation, Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Actor, Clock, DomainError, JobQueue, JobTenant, newId, preparedQuery } from '@app/shared-kernel';
+import { Actor, Clock, DomainError, JobQueue, JobTenant, jobTenantOf, newId, preparedQuery } from '@app/shared-kernel';
 import { catalogRuleViolation } from '../domain/catalog-errors';
 import { CostRevision } from '../domain/cost-value';
 import { OrgCost } from '../domain/org-cost';
@@ -48,10 +48,6 @@ const MAX_TASK_ATTEMPTS = 5;
 
 /** Consumers one run of the run job expands; the rest follow in the next run (no job monopolises a worker). */
 export const CASCADE_EXPAND_PAGE = 250;
-
-function tenantOf(job: RunJob): JobTenant {
-  return { organizationId: job.organizationId, workspaceMode: job.workspaceMode ?? 'live' };
-}
 
 function sameMaterialization(head: { unitPrice: string | null; costs: MaterializedCost[] }, next: Materialization & { ok: true }): boolean {
   const canonical = (costs: MaterializedCost[]) =>
@@ -148,7 +144,7 @@ export class CostCascades implements OnModuleInit {
       ],
     );
     const job: RunJob = { organizationId: actor.organizationId, workspaceId: actor.workspaceId, runId, workspaceMode: actor.workspaceMode };
-    await this.jobs.sendFair(CASCADE_RUN_JOB, tenantOf(job), [{ data: job, startAfter: revision.effectiveAt, singletonKey: runId }]);
+    await this.jobs.sendFair(CASCADE_RUN_JOB, jobTenantOf(job), [{ data: job, startAfter: revision.effectiveAt, singletonKey: runId }]);
     return runId;
   }
 
@@ -178,7 +174,7 @@ export class CostCascades implements OnModuleInit {
     const { organizationId, workspaceId, runId, workspaceMode } = job;
     await this.jobs.sendFair(
       CASCADE_TASK_JOB,
-      tenantOf(job),
+      jobTenantOf(job),
       consumers.map((consumer) => ({
         data: { organizationId, workspaceId, runId, workspaceMode, productId: consumer.product_id },
         singletonKey: `${runId}:${consumer.product_id}`,
@@ -192,7 +188,7 @@ export class CostCascades implements OnModuleInit {
         runId,
         now,
       ]);
-      await this.jobs.sendFair(CASCADE_RUN_JOB, tenantOf(job), [{ data: { ...job, after }, singletonKey: `${runId}:${after}` }]);
+      await this.jobs.sendFair(CASCADE_RUN_JOB, jobTenantOf(job), [{ data: { ...job, after }, singletonKey: `${runId}:${after}` }]);
       return;
     }
     const [{ count }] = await this.query<{ count: number }>(

@@ -20,3 +20,8 @@ export function fairPriority(mode: JobTenant['workspaceMode'], backlogPosition: 
   const round = Math.min(Math.floor(backlogPosition / FAIR_ROUND_SIZE), -SANDBOX_BASE - 1);
   return (mode === 'sandbox' ? SANDBOX_BASE : 0) - round;
 }
+
+/** The tenant of a job's data; jobs queued before fair scheduling carry no mode and run as live work. */
+export function jobTenantOf(tenant: { organizationId: string; workspaceMode?: JobTenant['workspaceMode'] }): JobTenant {
+  return { organizationId: tenant.organizationId, workspaceMode: tenant.workspaceMode ?? 'live' };
+}
