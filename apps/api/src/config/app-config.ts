@@ -49,6 +49,13 @@ export class AppConfig {
   @Min(0)
   PDF_PREVIEW_RATE_LIMIT_PER_MINUTE = 60;
 
+  /** How often the event loop's delay is logged (an `event_loop` line); 0 turns it off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  EVENT_LOOP_REPORT_SECONDS = 60;
+
   @IsString()
   DATA_DIR = '.data';
 
