@@ -12,7 +12,7 @@ const FAN_OUT = 200;
 /**
  * Issue 19 item 6: the shared cascade queue serves organizations fairly and live work before
  * sandbox work. The app's clock is set after the real date, so the queue never starts the run jobs
- * by itself: the test expands a large run, then a one-product run, in that order, and the app's
+ * by itself: the test expands a large run (every page), then a one-product run, in that order, and the app's
  * real workers take the tasks. What is asserted is order, not time: when the small cascade is done,
  * most of the large one is still pending (first come, first served finished the large one first).
  */
@@ -38,7 +38,27 @@ describe('Cascade tasks are scheduled fairly per organization, live before sandb
   }
 
   async function expand(tenant: TestTenant, workspaceId: string, runId: string): Promise<void> {
-    await t.app.get(CostCascades).expand({ organizationId: tenant.organization_id, workspaceId, runId, workspaceMode: modeOf(tenant, workspaceId) });
+    await t.app
+      .get(CostCascades)
+      .expand({ organizationId: tenant.organization_id, workspaceId, runId, workspaceMode: modeOf(tenant, workspaceId) });
+  }
+
+  /** Every page of the run expanded (the queue may expand some pages too): all its tasks are queued. */
+  async function expandFully(tenant: TestTenant, workspaceId: string, runId: string): Promise<void> {
+    for (;;) {
+      const [run] = await db.query(`SELECT status FROM cascade_runs WHERE id = $1`, [runId]);
+      if (run.status !== 'pending') return;
+      const [last] = await db.query(`SELECT subject_id FROM cascade_tasks WHERE run_id = $1 ORDER BY subject_id DESC LIMIT 1`, [
+        runId,
+      ]);
+      await t.app.get(CostCascades).expand({
+        organizationId: tenant.organization_id,
+        workspaceId,
+        runId,
+        workspaceMode: modeOf(tenant, workspaceId),
+        after: last?.subject_id,
+      });
+    }
   }
 
   function modeOf(tenant: TestTenant, workspaceId: string): 'live' | 'sandbox' {
@@ -46,7 +66,10 @@ describe('Cascade tasks are scheduled fairly per organization, live before sandb
   }
 
   async function pending(runId: string): Promise<number> {
-    const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM cascade_tasks WHERE run_id = $1 AND status = 'pending'`, [runId]);
+    const [{ count }] = await db.query(
+      `SELECT count(*)::int AS count FROM cascade_tasks WHERE run_id = $1 AND status = 'pending'`,
+      [runId],
+    );
     return count;
   }
 
@@ -74,7 +97,7 @@ describe('Cascade tasks are scheduled fairly per organization, live before sandb
     const noisyRun = await costChangeWithConsumers(new CatalogClient(t, noisy.auth), FAN_OUT);
     const quietRun = await costChangeWithConsumers(new CatalogClient(t, quiet.auth), 1);
 
-    await expand(noisy, noisy.liveWorkspaceId, noisyRun);
+    await expandFully(noisy, noisy.liveWorkspaceId, noisyRun);
     await expand(quiet, quiet.liveWorkspaceId, quietRun);
 
     expect(await pendingOfOtherWhenDone(quietRun, noisyRun)).toBeGreaterThanOrEqual(FAN_OUT / 2);
@@ -86,7 +109,7 @@ describe('Cascade tasks are scheduled fairly per organization, live before sandb
     const sandboxRun = await costChangeWithConsumers(new CatalogClient(t, tenant.sandboxAuth), FAN_OUT);
     const liveRun = await costChangeWithConsumers(new CatalogClient(t, tenant.auth), 1);
 
-    await expand(tenant, tenant.sandboxWorkspaceId, sandboxRun);
+    await expandFully(tenant, tenant.sandboxWorkspaceId, sandboxRun);
     await expand(tenant, tenant.liveWorkspaceId, liveRun);
 
     expect(await pendingOfOtherWhenDone(liveRun, sandboxRun)).toBeGreaterThanOrEqual(FAN_OUT / 2);
@@ -104,7 +127,10 @@ describe('Cascade tasks are scheduled fairly per organization, live before sandb
       if (run.status !== 'pending') break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const tasks: { subject_id: string }[] = await db.query(`SELECT subject_id FROM cascade_tasks WHERE run_id = $1 ORDER BY subject_id`, [runId]);
+    const tasks: { subject_id: string }[] = await db.query(
+      `SELECT subject_id FROM cascade_tasks WHERE run_id = $1 ORDER BY subject_id`,
+      [runId],
+    );
     expect(tasks).toHaveLength(CASCADE_EXPAND_PAGE + 1);
     const continuations: { singleton_key: string }[] = await db.query(
       `SELECT singleton_key FROM pgboss.job WHERE name = $1 AND data->>'runId' = $2 AND data ? 'after'`,

@@ -47,7 +47,7 @@ interface RunRow {
 const MAX_TASK_ATTEMPTS = 5;
 
 /** Consumers one run of the run job expands; the rest follow in the next run (no job monopolises a worker). */
-export const CASCADE_EXPAND_PAGE = 250;
+export const CASCADE_EXPAND_PAGE = 100;
 
 function sameMaterialization(head: { unitPrice: string | null; costs: MaterializedCost[] }, next: Materialization & { ok: true }): boolean {
   const canonical = (costs: MaterializedCost[]) =>
@@ -79,7 +79,8 @@ export class CostCascades implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.define<RunJob>({ name: CASCADE_RUN_JOB, handler: (job) => this.expand(job), maxLatencySeconds: 1 });
+    // Two runs expand side by side: one organization's page never holds up another's run.
+    this.jobs.define<RunJob>({ name: CASCADE_RUN_JOB, handler: (job) => this.expand(job), maxLatencySeconds: 1, concurrency: 2 });
     // Tasks lock one product each, so several run side by side; the pool keeps room for requests.
     this.jobs.define<TaskJob>({ name: CASCADE_TASK_JOB, handler: (job) => this.runTask(job), maxLatencySeconds: 1, concurrency: 6 });
   }
@@ -161,7 +162,8 @@ export class CostCascades implements OnModuleInit {
       [job.organizationId, job.workspaceId, job.runId],
     );
     if (!run || run.status !== 'pending') return;
-    const consumers = await this.consumers(job, run.source_id, { after: job.after, limit: CASCADE_EXPAND_PAGE });
+    const found = await this.consumers(job, run.source_id, { after: job.after, limit: CASCADE_EXPAND_PAGE + 1 });
+    const consumers = found.slice(0, CASCADE_EXPAND_PAGE);
     const now = this.clock.now();
     if (consumers.length > 0) {
       await this.query(
@@ -180,7 +182,7 @@ export class CostCascades implements OnModuleInit {
         singletonKey: `${runId}:${consumer.product_id}`,
       })),
     );
-    if (consumers.length === CASCADE_EXPAND_PAGE) {
+    if (found.length > CASCADE_EXPAND_PAGE) {
       const after = consumers[consumers.length - 1].product_id;
       await this.query(`UPDATE cascade_runs SET started_at = COALESCE(started_at, $4) WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
         organizationId,
