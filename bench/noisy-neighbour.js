@@ -298,7 +298,9 @@ async function main() {
     const quietApi = client(server.base, quietOrg.auth);
     const quiet = { api: quietApi, ...(await consumers(quietApi, sql, 'quiet_fee', 1)) };
     log(`seeding ${PRODUCTS} consumers of A's cost (1 over HTTP, ${PRODUCTS - 1} by SQL)`);
+    const seedStart = performance.now();
     const loud = await consumers(noisy, sql, 'noisy_fee', PRODUCTS);
+    log(`seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
     const preview = await heaviestPreview(noisy);
     await quietApi.get(`/v1/products/${quiet.product.id}`);
 
@@ -309,7 +311,11 @@ async function main() {
 
     const loadFrom = server.output().length;
     previews = drivePreviews(noisy, preview);
+    const patchStart = performance.now();
     const noisyRun = await cascade(noisy, loud.cost, '12.00');
+    log(
+      `A's cost change answered in ${((performance.now() - patchStart) / 1000).toFixed(1)} s (its pre-flight prices every consumer)`,
+    );
     await sleep(3000);
     const loaded = await measureQuiet(quiet, sql, 'loaded');
     await previews.stop();
