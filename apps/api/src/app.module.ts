@@ -45,7 +45,10 @@ export class AppModule {
         HttpEdgeModule,
       ],
       controllers: [HealthController],
-      providers: [ShutdownGate, { provide: EventLoopMonitor, useFactory: () => new EventLoopMonitor(options.config.EVENT_LOOP_REPORT_SECONDS) }],
+      providers: [
+        ShutdownGate,
+        { provide: EventLoopMonitor, useFactory: () => new EventLoopMonitor(options.config.EVENT_LOOP_REPORT_SECONDS) },
+      ],
     };
   }
 }

@@ -181,11 +181,7 @@ export class MigrationRunner implements OnModuleInit {
   }
 
   @Transactional(Propagation.RequiresNew)
-  private async settle(
-    job: MigrationJob,
-    limit: number,
-    after?: BatchPosition,
-  ): Promise<{ settled: number; last: BatchPosition }> {
+  private async settle(job: MigrationJob, limit: number, after?: BatchPosition): Promise<{ settled: number; last: BatchPosition }> {
     const tenant = tenantOf(job);
     const { settled, moved, target, last } = await this.migrations.settleBatch(
       tenant,
