@@ -99,18 +99,21 @@ async function consumers(api, sql, key, count) {
          FROM products p, clones c WHERE p.id = $1`,
       [product.id],
     );
+    // Each copy's foreign keys are checked against the copies made just before: planned on fresh statistics, not on an empty table.
+    await sql.query('ANALYZE products');
     await sql.query(
       `INSERT INTO product_versions SELECT (jsonb_populate_record(NULL::product_versions, to_jsonb(v) || jsonb_build_object('id', c.vid, 'product_id', c.pid))).*
          FROM product_versions v, clones c WHERE v.id = $1`,
       [head],
     );
+    await sql.query('ANALYZE product_versions');
     await sql.query(
       `INSERT INTO product_version_costs SELECT (jsonb_populate_record(NULL::product_version_costs, to_jsonb(e) || jsonb_build_object('product_version_id', c.vid))).*
          FROM product_version_costs e, clones c WHERE e.product_version_id = $1`,
       [head],
     );
     await sql.query('COMMIT');
-    await sql.query('ANALYZE products; ANALYZE product_versions; ANALYZE product_version_costs');
+    await sql.query('ANALYZE product_version_costs');
   }
   return { cost, product: live };
 }
