@@ -307,6 +307,8 @@ async function main() {
     const preview = await heaviestPreview(noisy);
     await quietApi.get(`/v1/products/${quiet.product.id}`);
 
+    // The interval that held the calibration previews is logged before the idle figures start.
+    await sleep(REPORT_SECONDS * 2000);
     const idleFrom = server.output().length;
     const idle = await measureQuiet(quiet, sql, 'idle');
     await sleep(REPORT_SECONDS * 1500);
