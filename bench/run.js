@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'plan-publish.js',
   'plans.js',
   'plan-migration.js',
+  'noisy-neighbour.js',
 ];
 
 let failed = false;

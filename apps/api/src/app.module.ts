@@ -7,6 +7,7 @@ import { BillingWalletHttpModule } from './billing-wallet/billing-wallet-http.mo
 import { CatalogHttpModule } from './catalog/catalog-http.module';
 import { AppConfig } from './config/app-config';
 import { DocumentsHttpModule } from './documents/documents-http.module';
+import { EventLoopMonitor } from './health/event-loop-monitor';
 import { HealthController } from './health/health.controller';
 import { HttpEdgeModule } from './http/http.module';
 import { ShutdownGate } from './http/shutdown-gate';
@@ -45,7 +46,10 @@ export class AppModule {
         HttpEdgeModule.register(options.config),
       ],
       controllers: [HealthController],
-      providers: [ShutdownGate],
+      providers: [
+        ShutdownGate,
+        { provide: EventLoopMonitor, useFactory: () => new EventLoopMonitor(options.config.EVENT_LOOP_REPORT_SECONDS) },
+      ],
     };
   }
 }

@@ -17,6 +17,7 @@ export * from './request-context';
 export * from './rfc3339';
 export * from './idempotency/idempotency-retention';
 export * from './idempotency/idempotency-store';
+export * from './jobs/fair-priority';
 export * from './jobs/job-queue';
 export * from './outbox/integration-event';
 export * from './outbox/integration-event-handler';

@@ -1,4 +1,4 @@
-import { MigrationRunner } from '@app/catalog';
+import { MIGRATION_BATCH_SIZE, MIGRATION_BATCHES_PER_RUN, MigrationRunner } from '@app/catalog';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { eventually } from '../../support/auth-helpers';
@@ -77,9 +77,14 @@ describe('Plan migration of 2,000 subscriptions', () => {
     expect(response.body.affected_subscriptions).toBe(SUBSCRIBERS);
     const migrationId = response.body.migration_id;
     const job = { organizationId: api.tenant.organization_id, workspaceId: api.tenant.liveWorkspaceId, migrationId };
+    const sends = jest.spyOn(runner, 'enqueueRun');
     // The queue's own worker runs it too: three runners, batches of 500 skipping each other's locks.
     await Promise.all([runner.run(job), runner.run(job)]);
     const migration = await completed(migrationId);
+    // No run held its worker for the whole migration: after MIGRATION_BATCHES_PER_RUN batches it sent itself on, due now.
+    expect(SUBSCRIBERS).toBeGreaterThan(MIGRATION_BATCH_SIZE * MIGRATION_BATCHES_PER_RUN);
+    expect(sends.mock.calls.filter(([, id, at]) => id === migrationId && at === undefined).length).toBeGreaterThanOrEqual(1);
+    sends.mockRestore();
     const done = await totals(migrationId);
     expect(done).toEqual({
       outcomes: SUBSCRIBERS,

@@ -56,6 +56,13 @@ export class AppConfig {
   @Min(1024)
   IDEMPOTENCY_RESPONSE_MAX_BYTES = DEFAULT_IDEMPOTENCY_RESPONSE_MAX_BYTES;
 
+  /** How often the event loop's delay is logged (an `event_loop` line); 0 turns it off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  EVENT_LOOP_REPORT_SECONDS = 60;
+
   @IsString()
   DATA_DIR = '.data';
 

@@ -1,7 +1,7 @@
 import { Propagation, Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Actor, Clock, DomainError, JobQueue, newId, preparedQuery } from '@app/shared-kernel';
+import { Actor, Clock, DomainError, JobQueue, JobTenant, jobTenantOf, newId, preparedQuery } from '@app/shared-kernel';
 import { catalogRuleViolation } from '../domain/catalog-errors';
 import { CostRevision } from '../domain/cost-value';
 import { OrgCost } from '../domain/org-cost';
@@ -24,6 +24,10 @@ interface RunJob {
   organizationId: string;
   workspaceId: string;
   runId: string;
+  /** Absent on jobs queued before fair scheduling: they run as live work. */
+  workspaceMode?: JobTenant['workspaceMode'];
+  /** The last consumer (product id) an earlier run of this job expanded. */
+  after?: string;
 }
 
 interface TaskJob extends RunJob {
@@ -41,6 +45,9 @@ interface RunRow {
 }
 
 const MAX_TASK_ATTEMPTS = 5;
+
+/** Consumers one run of the run job expands; the rest follow in the next run (no job monopolises a worker). */
+export const CASCADE_EXPAND_PAGE = 100;
 
 function sameMaterialization(head: { unitPrice: string | null; costs: MaterializedCost[] }, next: Materialization & { ok: true }): boolean {
   const canonical = (costs: MaterializedCost[]) =>
@@ -72,7 +79,8 @@ export class CostCascades implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.define<RunJob>({ name: CASCADE_RUN_JOB, handler: (job) => this.expand(job), maxLatencySeconds: 1 });
+    // Two runs expand side by side: one organization's page never holds up another's run.
+    this.jobs.define<RunJob>({ name: CASCADE_RUN_JOB, handler: (job) => this.expand(job), maxLatencySeconds: 1, concurrency: 2 });
     // Tasks lock one product each, so several run side by side; the pool keeps room for requests.
     this.jobs.define<TaskJob>({ name: CASCADE_TASK_JOB, handler: (job) => this.runTask(job), maxLatencySeconds: 1, concurrency: 6 });
   }
@@ -136,14 +144,16 @@ export class CostCascades implements OnModuleInit {
         this.clock.now(),
       ],
     );
-    await this.jobs.send(CASCADE_RUN_JOB, { organizationId: actor.organizationId, workspaceId: actor.workspaceId, runId }, {
-      startAfter: revision.effectiveAt,
-      singletonKey: runId,
-    });
+    const job: RunJob = { organizationId: actor.organizationId, workspaceId: actor.workspaceId, runId, workspaceMode: actor.workspaceMode };
+    await this.jobs.sendFair(CASCADE_RUN_JOB, jobTenantOf(job), [{ data: job, startAfter: revision.effectiveAt, singletonKey: runId }]);
     return runId;
   }
 
-  /** The run job: one task per consumer as they are now, each enqueued; rerunning adds nothing. */
+  /**
+   * The run job: one task per consumer as they are now, each enqueued, CASCADE_EXPAND_PAGE
+   * consumers per run of the job (it sends itself for the next page); rerunning adds nothing. The
+   * run stays pending until its last page is expanded, so it never reads as completed half-way.
+   */
   @Transactional()
   async expand(job: RunJob): Promise<void> {
     const [run] = await this.query<RunRow>(
@@ -152,7 +162,8 @@ export class CostCascades implements OnModuleInit {
       [job.organizationId, job.workspaceId, job.runId],
     );
     if (!run || run.status !== 'pending') return;
-    const consumers = await this.consumers(job, run.source_id);
+    const found = await this.consumers(job, run.source_id, { after: job.after, limit: CASCADE_EXPAND_PAGE + 1 });
+    const consumers = found.slice(0, CASCADE_EXPAND_PAGE);
     const now = this.clock.now();
     if (consumers.length > 0) {
       await this.query(
@@ -162,14 +173,35 @@ export class CostCascades implements OnModuleInit {
         [job.organizationId, job.workspaceId, job.runId, consumers.map((consumer) => consumer.product_id), now],
       );
     }
-    await this.query(
-      `UPDATE cascade_runs SET status = $4, started_at = $5, completed_at = CASE WHEN $4 = 'completed' THEN $5::timestamptz END
-        WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
-      [job.organizationId, job.workspaceId, job.runId, consumers.length > 0 ? 'running' : 'completed', now],
+    const { organizationId, workspaceId, runId, workspaceMode } = job;
+    await this.jobs.sendFair(
+      CASCADE_TASK_JOB,
+      jobTenantOf(job),
+      consumers.map((consumer) => ({
+        data: { organizationId, workspaceId, runId, workspaceMode, productId: consumer.product_id },
+        singletonKey: `${runId}:${consumer.product_id}`,
+      })),
     );
-    for (const consumer of consumers) {
-      await this.jobs.send(CASCADE_TASK_JOB, { ...job, productId: consumer.product_id }, { singletonKey: `${job.runId}:${consumer.product_id}` });
+    if (found.length > CASCADE_EXPAND_PAGE) {
+      const after = consumers[consumers.length - 1].product_id;
+      await this.query(`UPDATE cascade_runs SET started_at = COALESCE(started_at, $4) WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
+        organizationId,
+        workspaceId,
+        runId,
+        now,
+      ]);
+      await this.jobs.sendFair(CASCADE_RUN_JOB, jobTenantOf(job), [{ data: { ...job, after }, singletonKey: `${runId}:${after}` }]);
+      return;
     }
+    const [{ count }] = await this.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM cascade_tasks WHERE organization_id = $1 AND workspace_id = $2 AND run_id = $3`,
+      [organizationId, workspaceId, runId],
+    );
+    await this.query(
+      `UPDATE cascade_runs SET status = $4, started_at = COALESCE(started_at, $5), completed_at = CASE WHEN $4 = 'completed' THEN $5::timestamptz END
+        WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+      [organizationId, workspaceId, runId, count > 0 ? 'running' : 'completed', now],
+    );
   }
 
   /**

@@ -17,6 +17,8 @@ export const MOVE_REFUSED = 'SUBSCRIPTION_MOVE_REFUSED';
 const SWEEP_LIMIT = 1000;
 /** Outcomes settled per transaction: their subscriptions are locked together, in id order. */
 export const MIGRATION_BATCH_SIZE = 500;
+/** Batches one run of the run job settles before it sends itself on: no migration holds a worker to its end. */
+export const MIGRATION_BATCHES_PER_RUN = 2;
 /**
  * A job the queue started by the database's clock while the application's clock still says "not
  * yet" is re-sent for the remaining time, within this bound; beyond it the clocks disagree (a
@@ -105,11 +107,19 @@ export class MigrationRunner implements OnModuleInit {
     );
   }
 
-  /** The run job: every due outcome settled, then either complete or sent again for the next due one. */
+  /**
+   * The run job: the due outcomes settled, MIGRATION_BATCHES_PER_RUN batches at most (then it sends
+   * itself on), then either complete or sent again for the next due one.
+   */
   async run(job: MigrationJob): Promise<void> {
     // Each batch starts where the last ended; what another worker held is left to it, or to the next run.
     let after: BatchPosition | undefined;
-    for (;;) {
+    for (let batches = 0; ; batches += 1) {
+      if (batches === MIGRATION_BATCHES_PER_RUN) {
+        // Sent to the back of the queue: other organizations' migrations run in between.
+        await this.enqueueRun(job, job.migrationId);
+        return;
+      }
       const batch = await this.settleIsolating(job, MIGRATION_BATCH_SIZE, after);
       if (batch.settled === 0) break;
       after = batch.last;

@@ -1,7 +1,7 @@
 import { Propagation, Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Clock, DomainError, JobQueue, newId, preparedQuery } from '@app/shared-kernel';
+import { Clock, DomainError, JobQueue, JobTenant, jobTenantOf, newId, preparedQuery } from '@app/shared-kernel';
 import { Plan, PlanResolution } from '../domain/plan';
 import { PlanRepository, TenantKey } from '../domain/repositories';
 import { CascadeSource, CreatedBy, VersionRecord } from '../domain/version-line';
@@ -25,6 +25,8 @@ export interface PlanTaskJob {
   workspaceId: string;
   runId: string;
   planId: string;
+  /** Absent on jobs queued before fair scheduling: they run as live work. */
+  workspaceMode?: JobTenant['workspaceMode'];
   /** The product version whose go-live enqueued the task: the cascade source of the plan version it makes. */
   source: { productId: string; versionId: string; version: number };
 }
@@ -73,7 +75,7 @@ export class PlanCascades implements OnModuleInit {
    * transaction can lock has not started, so it will read this go-live (it waits for our commit);
    * a task already running or done gets a run of this go-live's own. Returns that run's id, if any.
    */
-  async afterProductGoLive(tenant: TenantKey, source: ProductGoLive, createdBy: CreatedBy, rootRunId?: string): Promise<string | undefined> {
+  async afterProductGoLive(tenant: ModedTenant, source: ProductGoLive, createdBy: CreatedBy, rootRunId?: string): Promise<string | undefined> {
     const plans = await this.query<{ plan_id: string }>(
       `SELECT p.id AS plan_id
          FROM plan_product_tracking t
@@ -170,7 +172,7 @@ export class PlanCascades implements OnModuleInit {
     await this.finishTask(job, 'errored', errored, error);
   }
 
-  private async joinRun(tenant: TenantKey, runId: string, planId: string, source: ProductGoLive, startAfter: Date): Promise<boolean> {
+  private async joinRun(tenant: ModedTenant, runId: string, planId: string, source: ProductGoLive, startAfter: Date): Promise<boolean> {
     const inserted = await this.query(
       `INSERT INTO cascade_tasks (organization_id, workspace_id, run_id, subject_kind, subject_id, status, updated_at)
        VALUES ($1, $2, $3, 'plan', $4, 'pending', $5) ON CONFLICT DO NOTHING RETURNING subject_id`,
@@ -220,7 +222,7 @@ export class PlanCascades implements OnModuleInit {
   }
 
   private async enqueue(job: PlanTaskJob, startAfter: Date): Promise<void> {
-    await this.jobs.send(PLAN_CASCADE_TASK_JOB, job, { startAfter, singletonKey: `${job.runId}:plan:${job.planId}` });
+    await this.jobs.sendFair(PLAN_CASCADE_TASK_JOB, jobTenantOf(job), [{ data: job, startAfter, singletonKey: `${job.runId}:plan:${job.planId}` }]);
   }
 
   @Transactional(Propagation.RequiresNew)
@@ -251,6 +253,9 @@ function sourceOf(job: PlanTaskJob): CascadeSource {
   return { entityType: 'product', entityId: job.source.productId, versionId: job.source.versionId, version: job.source.version };
 }
 
-function tenantOf(tenant: TenantKey): TenantKey {
-  return { organizationId: tenant.organizationId, workspaceId: tenant.workspaceId };
+/** A tenant and, when known, its workspace's mode (the queue serves live work first). */
+type ModedTenant = TenantKey & { workspaceMode?: JobTenant['workspaceMode'] };
+
+function tenantOf(tenant: ModedTenant): ModedTenant {
+  return { organizationId: tenant.organizationId, workspaceId: tenant.workspaceId, workspaceMode: tenant.workspaceMode };
 }

@@ -3,6 +3,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { type Db, PgBoss } from 'pg-boss';
 import { PlatformOptions } from '../platform-options';
+import { fairPriority, JobTenant } from './fair-priority';
 
 export type JobHandler<T extends object> = (data: T) => Promise<void>;
 
@@ -25,6 +26,13 @@ export interface SendJobOptions {
   /** Precise deadlines (hold expiry, scheduled publishes) use this, not cron. */
   startAfter?: Date;
   /** At most one queued job per key. */
+  singletonKey?: string;
+}
+
+/** One job of a fan-out sent at once (sendFair). */
+export interface FairJob<T extends object> {
+  data: T;
+  startAfter?: Date;
   singletonKey?: string;
 }
 
@@ -66,6 +74,39 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       singletonKey: options.singletonKey,
       db: this.txHost.isTransactionActive() ? this.transactionDatabase() : undefined,
     });
+  }
+
+  /**
+   * Sends an organization's jobs behind its own backlog in this queue rather than behind every
+   * organization's (see fairPriority): a large fan-out cannot delay another organization's work,
+   * and sandbox work waits for live work.
+   */
+  async sendFair<T extends object>(name: string, tenant: JobTenant, jobs: FairJob<T>[]): Promise<void> {
+    if (!this.definitions.has(name)) throw new Error(`Job ${name} is not defined`);
+    if (jobs.length === 0) return;
+    const db = this.txHost.isTransactionActive() ? this.transactionDatabase() : undefined;
+    const backlog = await this.backlog(name, tenant, db);
+    await this.started().insert(
+      name,
+      jobs.map((job, index) => ({
+        data: job.data,
+        startAfter: job.startAfter,
+        singletonKey: job.singletonKey,
+        group: { id: tenant.organizationId, tier: tenant.workspaceMode },
+        priority: fairPriority(tenant.workspaceMode, backlog + index),
+      })),
+      { db },
+    );
+  }
+
+  /** The organization's jobs of this mode still waiting in the queue (the group pg-boss records). */
+  private async backlog(name: string, tenant: JobTenant, db: Db | undefined): Promise<number> {
+    const { rows } = await (db ?? this.poolDatabase()).executeSql(
+      `SELECT count(*)::int AS count FROM pgboss.job
+        WHERE name = $1 AND state < 'active' AND group_id = $2 AND group_tier = $3`,
+      [name, tenant.organizationId, tenant.workspaceMode],
+    );
+    return (rows[0] as { count: number }).count;
   }
 
   /** Runs a job's handler now, in-process: for operators and tests, never for business flows. */
@@ -122,6 +163,10 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   private started(): PgBoss {
     if (!this.boss) throw new Error('The job queue has not started yet');
     return this.boss;
+  }
+
+  private poolDatabase(): Db {
+    return { executeSql: async (text: string, values?: unknown[]) => ({ rows: await this.txHost.tx.query(text, values) }) };
   }
 
   private transactionDatabase(): Db {
