@@ -8,6 +8,11 @@ import { createTestApp, TestApp } from '../support/test-app';
  */
 
 type Schema = Record<string, any>;
+/** The verbs an operationId may start with; a new one is a deliberate addition here. */
+const OPERATION_VERBS = (
+  'list get create update delete add remove open discard copy mark clear preview rotate revoke approve reject evaluate ' +
+  'restore republish check migrate cancel make credit debit adjust capture release transfer set attach receive succeed fail'
+).split(' ');
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 interface Operation {
@@ -76,6 +81,28 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
     (operation.operation.parameters ?? []).find(
       (candidate: Schema) => candidate.in === where && candidate.name.toLowerCase() === name.toLowerCase(),
     );
+
+  it('names every operation with an explicit, unique verb-noun operationId (generated clients’ method names)', () => {
+    const VERB = new RegExp(`^(${OPERATION_VERBS.join('|')})(?:[A-Z][a-z0-9]*)+$`);
+    const ids = operations.map((entry) => entry.operation.operationId);
+    const misnamed = operations
+      .filter(({ operation }) => typeof operation.operationId !== 'string' || !VERB.test(operation.operationId))
+      .map((entry) => `${entry.label}: ${entry.operation.operationId}`);
+    expect(misnamed).toEqual([]);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+    const byLabel = Object.fromEntries(operations.map((entry) => [entry.label, entry.operation.operationId]));
+    expect(byLabel).toEqual(
+      expect.objectContaining({
+        'POST /v1/customers': 'createCustomer',
+        'GET /v1/plans': 'listPlans',
+        'POST /v1/customers/{id}/payment_methods': 'attachPaymentMethod',
+        'GET /v1/wallets/{id}': 'getWallet',
+        'PATCH /v1/plans/{id}': 'updatePlan',
+        'DELETE /v1/plans/{id}': 'deletePlan',
+        'POST /v1/document_templates/{id}/preview': 'previewDocumentTemplate',
+      }),
+    );
+  });
 
   it('gives every schema with an example a type that agrees with it (a decimal string is a string, not an object)', () => {
     const disagreements: string[] = [];

@@ -12,7 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers. */
-        get: operations["HealthController_live"];
+        get: operations["getLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -32,7 +32,7 @@ export interface paths {
          * Readiness: the database answers and every migration is applied.
          * @description From SIGTERM on, 503 SHUTTING_DOWN at once, while other routes are still served for the drain.
          */
-        get: operations["HealthController_ready"];
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -49,10 +49,10 @@ export interface paths {
             cookie?: never;
         };
         /** List API keys (metadata only, never secrets), newest first. */
-        get: operations["ApiKeysController_list"];
+        get: operations["listApiKeys"];
         put?: never;
         /** Create an API key; its secret is returned once. */
-        post: operations["ApiKeysController_create"];
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -69,7 +69,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rotate: a new key with the same type, name, scopes, IPs and expiry; the old one works 24 hours more. */
-        post: operations["ApiKeysController_rotate"];
+        post: operations["rotateApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -86,7 +86,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Revoke at once: the next request with this key gets 401 API_KEY_REVOKED. */
-        post: operations["ApiKeysController_revoke"];
+        post: operations["revokeApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -101,10 +101,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the organization's workspaces. */
-        get: operations["WorkspacesController_list"];
+        get: operations["listWorkspaces"];
         put?: never;
         /** Create a workspace (live or sandbox). */
-        post: operations["WorkspacesController_create"];
+        post: operations["createWorkspace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -125,7 +125,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Rename a workspace or change its settings (merge-patch; null leaves a field unchanged). A change that removes an approval checkpoint is held for a second human (checkpoint workspace.approval_settings). */
-        patch: operations["WorkspacesController_update"];
+        patch: operations["updateWorkspace"];
         trace?: never;
     };
     "/v1/sessions": {
@@ -138,7 +138,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in with organization_id, email and password; returns a session token (a human principal). */
-        post: operations["SessionsController_create"];
+        post: operations["createSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -156,7 +156,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Sign out: the session token stops working on every instance. */
-        delete: operations["SessionsController_end"];
+        delete: operations["deleteCurrentSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -170,7 +170,7 @@ export interface paths {
             cookie?: never;
         };
         /** The scope catalog: every scope an API key can carry. */
-        get: operations["SessionsController_permissions"];
+        get: operations["listPermissions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -187,10 +187,10 @@ export interface paths {
             cookie?: never;
         };
         /** List customers of the workspace, newest first. */
-        get: operations["CustomersController_list"];
+        get: operations["listCustomers"];
         put?: never;
         /** Create a customer and, in the same transaction, its primary wallet in its currency. */
-        post: operations["CustomersController_create"];
+        post: operations["createCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -205,7 +205,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a customer. */
-        get: operations["CustomersController_get"];
+        get: operations["getCustomer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -222,7 +222,7 @@ export interface paths {
             cookie?: never;
         };
         /** List the workspace’s customer verifications, newest first, filtered by customer, status, type and creation time. */
-        get: operations["CustomerVerificationsController_list"];
+        get: operations["listCustomerVerifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -239,14 +239,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get a customer verification with its provider, reference, timestamps and raw provider result. */
-        get: operations["CustomerVerificationsController_get"];
+        get: operations["getCustomerVerification"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Admin override of a verification’s status: a permitted transition only (audited); the same status changes nothing. */
-        patch: operations["CustomerVerificationsController_override"];
+        patch: operations["updateCustomerVerification"];
         trace?: never;
     };
     "/v1/webhooks/verifications/{provider}": {
@@ -259,7 +259,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Verification provider webhooks, HMAC-signed (`Billing-Signature: t=<unix>,v1=<hex>` over `<t>.<raw body>`, 5-minute window); the provider’s check reference resolves the verification. */
-        post: operations["CustomerVerificationsController_webhook"];
+        post: operations["receiveVerificationWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -276,7 +276,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sandbox only: the sandbox provider opens a verification of the chosen type in the chosen status. */
-        post: operations["CustomerVerificationsController_createInSandbox"];
+        post: operations["createTestCustomerVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -291,7 +291,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get an approval request (poll it after a 202). */
-        get: operations["ApprovalsController_get"];
+        get: operations["getApproval"];
         put?: never;
         post?: never;
         delete?: never;
@@ -310,7 +310,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Approve: applies the held request atomically and records its result. Human sessions only, not the requester. */
-        post: operations["ApprovalsController_approve"];
+        post: operations["approveApproval"];
         delete?: never;
         options?: never;
         head?: never;
@@ -327,7 +327,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Reject: nothing is applied. Human sessions only, not the requester. */
-        post: operations["ApprovalsController_reject"];
+        post: operations["rejectApproval"];
         delete?: never;
         options?: never;
         head?: never;
@@ -342,7 +342,7 @@ export interface paths {
             cookie?: never;
         };
         /** Who did what, where and when, newest first (organization-wide). */
-        get: operations["AuditEventsController_list"];
+        get: operations["listAuditEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -359,10 +359,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the organization’s users. */
-        get: operations["UsersController_list"];
+        get: operations["listUsers"];
         put?: never;
         /** Invite a user with a role; the role may not exceed the caller’s scopes. */
-        post: operations["UsersController_create"];
+        post: operations["createUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -377,10 +377,10 @@ export interface paths {
             cookie?: never;
         };
         /** List active costs, newest first: ORG, PRODUCT (the roll-up across products) or both. */
-        get: operations["CostsController_list"];
+        get: operations["listCosts"];
         put?: never;
         /** Create an ORG-scoped cost: a key every product of the workspace can reference. */
-        post: operations["CostsController_create"];
+        post: operations["createCost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -397,7 +397,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Evaluate a formula and explain it (each key with the revision it resolved to; what-if values), or preview a cascade: each consumer’s unit price before and after a new ORG value. Changes nothing. */
-        post: operations["CostsController_evaluate"];
+        post: operations["evaluateCosts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -412,15 +412,15 @@ export interface paths {
             cookie?: never;
         };
         /** Get a cost of either scope; a retired ORG cost is not served. */
-        get: operations["CostsController_get"];
+        get: operations["getCost"];
         put?: never;
         post?: never;
         /** Remove a cost: an ORG cost retires (its consumers republish without it); a released PRODUCT cost leaves the working draft; a never-released one is deleted. */
-        delete: operations["CostsController_remove"];
+        delete: operations["deleteCost"];
         options?: never;
         head?: never;
         /** Update a cost: a new amount or expression is a new revision (effective_at for ORG costs, staged in the product’s draft for PRODUCT costs); description, translations, metadata and requires_continuous_coverage apply live. */
-        patch: operations["CostsController_update"];
+        patch: operations["updateCost"];
         trace?: never;
     };
     "/v1/costs/{id}/consumers": {
@@ -431,7 +431,7 @@ export interface paths {
             cookie?: never;
         };
         /** Consumers: for an ORG cost every ACTIVE product whose live version resolved it; for a PRODUCT cost its product. */
-        get: operations["CostsController_consumers"];
+        get: operations["listCostConsumers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -450,7 +450,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Restore a removed or retired cost; 409 when the live version (or, for ORG, the key) is no longer its. */
-        post: operations["CostsController_restore"];
+        post: operations["restoreCost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -465,10 +465,10 @@ export interface paths {
             cookie?: never;
         };
         /** List products, newest first. */
-        get: operations["ProductsController_list"];
+        get: operations["listProducts"];
         put?: never;
         /** Create a product (status draft); a price_expression is staged in its first draft. */
-        post: operations["ProductsController_create"];
+        post: operations["createProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -483,14 +483,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get a product: live fields, the working formula, the live and draft versions. */
-        get: operations["ProductsController_get"];
+        get: operations["getProduct"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update a product: name, description and metadata apply live; price_expression is staged; status "archived" archives it. */
-        patch: operations["ProductsController_update"];
+        patch: operations["updateProduct"];
         trace?: never;
     };
     "/v1/products/{id}/versions": {
@@ -501,7 +501,7 @@ export interface paths {
             cookie?: never;
         };
         /** The product’s versions, newest number first, with their unit price and materialized costs. */
-        get: operations["ProductsController_versions"];
+        get: operations["listProductVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -518,12 +518,12 @@ export interface paths {
             cookie?: never;
         };
         /** The staged draft and its diff from its base; 404 STAGED_DRAFT_NOT_FOUND when none is open. */
-        get: operations["ProductsController_draft"];
+        get: operations["getProductDraft"];
         put?: never;
         /** Open the working draft on the live version or a scheduled release; re-bases an edit-free draft; a draft on the same base is returned as is. */
-        post: operations["ProductsController_openDraft"];
+        post: operations["openProductDraft"];
         /** Discard the working draft: its staged edits are dropped, costs removed in it come back. */
-        delete: operations["ProductsController_discardDraft"];
+        delete: operations["discardProductDraft"];
         options?: never;
         head?: never;
         patch?: never;
@@ -537,10 +537,10 @@ export interface paths {
             cookie?: never;
         };
         /** The product’s costs: by default live values where the live version carries them, else staged ones; view=draft or view=head; product_version_id for a version’s materialized rows. */
-        get: operations["ProductsController_costs"];
+        get: operations["listProductCosts"];
         put?: never;
         /** Create a PRODUCT-scoped cost; it reaches billing when the product’s working draft goes live. */
-        post: operations["ProductsController_createCost"];
+        post: operations["createProductCost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -557,7 +557,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Bulk republish: each plan (in order, each in its own transaction) re-resolves its latest-tracking products at their heads; republished, unchanged or failed per plan. */
-        post: operations["PlanInsightsController_republish"];
+        post: operations["republishPlans"];
         delete?: never;
         options?: never;
         head?: never;
@@ -572,7 +572,7 @@ export interface paths {
             cookie?: never;
         };
         /** Publish impact: ACTIVE subscriptions a publish would move (tracking latest), those holding a pin, and the movers by strategy. */
-        get: operations["PlanInsightsController_impact"];
+        get: operations["getPlanPublishImpact"];
         put?: never;
         post?: never;
         delete?: never;
@@ -589,7 +589,7 @@ export interface paths {
             cookie?: never;
         };
         /** Would publishing the working draft succeed? A real publish (now, or at scheduled_for) in a transaction that is always rolled back: ok, or the first refusal’s code and message. */
-        get: operations["PlanInsightsController_check"];
+        get: operations["checkPlanPublish"];
         put?: never;
         post?: never;
         delete?: never;
@@ -606,7 +606,7 @@ export interface paths {
             cookie?: never;
         };
         /** Forecast superseding a version: whether it can be pinned, whether consumers republish (never, for plans), and its live readers. Uncached. */
-        get: operations["PlanInsightsController_forecast"];
+        get: operations["getPlanVersionSupersedeForecast"];
         put?: never;
         post?: never;
         delete?: never;
@@ -623,7 +623,7 @@ export interface paths {
             cookie?: never;
         };
         /** Referrers of a version, of one type (subscription: on it, any status; change: staged or produced it), newest first, offset-paginated. */
-        get: operations["PlanInsightsController_referrers"];
+        get: operations["listPlanVersionReferrers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -640,7 +640,7 @@ export interface paths {
             cookie?: never;
         };
         /** Usage of a version: its referrers counted by type. */
-        get: operations["PlanInsightsController_usage"];
+        get: operations["getPlanVersionUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -660,10 +660,10 @@ export interface paths {
          * List plans: filter, search, sort, count by status.
          * @description Filters are `field[.op]=value` and AND together; a bare `field=value` is eq, and for name and external_id a bare comma list is in (`name.eq` never splits). Range filters: created_at, updated_at, published_at (RFC 3339) and version (the live number), each with eq, gt, gte, lt, lte. Also external_id (eq, in), name (eq, in, contains), custom_fields.<key> (eq, in), status, tag (repeatable), has_scheduled_version. An unknown parameter, field or operator, a repeated filter or a bad value is 400 INVALID_FILTER naming the parameter. Items are plan objects as GET /v1/plans/{id} returns them; deleted plans never appear. Cursors are bound to the filters, search and sort that issued them.
          */
-        get: operations["PlansListController_list"];
+        get: operations["listPlans"];
         put?: never;
         /** Create a plan (status draft, version 1) with its working draft open. */
-        post: operations["PlansController_create"];
+        post: operations["createPlan"];
         delete?: never;
         options?: never;
         head?: never;
@@ -678,15 +678,15 @@ export interface paths {
             cookie?: never;
         };
         /** Get a plan with its products: the working view (the draft’s content when a draft is open, else the live one). */
-        get: operations["PlansController_get"];
+        get: operations["getPlan"];
         put?: never;
         post?: never;
         /** Delete a plan (soft): its queue is canceled and its draft discarded; subscribers keep billing on their versions. */
-        delete: operations["PlansController_delete"];
+        delete: operations["deletePlan"];
         options?: never;
         head?: never;
         /** Merge-patch a plan: display fields land live, price_cadence_unit is staged, status "archived" archives; never publishes. expected_version guards against a publish since your read. */
-        patch: operations["PlansController_update"];
+        patch: operations["updatePlan"];
         trace?: never;
     };
     "/v1/plans/{id}/copy": {
@@ -699,7 +699,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Copy a plan: a draft plan at version 1 named "<name> (Copy)" with the source’s memberships; no versions, no external_id. */
-        post: operations["PlansController_copy"];
+        post: operations["copyPlan"];
         delete?: never;
         options?: never;
         head?: never;
@@ -714,12 +714,12 @@ export interface paths {
             cookie?: never;
         };
         /** The staged draft: the id to publish, the number it will publish as, its base and a summary of what it stages; 404 when nothing is staged. */
-        get: operations["PlansController_draft"];
+        get: operations["getPlanDraft"];
         put?: never;
         /** Open the working draft on the live version or a scheduled release; re-bases a draft that holds no edits (409 otherwise). */
-        post: operations["PlansController_openDraft"];
+        post: operations["openPlanDraft"];
         /** Discard the staged draft; the live plan is untouched. */
-        delete: operations["PlansController_discardDraft"];
+        delete: operations["discardPlanDraft"];
         options?: never;
         head?: never;
         patch?: never;
@@ -735,7 +735,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add a product to the plan’s working draft with its terms (band and allowance); it reaches subscribers at the next publish. */
-        post: operations["PlansController_addProduct"];
+        post: operations["addPlanProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -753,11 +753,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Remove a product from the working draft; published versions keep their snapshot. */
-        delete: operations["PlansController_removeProduct"];
+        delete: operations["removePlanProduct"];
         options?: never;
         head?: never;
         /** Update a membership: terms are staged (quantity_band_set / allowance_set rewrite a whole group; omitted, the fields merge); product_track_mode applies at once. */
-        patch: operations["PlansController_updateProduct"];
+        patch: operations["updatePlanProduct"];
         trace?: never;
     };
     "/v1/plans/{id}/versions": {
@@ -768,7 +768,7 @@ export interface paths {
             cookie?: never;
         };
         /** The plan’s versions, newest number first (default all but draft; limit default 100, max 200). */
-        get: operations["PlansController_versions"];
+        get: operations["listPlanVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -785,14 +785,14 @@ export interface paths {
             cookie?: never;
         };
         /** A version’s snapshot: its frozen fields and memberships, each resolved to a product version. */
-        get: operations["PlansController_version"];
+        get: operations["getPlanVersion"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Name or annotate a version ("" clears, absent leaves); creates no version. */
-        patch: operations["PlansController_annotate"];
+        patch: operations["updatePlanVersion"];
         trace?: never;
     };
     "/v1/changes": {
@@ -805,7 +805,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Publish the working draft now (the change is applied, with the version that went live) or schedule it (pending until scheduled_for; the job queue fires it). */
-        post: operations["ChangesController_create"];
+        post: operations["createChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -820,7 +820,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a change: pending (with its rank in the queue), applied (with the version), canceled or failed (with the reason). */
-        get: operations["ChangesController_get"];
+        get: operations["getChange"];
         put?: never;
         post?: never;
         delete?: never;
@@ -839,7 +839,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a pending change: its scheduled version leaves the queue; dependents lists the versions based on it. */
-        post: operations["ChangesController_cancel"];
+        post: operations["cancelChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -854,7 +854,7 @@ export interface paths {
             cookie?: never;
         };
         /** A cascade run’s progress: pending, republished, unchanged and errored products and plans (a product going live cascades into the plans tracking it latest). */
-        get: operations["CascadeRunsController_get"];
+        get: operations["getCascadeRun"];
         put?: never;
         post?: never;
         delete?: never;
@@ -871,7 +871,7 @@ export interface paths {
             cookie?: never;
         };
         /** A cascade run’s tasks, one per product or plan, with the version each produced or the reason it errored. */
-        get: operations["CascadeRunsController_tasks"];
+        get: operations["listCascadeRunTasks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -888,10 +888,10 @@ export interface paths {
             cookie?: never;
         };
         /** List subscriptions, newest first; plan_id, customer_id and status filter (AND). */
-        get: operations["SubscriptionsController_list"];
+        get: operations["listSubscriptions"];
         put?: never;
         /** Subscribe a customer to a live version of a plan (default: the live one), billed on that version’s cadence. */
-        post: operations["SubscriptionsController_create"];
+        post: operations["createSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -906,7 +906,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a subscription: the plan version it bills on, its tracking mode and product pins. */
-        get: operations["SubscriptionsController_get"];
+        get: operations["getSubscription"];
         put?: never;
         post?: never;
         delete?: never;
@@ -925,7 +925,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel an active subscription (terminal): no migration moves it afterwards. */
-        post: operations["SubscriptionsController_cancel"];
+        post: operations["cancelSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -942,7 +942,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Migrate the plan’s ACTIVE subscriptions not on target_version (pinned ones included): PREVIEW counts, IMMEDIATE moves now (in batches), SCHEDULED at scheduled_at. */
-        post: operations["PlanMigrationsController_migrate"];
+        post: operations["migratePlanSubscriptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -957,7 +957,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a migration with its outcome counts by status and skips by reason. */
-        get: operations["MigrationsController_get"];
+        get: operations["getPlanMigration"];
         put?: never;
         post?: never;
         delete?: never;
@@ -974,7 +974,7 @@ export interface paths {
             cookie?: never;
         };
         /** A migration’s outcomes, one per subscription (by subscription id), optionally of one status. */
-        get: operations["MigrationsController_outcomes"];
+        get: operations["listPlanMigrationOutcomes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -993,7 +993,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a scheduled migration that has not started. */
-        post: operations["MigrationsController_cancel"];
+        post: operations["cancelPlanMigration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1008,10 +1008,10 @@ export interface paths {
             cookie?: never;
         };
         /** List templates by updated_at (default newest first); the first page starts with the matching system defaults. E-mail rows carry anchor_key and anchor_name (in the Accept-Language locale); printed rows carry neither. */
-        get: operations["DocumentTemplatesController_list"];
+        get: operations["listDocumentTemplates"];
         put?: never;
         /** Create a template: printed (document_types of invoice, credit_note, quote; default [invoice]; status active) or an e-mail (document_types [email], anchor_key; status draft). */
-        post: operations["DocumentTemplatesController_create"];
+        post: operations["createDocumentTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1026,7 +1026,7 @@ export interface paths {
             cookie?: never;
         };
         /** The mail kinds an e-mail template can be written for, named in the request locale, with their variables. */
-        get: operations["DocumentTemplatesController_emailKinds"];
+        get: operations["listEmailKinds"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1043,15 +1043,15 @@ export interface paths {
             cookie?: never;
         };
         /** Get a template; system defaults are resolved from their built-in definitions. */
-        get: operations["DocumentTemplatesController_get"];
+        get: operations["getDocumentTemplate"];
         put?: never;
         post?: never;
         /** Delete a template (soft); the defaults it held fall back to the system defaults. System templates: 409. */
-        delete: operations["DocumentTemplatesController_remove"];
+        delete: operations["deleteDocumentTemplate"];
         options?: never;
         head?: never;
         /** Update a template (expected_version required; omitted fields unchanged; a stale version is 409 CONFLICT with details.current_version). System templates are read-only (409 SYSTEM_TEMPLATE_READ_ONLY). */
-        patch: operations["DocumentTemplatesController_update"];
+        patch: operations["updateDocumentTemplate"];
         trace?: never;
     };
     "/v1/document_templates/{id}/copy": {
@@ -1064,7 +1064,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Copy a template into a writable one of this workspace; system defaults are copied from their built-in baseline. */
-        post: operations["DocumentTemplatesController_copy"];
+        post: operations["copyDocumentTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1080,10 +1080,10 @@ export interface paths {
         };
         get?: never;
         /** Make this template the workspace default for a printed document type (replacing the previous one); system templates are valid targets. */
-        put: operations["DocumentTemplatesController_markDefault"];
+        put: operations["markDocumentTemplateDefault"];
         post?: never;
         /** Clear the default slot this template holds (else 409 NOT_DEFAULT_HOLDER); rendering falls back to the system default. */
-        delete: operations["DocumentTemplatesController_clearDefault"];
+        delete: operations["clearDocumentTemplateDefault"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1099,7 +1099,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Render the template (or the unsaved template_json of the body) with sample data: a PDF by default; `Accept: text/html` or `text/plain` gives the HTML or plain-text render. Identical bytes on repeat; rate-limited per organization (PDF_PREVIEW_RATE_LIMIT_PER_MINUTE). Idempotency-Key is accepted, not required. */
-        post: operations["DocumentTemplatesController_preview"];
+        post: operations["previewDocumentTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1114,7 +1114,7 @@ export interface paths {
             cookie?: never;
         };
         /** An SVG miniature of the first page, with a strong ETag keyed on updated_at; If-None-Match with it answers 304 without a body. */
-        get: operations["DocumentTemplatesController_thumbnail"];
+        get: operations["getDocumentTemplateThumbnail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1131,10 +1131,10 @@ export interface paths {
             cookie?: never;
         };
         /** List wallets, newest first; filters AND together. */
-        get: operations["WalletsController_list"];
+        get: operations["listWallets"];
         put?: never;
         /** Create a secondary wallet (one per customer and currency). */
-        post: operations["WalletsController_create"];
+        post: operations["createWallet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1149,14 +1149,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get a wallet: balances, limits and settings. */
-        get: operations["WalletsController_get"];
+        get: operations["getWallet"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update limits and settings; `currency` is an echo-guard. */
-        patch: operations["WalletsController_update"];
+        patch: operations["updateWallet"];
         trace?: never;
     };
     "/v1/wallets/{id}/make_primary": {
@@ -1169,7 +1169,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Promote to primary, demoting the previous one atomically; a no-op when already primary. */
-        post: operations["WalletsController_makePrimary"];
+        post: operations["makeWalletPrimary"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1186,7 +1186,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Credit: cash, or a promotional lot (source PROMOTION, optional expires_at). */
-        post: operations["WalletsController_credit"];
+        post: operations["creditWallet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1203,7 +1203,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Debit: promotional lots first (soonest expiry), then cash, then down to −credit_limit. */
-        post: operations["WalletsController_debit"];
+        post: operations["debitWallet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1220,7 +1220,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Signed cash correction; held for a human approval when the workspace requires it. */
-        post: operations["WalletsController_adjust"];
+        post: operations["adjustWallet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1235,7 +1235,7 @@ export interface paths {
             cookie?: never;
         };
         /** The wallet’s ledger, newest first. */
-        get: operations["WalletsController_transactions"];
+        get: operations["listWalletTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1252,10 +1252,10 @@ export interface paths {
             cookie?: never;
         };
         /** Pending holds of the wallet, newest first. */
-        get: operations["WalletsController_holds"];
+        get: operations["listWalletHolds"];
         put?: never;
         /** Reserve funds until captured or released (automatically at expires_at). */
-        post: operations["WalletsController_createHold"];
+        post: operations["createWalletHold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1270,7 +1270,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a hold. */
-        get: operations["WalletsController_hold"];
+        get: operations["getWalletHold"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1289,7 +1289,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Capture all or part of a pending, unexpired hold; the remainder is released; tax is recorded. */
-        post: operations["WalletsController_capture"];
+        post: operations["captureWalletHold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1306,7 +1306,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Release a pending hold. */
-        post: operations["WalletsController_release"];
+        post: operations["releaseWalletHold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1323,7 +1323,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Transfer atomically to another wallet (promotional first, expiries carried; FX at the organization’s rate). */
-        post: operations["WalletsController_transfer"];
+        post: operations["transferWalletFunds"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1338,7 +1338,7 @@ export interface paths {
             cookie?: never;
         };
         /** The workspace’s FX rates (a transfer converts at its own workspace’s rate). */
-        get: operations["FxRatesController_list"];
+        get: operations["listFxRates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1356,7 +1356,7 @@ export interface paths {
         };
         get?: never;
         /** Set the workspace’s rate from one currency to another; its transfers snapshot it. */
-        put: operations["FxRatesController_put"];
+        put: operations["setFxRate"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1374,7 +1374,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Admin top-up: hosted_checkout returns checkout_url; off_session charges a saved method now. Credited only on provider success. */
-        post: operations["TopUpsController_create"];
+        post: operations["createTopUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1391,7 +1391,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Save a payment method for a customer from a provider token. */
-        post: operations["TopUpsController_attach"];
+        post: operations["attachPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1408,7 +1408,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Payment provider webhooks, HMAC-signed (`Billing-Signature: t=<unix>,v1=<hex>` over `<t>.<raw body>`, 5-minute window). */
-        post: operations["TopUpsController_webhook"];
+        post: operations["receivePaymentWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1425,7 +1425,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sandbox only: the provider reports the pending top-up paid (through its signed webhook). */
-        post: operations["TopUpsController_succeed"];
+        post: operations["succeedTestTopUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1442,7 +1442,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sandbox only: the provider reports the pending top-up failed. */
-        post: operations["TopUpsController_fail"];
+        post: operations["failTestTopUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5688,7 +5688,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    HealthController_live: {
+    getLiveness: {
         parameters: {
             query?: never;
             header?: never;
@@ -5736,7 +5736,7 @@ export interface operations {
             };
         };
     };
-    HealthController_ready: {
+    getReadiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -5784,7 +5784,7 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_list: {
+    listApiKeys: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -5892,7 +5892,7 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_create: {
+    createApiKey: {
         parameters: {
             query?: never;
             header: {
@@ -6045,7 +6045,7 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_rotate: {
+    rotateApiKey: {
         parameters: {
             query?: never;
             header: {
@@ -6196,7 +6196,7 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_revoke: {
+    revokeApiKey: {
         parameters: {
             query?: never;
             header: {
@@ -6347,7 +6347,7 @@ export interface operations {
             };
         };
     };
-    WorkspacesController_list: {
+    listWorkspaces: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -6455,7 +6455,7 @@ export interface operations {
             };
         };
     };
-    WorkspacesController_create: {
+    createWorkspace: {
         parameters: {
             query?: never;
             header: {
@@ -6608,7 +6608,7 @@ export interface operations {
             };
         };
     };
-    WorkspacesController_update: {
+    updateWorkspace: {
         parameters: {
             query?: never;
             header?: {
@@ -6761,7 +6761,7 @@ export interface operations {
             };
         };
     };
-    SessionsController_create: {
+    createSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -6865,7 +6865,7 @@ export interface operations {
             };
         };
     };
-    SessionsController_end: {
+    deleteCurrentSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -6963,7 +6963,7 @@ export interface operations {
             };
         };
     };
-    SessionsController_permissions: {
+    listPermissions: {
         parameters: {
             query?: never;
             header?: never;
@@ -7063,7 +7063,7 @@ export interface operations {
             };
         };
     };
-    CustomersController_list: {
+    listCustomers: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -7175,7 +7175,7 @@ export interface operations {
             };
         };
     };
-    CustomersController_create: {
+    createCustomer: {
         parameters: {
             query?: never;
             header: {
@@ -7328,7 +7328,7 @@ export interface operations {
             };
         };
     };
-    CustomersController_get: {
+    getCustomer: {
         parameters: {
             query?: never;
             header?: {
@@ -7433,7 +7433,7 @@ export interface operations {
             };
         };
     };
-    CustomerVerificationsController_list: {
+    listCustomerVerifications: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -7551,7 +7551,7 @@ export interface operations {
             };
         };
     };
-    CustomerVerificationsController_get: {
+    getCustomerVerification: {
         parameters: {
             query?: never;
             header?: {
@@ -7656,7 +7656,7 @@ export interface operations {
             };
         };
     };
-    CustomerVerificationsController_override: {
+    updateCustomerVerification: {
         parameters: {
             query?: never;
             header?: {
@@ -7798,7 +7798,7 @@ export interface operations {
             };
         };
     };
-    CustomerVerificationsController_webhook: {
+    receiveVerificationWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -7911,7 +7911,7 @@ export interface operations {
             };
         };
     };
-    CustomerVerificationsController_createInSandbox: {
+    createTestCustomerVerification: {
         parameters: {
             query?: never;
             header: {
@@ -8064,7 +8064,7 @@ export interface operations {
             };
         };
     };
-    ApprovalsController_get: {
+    getApproval: {
         parameters: {
             query?: never;
             header?: {
@@ -8169,7 +8169,7 @@ export interface operations {
             };
         };
     };
-    ApprovalsController_approve: {
+    approveApproval: {
         parameters: {
             query?: never;
             header: {
@@ -8324,7 +8324,7 @@ export interface operations {
             };
         };
     };
-    ApprovalsController_reject: {
+    rejectApproval: {
         parameters: {
             query?: never;
             header: {
@@ -8479,7 +8479,7 @@ export interface operations {
             };
         };
     };
-    AuditEventsController_list: {
+    listAuditEvents: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -8597,7 +8597,7 @@ export interface operations {
             };
         };
     };
-    UsersController_list: {
+    listUsers: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -8705,7 +8705,7 @@ export interface operations {
             };
         };
     };
-    UsersController_create: {
+    createUser: {
         parameters: {
             query?: never;
             header: {
@@ -8858,7 +8858,7 @@ export interface operations {
             };
         };
     };
-    CostsController_list: {
+    listCosts: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -8968,7 +8968,7 @@ export interface operations {
             };
         };
     };
-    CostsController_create: {
+    createCost: {
         parameters: {
             query?: never;
             header: {
@@ -9121,7 +9121,7 @@ export interface operations {
             };
         };
     };
-    CostsController_evaluate: {
+    evaluateCosts: {
         parameters: {
             query?: never;
             header?: {
@@ -9274,7 +9274,7 @@ export interface operations {
             };
         };
     };
-    CostsController_get: {
+    getCost: {
         parameters: {
             query?: never;
             header?: {
@@ -9379,7 +9379,7 @@ export interface operations {
             };
         };
     };
-    CostsController_remove: {
+    deleteCost: {
         parameters: {
             query?: never;
             header?: {
@@ -9494,7 +9494,7 @@ export interface operations {
             };
         };
     };
-    CostsController_update: {
+    updateCost: {
         parameters: {
             query?: never;
             header?: {
@@ -9647,7 +9647,7 @@ export interface operations {
             };
         };
     };
-    CostsController_consumers: {
+    listCostConsumers: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -9757,7 +9757,7 @@ export interface operations {
             };
         };
     };
-    CostsController_restore: {
+    restoreCost: {
         parameters: {
             query?: never;
             header: {
@@ -9908,7 +9908,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_list: {
+    listProducts: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -10016,7 +10016,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_create: {
+    createProduct: {
         parameters: {
             query?: never;
             header: {
@@ -10169,7 +10169,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_get: {
+    getProduct: {
         parameters: {
             query?: never;
             header?: {
@@ -10274,7 +10274,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_update: {
+    updateProduct: {
         parameters: {
             query?: never;
             header?: {
@@ -10427,7 +10427,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_versions: {
+    listProductVersions: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -10537,7 +10537,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_draft: {
+    getProductDraft: {
         parameters: {
             query?: never;
             header?: {
@@ -10642,7 +10642,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_openDraft: {
+    openProductDraft: {
         parameters: {
             query?: never;
             header: {
@@ -10797,7 +10797,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_discardDraft: {
+    discardProductDraft: {
         parameters: {
             query?: never;
             header?: {
@@ -10901,7 +10901,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_costs: {
+    listProductCosts: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -11015,7 +11015,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_createCost: {
+    createProductCost: {
         parameters: {
             query?: never;
             header: {
@@ -11170,7 +11170,7 @@ export interface operations {
             };
         };
     };
-    PlanInsightsController_republish: {
+    republishPlans: {
         parameters: {
             query?: never;
             header: {
@@ -11323,7 +11323,7 @@ export interface operations {
             };
         };
     };
-    PlanInsightsController_impact: {
+    getPlanPublishImpact: {
         parameters: {
             query?: never;
             header?: {
@@ -11428,7 +11428,7 @@ export interface operations {
             };
         };
     };
-    PlanInsightsController_check: {
+    checkPlanPublish: {
         parameters: {
             query?: {
                 /** @description Check a publish scheduled for this instant instead of a publish now. Example: `2027-01-01T00:00:00Z`. */
@@ -11547,7 +11547,7 @@ export interface operations {
             };
         };
     };
-    PlanInsightsController_forecast: {
+    getPlanVersionSupersedeForecast: {
         parameters: {
             query?: never;
             header?: {
@@ -11653,7 +11653,7 @@ export interface operations {
             };
         };
     };
-    PlanInsightsController_referrers: {
+    listPlanVersionReferrers: {
         parameters: {
             query: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -11766,7 +11766,7 @@ export interface operations {
             };
         };
     };
-    PlanInsightsController_usage: {
+    getPlanVersionUsage: {
         parameters: {
             query?: never;
             header?: {
@@ -11872,7 +11872,7 @@ export interface operations {
             };
         };
     };
-    PlansListController_list: {
+    listPlans: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -12056,7 +12056,7 @@ export interface operations {
             };
         };
     };
-    PlansController_create: {
+    createPlan: {
         parameters: {
             query?: never;
             header: {
@@ -12209,7 +12209,7 @@ export interface operations {
             };
         };
     };
-    PlansController_get: {
+    getPlan: {
         parameters: {
             query?: never;
             header?: {
@@ -12314,7 +12314,7 @@ export interface operations {
             };
         };
     };
-    PlansController_delete: {
+    deletePlan: {
         parameters: {
             query?: never;
             header?: {
@@ -12418,7 +12418,7 @@ export interface operations {
             };
         };
     };
-    PlansController_update: {
+    updatePlan: {
         parameters: {
             query?: never;
             header?: {
@@ -12560,7 +12560,7 @@ export interface operations {
             };
         };
     };
-    PlansController_copy: {
+    copyPlan: {
         parameters: {
             query?: never;
             header: {
@@ -12715,7 +12715,7 @@ export interface operations {
             };
         };
     };
-    PlansController_draft: {
+    getPlanDraft: {
         parameters: {
             query?: never;
             header?: {
@@ -12820,7 +12820,7 @@ export interface operations {
             };
         };
     };
-    PlansController_openDraft: {
+    openPlanDraft: {
         parameters: {
             query?: never;
             header: {
@@ -12975,7 +12975,7 @@ export interface operations {
             };
         };
     };
-    PlansController_discardDraft: {
+    discardPlanDraft: {
         parameters: {
             query?: never;
             header?: {
@@ -13079,7 +13079,7 @@ export interface operations {
             };
         };
     };
-    PlansController_addProduct: {
+    addPlanProduct: {
         parameters: {
             query?: never;
             header: {
@@ -13234,7 +13234,7 @@ export interface operations {
             };
         };
     };
-    PlansController_removeProduct: {
+    removePlanProduct: {
         parameters: {
             query?: never;
             header?: {
@@ -13350,7 +13350,7 @@ export interface operations {
             };
         };
     };
-    PlansController_updateProduct: {
+    updatePlanProduct: {
         parameters: {
             query?: never;
             header?: {
@@ -13504,7 +13504,7 @@ export interface operations {
             };
         };
     };
-    PlansController_versions: {
+    listPlanVersions: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -13620,7 +13620,7 @@ export interface operations {
             };
         };
     };
-    PlansController_version: {
+    getPlanVersion: {
         parameters: {
             query?: never;
             header?: {
@@ -13726,7 +13726,7 @@ export interface operations {
             };
         };
     };
-    PlansController_annotate: {
+    updatePlanVersion: {
         parameters: {
             query?: never;
             header?: {
@@ -13858,7 +13858,7 @@ export interface operations {
             };
         };
     };
-    ChangesController_create: {
+    createChange: {
         parameters: {
             query?: never;
             header: {
@@ -14011,7 +14011,7 @@ export interface operations {
             };
         };
     };
-    ChangesController_get: {
+    getChange: {
         parameters: {
             query?: never;
             header?: {
@@ -14116,7 +14116,7 @@ export interface operations {
             };
         };
     };
-    ChangesController_cancel: {
+    cancelChange: {
         parameters: {
             query?: never;
             header: {
@@ -14267,7 +14267,7 @@ export interface operations {
             };
         };
     };
-    CascadeRunsController_get: {
+    getCascadeRun: {
         parameters: {
             query?: never;
             header?: {
@@ -14372,7 +14372,7 @@ export interface operations {
             };
         };
     };
-    CascadeRunsController_tasks: {
+    listCascadeRunTasks: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -14482,7 +14482,7 @@ export interface operations {
             };
         };
     };
-    SubscriptionsController_list: {
+    listSubscriptions: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -14596,7 +14596,7 @@ export interface operations {
             };
         };
     };
-    SubscriptionsController_create: {
+    createSubscription: {
         parameters: {
             query?: never;
             header: {
@@ -14749,7 +14749,7 @@ export interface operations {
             };
         };
     };
-    SubscriptionsController_get: {
+    getSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -14854,7 +14854,7 @@ export interface operations {
             };
         };
     };
-    SubscriptionsController_cancel: {
+    cancelSubscription: {
         parameters: {
             query?: never;
             header: {
@@ -15005,7 +15005,7 @@ export interface operations {
             };
         };
     };
-    PlanMigrationsController_migrate: {
+    migratePlanSubscriptions: {
         parameters: {
             query?: never;
             header: {
@@ -15160,7 +15160,7 @@ export interface operations {
             };
         };
     };
-    MigrationsController_get: {
+    getPlanMigration: {
         parameters: {
             query?: never;
             header?: {
@@ -15265,7 +15265,7 @@ export interface operations {
             };
         };
     };
-    MigrationsController_outcomes: {
+    listPlanMigrationOutcomes: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -15377,7 +15377,7 @@ export interface operations {
             };
         };
     };
-    MigrationsController_cancel: {
+    cancelPlanMigration: {
         parameters: {
             query?: never;
             header: {
@@ -15528,7 +15528,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_list: {
+    listDocumentTemplates: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -15648,7 +15648,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_create: {
+    createDocumentTemplate: {
         parameters: {
             query?: never;
             header: {
@@ -15803,7 +15803,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_emailKinds: {
+    listEmailKinds: {
         parameters: {
             query?: never;
             header?: {
@@ -15908,7 +15908,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_get: {
+    getDocumentTemplate: {
         parameters: {
             query?: never;
             header?: {
@@ -16015,7 +16015,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_remove: {
+    deleteDocumentTemplate: {
         parameters: {
             query?: never;
             header?: {
@@ -16130,7 +16130,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_update: {
+    updateDocumentTemplate: {
         parameters: {
             query?: never;
             header?: {
@@ -16274,7 +16274,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_copy: {
+    copyDocumentTemplate: {
         parameters: {
             query?: never;
             header: {
@@ -16431,7 +16431,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_markDefault: {
+    markDocumentTemplateDefault: {
         parameters: {
             query?: never;
             header?: {
@@ -16573,7 +16573,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_clearDefault: {
+    clearDocumentTemplateDefault: {
         parameters: {
             query?: never;
             header?: {
@@ -16693,7 +16693,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_preview: {
+    previewDocumentTemplate: {
         parameters: {
             query?: never;
             header?: {
@@ -16853,7 +16853,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_thumbnail: {
+    getDocumentTemplateThumbnail: {
         parameters: {
             query?: never;
             header?: {
@@ -16972,7 +16972,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_list: {
+    listWallets: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -17092,7 +17092,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_create: {
+    createWallet: {
         parameters: {
             query?: never;
             header: {
@@ -17245,7 +17245,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_get: {
+    getWallet: {
         parameters: {
             query?: never;
             header?: {
@@ -17350,7 +17350,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_update: {
+    updateWallet: {
         parameters: {
             query?: never;
             header?: {
@@ -17492,7 +17492,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_makePrimary: {
+    makeWalletPrimary: {
         parameters: {
             query?: never;
             header: {
@@ -17643,7 +17643,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_credit: {
+    creditWallet: {
         parameters: {
             query?: never;
             header: {
@@ -17798,7 +17798,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_debit: {
+    debitWallet: {
         parameters: {
             query?: never;
             header: {
@@ -17953,7 +17953,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_adjust: {
+    adjustWallet: {
         parameters: {
             query?: never;
             header: {
@@ -18119,7 +18119,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_transactions: {
+    listWalletTransactions: {
         parameters: {
             query?: {
                 /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
@@ -18229,7 +18229,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_holds: {
+    listWalletHolds: {
         parameters: {
             query?: never;
             header?: {
@@ -18334,7 +18334,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_createHold: {
+    createWalletHold: {
         parameters: {
             query?: never;
             header: {
@@ -18489,7 +18489,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_hold: {
+    getWalletHold: {
         parameters: {
             query?: never;
             header?: {
@@ -18595,7 +18595,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_capture: {
+    captureWalletHold: {
         parameters: {
             query?: never;
             header: {
@@ -18751,7 +18751,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_release: {
+    releaseWalletHold: {
         parameters: {
             query?: never;
             header: {
@@ -18903,7 +18903,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_transfer: {
+    transferWalletFunds: {
         parameters: {
             query?: never;
             header: {
@@ -19058,7 +19058,7 @@ export interface operations {
             };
         };
     };
-    FxRatesController_list: {
+    listFxRates: {
         parameters: {
             query?: never;
             header?: {
@@ -19161,7 +19161,7 @@ export interface operations {
             };
         };
     };
-    FxRatesController_put: {
+    setFxRate: {
         parameters: {
             query?: never;
             header?: {
@@ -19293,7 +19293,7 @@ export interface operations {
             };
         };
     };
-    TopUpsController_create: {
+    createTopUp: {
         parameters: {
             query?: never;
             header: {
@@ -19459,7 +19459,7 @@ export interface operations {
             };
         };
     };
-    TopUpsController_attach: {
+    attachPaymentMethod: {
         parameters: {
             query?: never;
             header: {
@@ -19614,7 +19614,7 @@ export interface operations {
             };
         };
     };
-    TopUpsController_webhook: {
+    receivePaymentWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -19727,7 +19727,7 @@ export interface operations {
             };
         };
     };
-    TopUpsController_succeed: {
+    succeedTestTopUp: {
         parameters: {
             query?: never;
             header: {
@@ -19878,7 +19878,7 @@ export interface operations {
             };
         };
     };
-    TopUpsController_fail: {
+    failTestTopUp: {
         parameters: {
             query?: never;
             header: {

@@ -46,6 +46,7 @@ import {
   PreviewDocumentTemplateDto,
   UpdateDocumentTemplateDto,
 } from './document-templates.dto';
+import { OperationId } from '../http/operation-id';
 
 const ACCEPT_LANGUAGE = {
   name: 'Accept-Language',
@@ -89,6 +90,7 @@ export class DocumentTemplatesController {
     return templateResponse(view, locale);
   }
 
+  @OperationId('listDocumentTemplates')
   @Get()
   @RequireScope('document_templates:read')
   @ApiOperation({
@@ -123,6 +125,7 @@ export class DocumentTemplatesController {
     };
   }
 
+  @OperationId('createDocumentTemplate')
   @Post()
   @HttpCode(201)
   @RequireScope('document_templates:write')
@@ -152,6 +155,7 @@ export class DocumentTemplatesController {
     return this.respond(view, negotiateLocale(acceptLanguage), reply);
   }
 
+  @OperationId('listEmailKinds')
   @Get('email_kinds')
   @RequireScope('document_templates:read')
   @ApiOperation({
@@ -180,6 +184,7 @@ export class DocumentTemplatesController {
     };
   }
 
+  @OperationId('getDocumentTemplate')
   @Get(':id')
   @RequireScope('document_templates:read')
   @ApiOperation({ summary: 'Get a template; system defaults are resolved from their built-in definitions.' })
@@ -195,6 +200,7 @@ export class DocumentTemplatesController {
     return this.respond(await this.queries.execute(new GetTemplateQuery(actor, id)), negotiateLocale(acceptLanguage), reply);
   }
 
+  @OperationId('updateDocumentTemplate')
   @Patch(':id')
   @RequireScope('document_templates:write')
   @ApiOperation({
@@ -231,6 +237,7 @@ export class DocumentTemplatesController {
     return this.respond(view, negotiateLocale(acceptLanguage), reply);
   }
 
+  @OperationId('deleteDocumentTemplate')
   @Delete(':id')
   @HttpCode(204)
   @RequireScope('document_templates:write')
@@ -243,6 +250,7 @@ export class DocumentTemplatesController {
     await this.commands.execute(new DeleteTemplateCommand(actor, id));
   }
 
+  @OperationId('copyDocumentTemplate')
   @Post(':id/copy')
   @HttpCode(201)
   @RequireScope('document_templates:write')
@@ -264,6 +272,7 @@ export class DocumentTemplatesController {
     return this.respond(view, negotiateLocale(acceptLanguage), reply);
   }
 
+  @OperationId('markDocumentTemplateDefault')
   @Put(':id/defaults/:document_type')
   @ApiParam({
     name: 'document_type',
@@ -290,6 +299,7 @@ export class DocumentTemplatesController {
     return this.respond(view, negotiateLocale(acceptLanguage), reply);
   }
 
+  @OperationId('clearDocumentTemplateDefault')
   @Delete(':id/defaults/:document_type')
   @ApiParam({
     name: 'document_type',
@@ -317,6 +327,7 @@ export class DocumentTemplatesController {
     return this.respond(view, negotiateLocale(acceptLanguage), reply);
   }
 
+  @OperationId('previewDocumentTemplate')
   @Post(':id/preview')
   @HttpCode(200)
   @IdempotencyOptional()
@@ -381,6 +392,7 @@ export class DocumentTemplatesController {
     return result.body;
   }
 
+  @OperationId('getDocumentTemplateThumbnail')
   @Get(':id/thumbnail')
   @RequireScope('document_templates:read')
   @ApiOperation({

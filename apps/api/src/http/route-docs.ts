@@ -7,6 +7,7 @@ import { ANY_SCOPE, PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth/route-access';
 import { API_ERRORS, ErrorCode, exampleBody, statusOf } from './error-catalog';
 import { idempotencyKeyRule, IdempotencyKeyRule, replayAsConflictField } from './idempotency.interceptor';
 import { isOperational } from './operational-paths';
+import { operationIdOf } from './operation-id';
 import { RATE_LIMIT_WINDOW_SECONDS } from './rate-limiter';
 import { declaredInputOf } from './reject-undeclared-input.interceptor';
 
@@ -75,8 +76,7 @@ function handlersByOperationId(app: INestApplication): Map<string, Handler> {
       for (const name of Object.getOwnPropertyNames(controller.prototype)) {
         const handler = controller.prototype[name];
         if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
-        // The operationId @nestjs/swagger gives by default: `<Controller>_<method>`.
-        handlers.set(`${controller.name}_${name}`, { controller, handler: handler as Handler['handler'], name });
+        handlers.set(operationIdOf(controller, name, handler), { controller, handler: handler as Handler['handler'], name });
       }
     }
   }

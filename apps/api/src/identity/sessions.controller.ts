@@ -8,6 +8,7 @@ import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { Public, RequireAuthentication } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
 import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
+import { OperationId } from '../http/operation-id';
 
 export class CreateSessionDto {
   @ApiPropertyOptional({
@@ -48,6 +49,7 @@ export class PermissionListDto {
 export class SessionsController {
   constructor(private readonly commands: CommandBus) {}
 
+  @OperationId('createSession')
   @Post('sessions')
   @Public()
   @HttpCode(201)
@@ -68,6 +70,7 @@ export class SessionsController {
     };
   }
 
+  @OperationId('deleteCurrentSession')
   @Delete('sessions/current')
   @HttpCode(204)
   @RequireAuthentication()
@@ -78,6 +81,7 @@ export class SessionsController {
     await this.commands.execute(new EndSessionCommand(actor));
   }
 
+  @OperationId('listPermissions')
   @Get('permissions')
   @RequireAuthentication()
   @ApiOperation({ summary: 'The scope catalog: every scope an API key can carry.' })
