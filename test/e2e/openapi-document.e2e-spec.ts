@@ -317,9 +317,15 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
       expect.objectContaining({ type: 'string', format: 'binary' }),
     );
     expect(preview.responses['429'].headers['Retry-After']).toBeDefined();
+    // A client picks the render explicitly; without format, Accept still decides.
+    expect(parameter({ operation: preview } as Operation, 'format', 'query')).toEqual(
+      expect.objectContaining({ required: false, schema: expect.objectContaining({ enum: ['pdf', 'html', 'text'] }) }),
+    );
     const thumbnail = find('GET /v1/document_templates/{id}/thumbnail');
     expect(Object.keys(thumbnail.responses['200'].content)).toEqual(['image/svg+xml']);
-    expect(thumbnail.responses['200'].content['image/svg+xml'].schema.example).toMatch(/^<svg /);
+    expect(thumbnail.responses['200'].content['image/svg+xml'].schema).toEqual(
+      expect.objectContaining({ type: 'string', format: 'binary', example: expect.stringMatching(/^<svg /) }),
+    );
     expect(thumbnail.responses['200'].headers.ETag).toBeDefined();
     expect(thumbnail.responses['304'].description).toMatch(/no body/);
     expect(Object.keys(find('PATCH /v1/document_templates/{id}').responses['409'].content['application/json'].examples)).toEqual(

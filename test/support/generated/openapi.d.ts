@@ -1098,7 +1098,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Render the template (or the unsaved template_json of the body) with sample data: a PDF by default; `Accept: text/html` or `text/plain` gives the HTML or plain-text render. Identical bytes on repeat; rate-limited per organization (PDF_PREVIEW_RATE_LIMIT_PER_MINUTE). Idempotency-Key is accepted, not required. */
+        /** Render the template (or the unsaved template_json of the body) with sample data: a PDF by default; `format=html` or `format=text` (or, without `format`, `Accept: text/html` or `text/plain`) gives the HTML or plain-text render. Identical bytes on repeat; rate-limited per organization (PDF_PREVIEW_RATE_LIMIT_PER_MINUTE). Idempotency-Key is accepted, not required. */
         post: operations["previewDocumentTemplate"];
         delete?: never;
         options?: never;
@@ -16695,7 +16695,10 @@ export interface operations {
     };
     previewDocumentTemplate: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The render to answer: `pdf` (application/pdf), `html` (text/html) or `text` (text/plain). It wins over the `Accept` header, which decides when it is omitted (the PDF unless Accept prefers text/html or text/plain). */
+                format?: "pdf" | "html" | "text";
+            };
             header?: {
                 /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
                 "X-Workspace-Id"?: string;

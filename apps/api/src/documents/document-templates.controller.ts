@@ -44,6 +44,7 @@ import {
   EmailKindListDto,
   ListDocumentTemplatesQueryDto,
   PreviewDocumentTemplateDto,
+  PreviewTemplateQueryDto,
   UpdateDocumentTemplateDto,
 } from './document-templates.dto';
 import { OperationId } from '../http/operation-id';
@@ -336,7 +337,8 @@ export class DocumentTemplatesController {
   @ApiOperation({
     summary:
       'Render the template (or the unsaved template_json of the body) with sample data: a PDF by default; ' +
-      '`Accept: text/html` or `text/plain` gives the HTML or plain-text render. Identical bytes on repeat; rate-limited ' +
+      '`format=html` or `format=text` (or, without `format`, `Accept: text/html` or `text/plain`) gives the HTML or ' +
+      'plain-text render. Identical bytes on repeat; rate-limited ' +
       'per organization (PDF_PREVIEW_RATE_LIMIT_PER_MINUTE). Idempotency-Key is accepted, not required.',
   })
   @ApiProduces('application/pdf', 'text/html', 'text/plain')
@@ -363,10 +365,11 @@ export class DocumentTemplatesController {
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
     @Body() body: PreviewDocumentTemplateDto,
+    @Query() query: PreviewTemplateQueryDto,
     @Headers('accept') accept: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
-    const format = negotiateFormat(accept);
+    const format = query.format ?? negotiateFormat(accept);
     const result = await this.queries.execute(
       new PreviewTemplateQuery(
         actor,
@@ -410,7 +413,7 @@ export class DocumentTemplatesController {
         schema: { type: 'string', example: 'private, no-cache' },
       },
     },
-    content: { 'image/svg+xml': { schema: { type: 'string', example: SVG_EXAMPLE } } },
+    content: { 'image/svg+xml': { schema: { type: 'string', format: 'binary', example: SVG_EXAMPLE } } },
   })
   @ApiResponse({ status: 304, description: 'Not modified: the ETag still names the current thumbnail; no body.' })
   @ApiErrors('DOCUMENT_TEMPLATE_NOT_FOUND')
