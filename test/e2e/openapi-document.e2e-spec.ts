@@ -1,3 +1,5 @@
+import { CatalogClient } from '../support/catalog-helpers';
+import { createPlan } from '../support/plan-helpers';
 import { createTenant, idem } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -102,6 +104,48 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
         'POST /v1/document_templates/{id}/preview': 'previewDocumentTemplate',
       }),
     );
+  });
+
+  it('documents the headers answers carry: Request-Id, Location, WWW-Authenticate, Idempotent-Replayed, the 304’s validators', () => {
+    const problems: string[] = [];
+    for (const entry of operations) {
+      const keyed = parameter(entry, 'Idempotency-Key', 'header') !== undefined;
+      for (const [status, response] of Object.entries<Schema>(entry.operation.responses)) {
+        const expected = [
+          'Request-Id',
+          ...((status === '201' && entry.operation.operationId !== 'attachPaymentMethod') || status === '202'
+            ? ['Location']
+            : []),
+          ...(status === '401' ? ['WWW-Authenticate'] : []),
+          ...(keyed && /^[24]/.test(status) ? ['Idempotent-Replayed'] : []),
+        ];
+        for (const name of expected) if (!response.headers?.[name]) problems.push(`${entry.label} ${status}: no ${name}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(document.components.headers['WWW-Authenticate'].schema.enum).toEqual(['Bearer']);
+    const thumbnail = operations.find((entry) => entry.label === 'GET /v1/document_templates/{id}/thumbnail')!.operation;
+    expect(Object.keys(thumbnail.responses['304'].headers)).toEqual(expect.arrayContaining(['ETag', 'Cache-Control']));
+    const debit = operations.find((entry) => entry.label === 'POST /v1/wallets/{id}/debit')!.operation;
+    expect(Object.keys(debit.responses['409'].content['application/json'].examples)).toContain('REFERENCE_ALREADY_USED');
+  });
+
+  it('sends the headers it documents: Location on a sign-in and a plan membership, WWW-Authenticate on a 401, Request-Id always', async () => {
+    const tenant = await createTenant(t, { withOwner: true });
+    const signIn = await t.http
+      .post('/v1/sessions')
+      .send({ organization_id: tenant.organization_id, email: tenant.owner!.email, password: tenant.owner!.password })
+      .expect(201);
+    expect(signIn.headers.location).toBe('/v1/sessions/current');
+    const api = new CatalogClient(t, tenant.auth);
+    const plan = await createPlan(api);
+    const product = await api.product();
+    const added = await api.post(`/v1/plans/${plan.id}/products`, { product_id: product.id });
+    expect([added.status, added.headers.location]).toEqual([201, `/v1/plans/${plan.id}/products/${product.id}`]);
+    expect((await api.patch(added.headers.location, { min_quantity: 1 })).status).toBe(200);
+    const refused = await t.http.get('/v1/wallets').expect(401);
+    expect(refused.headers['www-authenticate']).toBe('Bearer');
+    for (const response of [signIn, added, refused]) expect(response.headers['request-id']).toMatch(/^req_[0-9a-f-]{36}$/);
   });
 
   it('gives every schema with an example a type that agrees with it (a decimal string is a string, not an object)', () => {

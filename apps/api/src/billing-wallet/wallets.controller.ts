@@ -165,7 +165,7 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Debit: promotional lots first (soonest expiry), then cash, then down to −credit_limit.' })
   @ApiOkResponse({ type: WalletTransactionDto })
-  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'INSUFFICIENT_FUNDS')
+  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'REFERENCE_ALREADY_USED', 'INSUFFICIENT_FUNDS')
   debit(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,

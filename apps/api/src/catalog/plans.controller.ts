@@ -190,9 +190,12 @@ export class PlansController {
   @ApiOperation({ summary: 'Add a product to the plan’s working draft with its terms (band and allowance); it reaches subscribers at the next publish.' })
   @ApiCreatedResponse({ type: PlanDto })
   @ApiErrors('PLAN_NOT_FOUND', 'PRODUCT_NOT_FOUND', 'ALREADY_EXISTS', 'ENTITY_ARCHIVED')
-  async addProduct(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: AddPlanProductDto) {
+  async addProduct(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: AddPlanProductDto, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.commands.execute(new AddPlanProductCommand(actor, id, body.product_id, termsInput(body), body.product_track_mode));
-    return this.queries.execute(new GetPlanQuery(actor, id));
+    const plan = await this.queries.execute(new GetPlanQuery(actor, id));
+    // The membership's own URL (where it is updated and removed); the body is the plan holding it.
+    void reply.header('Location', `/v1/plans/${plan.id}/products/${body.product_id.toLowerCase()}`);
+    return plan;
   }
 
   @OperationId('updatePlanProduct')

@@ -78,6 +78,15 @@ const SVG_EXAMPLE =
   '<text x="482.14" y="74.5" font-family="DejaVu Sans, sans-serif" font-weight="bold" font-size="20" fill="#1f3a5f" ' +
   'textLength="65.14" lengthAdjust="spacingAndGlyphs">Invoice</text>\n</svg>';
 
+/** The thumbnail's validators, sent on its 200 and on its 304 alike. */
+const THUMBNAIL_CACHE_HEADERS = {
+  ETag: { description: 'Strong entity tag.', schema: { type: 'string', example: '"5d41402abc4b2a76b9719d911017c592"' } },
+  'Cache-Control': {
+    description: 'private, no-cache: revalidate with If-None-Match.',
+    schema: { type: 'string', example: 'private, no-cache' },
+  },
+};
+
 @ApiTags('Document templates')
 @Controller('document_templates')
 export class DocumentTemplatesController {
@@ -406,16 +415,14 @@ export class DocumentTemplatesController {
   @ApiProduces('image/svg+xml')
   @ApiOkResponse({
     description: 'The thumbnail.',
-    headers: {
-      ETag: { description: 'Strong entity tag.', schema: { type: 'string', example: '"5d41402abc4b2a76b9719d911017c592"' } },
-      'Cache-Control': {
-        description: 'private, no-cache: revalidate with If-None-Match.',
-        schema: { type: 'string', example: 'private, no-cache' },
-      },
-    },
+    headers: THUMBNAIL_CACHE_HEADERS,
     content: { 'image/svg+xml': { schema: { type: 'string', format: 'binary', example: SVG_EXAMPLE } } },
   })
-  @ApiResponse({ status: 304, description: 'Not modified: the ETag still names the current thumbnail; no body.' })
+  @ApiResponse({
+    status: 304,
+    description: 'Not modified: the ETag still names the current thumbnail; no body.',
+    headers: THUMBNAIL_CACHE_HEADERS,
+  })
   @ApiErrors('DOCUMENT_TEMPLATE_NOT_FOUND')
   async thumbnail(
     @CurrentActor() actor: Actor,

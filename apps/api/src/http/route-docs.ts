@@ -10,6 +10,7 @@ import { isOperational } from './operational-paths';
 import { operationIdOf } from './operation-id';
 import { RATE_LIMIT_WINDOW_SECONDS } from './rate-limiter';
 import { declaredInputOf } from './reject-undeclared-input.interceptor';
+import { addResponseHeaders, RESPONSE_HEADERS } from './response-headers.docs';
 
 export const ERROR_SCHEMA = 'ErrorBody';
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -45,7 +46,10 @@ type Operation = Record<string, any>; // eslint-disable-line @typescript-eslint/
  * per code.
  */
 export function describeRoutes(app: INestApplication, document: OpenAPIObject): OpenAPIObject {
-  document.components = { ...document.components, headers: { ...document.components?.headers, ...RATE_LIMIT_HEADERS } };
+  document.components = {
+    ...document.components,
+    headers: { ...document.components?.headers, ...RATE_LIMIT_HEADERS, ...RESPONSE_HEADERS },
+  };
   const handlers = handlersByOperationId(app);
   const reflector = new Reflector();
   for (const [path, item] of Object.entries(document.paths)) {
@@ -62,6 +66,7 @@ export function describeRoutes(app: INestApplication, document: OpenAPIObject): 
         operation.responses[status] = alongside(operation.responses[status], errorResponse(status, codes, facts.scope));
       }
       if (facts.rateLimited) addRateLimitHeaders(operation);
+      addResponseHeaders(operation, facts.idempotency !== 'none');
     }
   }
   return document;

@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateSessionCommand, EndSessionCommand, SCOPE_CATALOG } from '@app/identity';
 import type { Actor } from '@app/shared-kernel';
+import type { FastifyReply } from 'fastify';
 import { IsOptional, IsString } from 'class-validator';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { Public, RequireAuthentication } from '../http/auth/route-access';
@@ -58,8 +59,10 @@ export class SessionsController {
   })
   @ApiCreatedResponse({ type: SessionDto })
   @ApiErrors('INVALID_CREDENTIALS')
-  async create(@Body() body: CreateSessionDto): Promise<SessionDto> {
+  async create(@Body() body: CreateSessionDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionDto> {
     const session = await this.commands.execute(new CreateSessionCommand(body.email, body.password, body.organization_id));
+    // A session is addressed as the caller's current one (DELETE signs it out).
+    void reply.header('Location', '/v1/sessions/current');
     return {
       object: 'session',
       id: session.id,

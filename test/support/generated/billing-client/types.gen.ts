@@ -8693,7 +8693,7 @@ export type DebitWalletErrors = {
      */
     404: ErrorBody;
     /**
-     * IDEMPOTENCY_KEY_IN_USE.
+     * IDEMPOTENCY_KEY_IN_USE, REFERENCE_ALREADY_USED.
      */
     409: ErrorBody;
     /**
