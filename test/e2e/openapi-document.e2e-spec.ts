@@ -40,6 +40,28 @@ function walkSchemas(node: unknown, at: string, visit: (schema: Schema, at: stri
   }
 }
 
+/** Every named field (a property or a parameter) with its example, array items standing for their array's. */
+function walkFields(document: Schema, visit: (schema: Schema, name: string, example: unknown, at: string) => void): void {
+  const field = (schema: Schema | undefined, name: string, at: string, inherited?: unknown) => {
+    if (!schema || schema.$ref) return;
+    const example = schema.example ?? inherited;
+    visit(schema, name, example, at);
+    for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) field(branch, name, at, example);
+    if (schema.items) field(schema.items, name, `${at}[]`, Array.isArray(example) ? example[0] : undefined);
+    for (const [property, child] of Object.entries<Schema>(schema.properties ?? {})) field(child, property, `${at}.${property}`);
+  };
+  for (const [name, schema] of Object.entries<Schema>(document.components.schemas)) {
+    for (const [property, child] of Object.entries<Schema>(schema.properties ?? {}))
+      field(child, property, `${name}.${property}`);
+  }
+  for (const [path, item] of Object.entries<Schema>(document.paths)) {
+    for (const [method, operation] of Object.entries<Schema>(item)) {
+      for (const parameter of operation.parameters ?? [])
+        field(parameter.schema, parameter.name, `${method} ${path} ${parameter.name}`);
+    }
+  }
+}
+
 function typesOf(schema: Schema): string[] {
   return [schema.type ?? []].flat();
 }
@@ -148,6 +170,79 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
     for (const response of [signIn, added, refused]) expect(response.headers['request-id']).toMatch(/^req_[0-9a-f-]{36}$/);
   });
 
+  it('publishes what each field holds: timestamps as date-time, UUIDs as uuid (prefixed ids not), decimals with their pattern, whole numbers as integers', () => {
+    const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    const problems: string[] = [];
+    const seen = { timestamps: 0, uuids: 0, decimals: 0 };
+    walkFields(document, (schema, name, example, at) => {
+      const types = typesOf(schema);
+      if (types.includes('number') && Number.isInteger(example)) problems.push(`${at}: a whole number typed number`);
+      if (!types.includes('string') || schema.enum) return;
+      const timestamp =
+        (typeof example === 'string' && DATE_TIME.test(example)) || (/_at$/.test(name) && typeof example !== 'string');
+      if (timestamp && schema.format !== 'date-time') problems.push(`${at}: a timestamp without format date-time`);
+      if (typeof example === 'string' && UUID.test(example) && schema.format !== 'uuid')
+        problems.push(`${at}: a UUID without format uuid`);
+      if (schema.format === 'uuid' && typeof example === 'string' && !UUID.test(example))
+        problems.push(`${at}: format uuid, example ${example}`);
+      if (typeof example === 'string' && /^-?\d+(\.\d+)?$/.test(example) && !schema.pattern)
+        problems.push(`${at}: a decimal without its pattern`);
+      if (schema.format === 'date-time') seen.timestamps++;
+      if (schema.format === 'uuid') seen.uuids++;
+      if (schema.pattern === '^-?\\d+(\\.\\d+)?$') seen.decimals++;
+    });
+    expect(problems).toEqual([]);
+    expect(seen.timestamps).toBeGreaterThanOrEqual(100);
+    expect(seen.uuids).toBeGreaterThanOrEqual(100);
+    expect(seen.decimals).toBeGreaterThanOrEqual(60);
+    const schemas = document.components.schemas;
+    // Prefixed and external ids are not UUIDs, and say nothing of the kind.
+    for (const [dto, field] of [
+      ['PaymentMethodDto', 'id'],
+      ['CreateTopUpDto', 'payment_method_id'],
+      ['CreateHoldDto', 'tax_rule_id'],
+      ['CustomerDto', 'external_id'],
+    ]) {
+      expect({ field: `${dto}.${field}`, format: schemas[dto].properties[field].format }).toEqual({
+        field: `${dto}.${field}`,
+        format: undefined,
+      });
+    }
+    expect(schemas.WalletDto.properties.available_balance.pattern).toBe('^-?\\d+(\\.\\d+)?$');
+    expect(schemas.ApiKeyDto.properties.revoked_at.format).toBe('date-time');
+  });
+
+  it('describes the fields a plan update always refuses as refused: no type, no example to send', () => {
+    const update = document.components.schemas.UpdatePlanDto.properties;
+    for (const field of ['effective_at', 'save_as_draft', 'publish_now', 'product_version_pins']) {
+      expect({ field, schema: update[field] }).toEqual({
+        field,
+        schema: { not: {}, description: expect.stringMatching(/^Always refused \(400 FIELD_NOT_ALLOWED\)/) },
+      });
+    }
+  });
+
+  it('gives every operation that takes a body a whole-body example (the plan update’s names no refused field)', () => {
+    const problems: string[] = [];
+    for (const entry of operations) {
+      const media = entry.operation.requestBody?.content?.['application/json'];
+      if (!media) continue;
+      const examples =
+        media.example !== undefined
+          ? [media.example]
+          : Object.values<Schema>(media.examples ?? {}).map((example) => example.value);
+      if (examples.length === 0 || examples.some((example) => example === null || typeof example !== 'object')) {
+        problems.push(`${entry.label}: no whole-body example`);
+      }
+    }
+    expect(problems).toEqual([]);
+    const patchPlan = operations.find((entry) => entry.label === 'PATCH /v1/plans/{id}')!.operation;
+    expect(Object.keys(patchPlan.requestBody.content['application/json'].example)).toEqual([]);
+    const customer = operations.find((entry) => entry.label === 'POST /v1/customers')!.operation;
+    expect(customer.requestBody.content['application/json'].example).toEqual({ name: expect.any(String), currency: 'EUR' });
+  });
+
   it('gives every schema with an example a type that agrees with it (a decimal string is a string, not an object)', () => {
     const disagreements: string[] = [];
     walkSchemas(document, '#', (schema, at) => {
@@ -189,15 +284,17 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
     expect(Object.keys(document.components.schemas)).not.toContain('Object');
   });
 
-  it('types every list’s limit as an integer with its bounds and default, and pre-fills no invalid cursor', () => {
+  it('types every list’s limit as an integer that admits what the server clamps, and pre-fills no invalid cursor', () => {
     const lists = operations.filter((operation) => parameter(operation, 'limit', 'query'));
     expect(lists.length).toBeGreaterThanOrEqual(6);
     for (const list of lists) {
       const { schema } = parameter(list, 'limit', 'query');
       expect({ list: list.label, schema }).toEqual({
         list: list.label,
-        schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 200, default: 50 }),
+        // Clamped, not refused: the schema admits a larger value and says it is clamped.
+        schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 50 }),
       });
+      expect(parameter(list, 'limit', 'query').description).toMatch(/clamped to 200/);
       const cursor = parameter(list, 'cursor', 'query');
       expect({
         list: list.label,

@@ -1481,7 +1481,10 @@ export interface components {
             checks: components["schemas"]["ReadinessChecksDto"];
         };
         ApiKeyDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d
+             */
             id: string;
             /** @example api_key */
             object: string;
@@ -1506,15 +1509,28 @@ export interface components {
              *     ]
              */
             allowed_ips: string[];
-            /** @example 2027-01-01T00:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2027-01-01T00:00:00.000Z
+             */
             expires_at: string | null;
-            /** @example 2026-11-22T14:03:11.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:11.000Z
+             */
             last_used_at: string | null;
-            /** @example 2026-11-22T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
             created_at: string;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             revoked_at: string | null;
             /**
+             * Format: date-time
              * @description When a rotated key stops working.
              * @example null
              */
@@ -1574,7 +1590,10 @@ export interface components {
             key_type?: "sk_live" | "sk_test";
         };
         ApiKeyWithSecretDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d
+             */
             id: string;
             /** @example api_key */
             object: string;
@@ -1599,15 +1618,28 @@ export interface components {
              *     ]
              */
             allowed_ips: string[];
-            /** @example 2027-01-01T00:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2027-01-01T00:00:00.000Z
+             */
             expires_at: string | null;
-            /** @example 2026-11-22T14:03:11.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:11.000Z
+             */
             last_used_at: string | null;
-            /** @example 2026-11-22T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
             created_at: string;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             revoked_at: string | null;
             /**
+             * Format: date-time
              * @description When a rotated key stops working.
              * @example null
              */
@@ -1624,13 +1656,22 @@ export interface components {
             secret: string;
         };
         RotatedFromDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7c */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7c
+             */
             id: string;
-            /** @example 2026-11-23T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
             revokes_at: string;
         };
         RotatedApiKeyDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d
+             */
             id: string;
             /** @example api_key */
             object: string;
@@ -1655,15 +1696,28 @@ export interface components {
              *     ]
              */
             allowed_ips: string[];
-            /** @example 2027-01-01T00:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2027-01-01T00:00:00.000Z
+             */
             expires_at: string | null;
-            /** @example 2026-11-22T14:03:11.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:11.000Z
+             */
             last_used_at: string | null;
-            /** @example 2026-11-22T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
             created_at: string;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             revoked_at: string | null;
             /**
+             * Format: date-time
              * @description When a rotated key stops working.
              * @example null
              */
@@ -1689,7 +1743,10 @@ export interface components {
             approval_required_for?: "wallet.adjust"[];
         };
         WorkspaceDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
+             */
             id: string;
             /** @example workspace */
             object: string;
@@ -1708,9 +1765,15 @@ export interface components {
              */
             is_default: boolean;
             settings: components["schemas"]["WorkspaceSettingsDto"];
-            /** @example 2026-11-20T08:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T08:00:00.000Z
+             */
             created_at: string;
-            /** @example 2026-11-22T09:12:04.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:12:04.000Z
+             */
             updated_at: string;
         };
         WorkspaceListDto: {
@@ -1740,7 +1803,10 @@ export interface components {
             settings?: components["schemas"]["WorkspaceSettingsDto"] | null;
         };
         PendingApprovalRefDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05
+             */
             id: string;
             /** @example pending */
             status: string;
@@ -1756,6 +1822,7 @@ export interface components {
         };
         CreateSessionDto: {
             /**
+             * Format: uuid
              * @description The user’s organization (an address is unique per organization). Required, except for users who existed before addresses became unique per organization.
              * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
              */
@@ -1768,18 +1835,30 @@ export interface components {
         SessionDto: {
             /** @example session */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d03 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d03
+             */
             id: string;
             /**
              * @description Shown once; send as `Authorization: Bearer <token>`.
              * @example sess_…
              */
             token: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02
+             */
             user_id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
+             */
             organization_id: string;
-            /** @example 2026-11-23T00:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T00:00:00.000Z
+             */
             expires_at: string;
         };
         PermissionDto: {
@@ -1825,11 +1904,17 @@ export interface components {
             };
         };
         CustomerDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04
+             */
             id: string;
             /** @example customer */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
+             */
             workspace_id: string;
             /** @example Acme GmbH */
             name: string;
@@ -1838,6 +1923,7 @@ export interface components {
             /** @example EUR */
             currency: string;
             /**
+             * Format: uuid
              * @description The customer’s primary wallet: opened with the customer, in its currency; changes with make_primary.
              * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05
              */
@@ -1852,7 +1938,10 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
-            /** @example 2026-11-22T10:15:30.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
             created_at: string;
         };
         CustomerListDto: {
@@ -1860,11 +1949,17 @@ export interface components {
             pagination: components["schemas"]["PaginationDto"];
         };
         CustomerVerificationSummaryDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a
+             */
             id: string;
             /** @example customer_verification */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04
+             */
             customer_id: string;
             /**
              * @example verified
@@ -1876,7 +1971,10 @@ export interface components {
              * @enum {string}
              */
             verification_type: "kyc" | "kyb" | "age" | "business_entity" | "vat";
-            /** @example 2026-11-22T10:15:30.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
             created_at: string;
         };
         CustomerVerificationListDto: {
@@ -1884,11 +1982,17 @@ export interface components {
             pagination: components["schemas"]["PaginationDto"];
         };
         CustomerVerificationDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a
+             */
             id: string;
             /** @example customer_verification */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04
+             */
             customer_id: string;
             /**
              * @example verified
@@ -1900,7 +2004,10 @@ export interface components {
              * @enum {string}
              */
             verification_type: "kyc" | "kyb" | "age" | "business_entity" | "vat";
-            /** @example 2026-11-22T10:15:30.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
             created_at: string;
             /**
              * @description The provider that performs the check.
@@ -1928,14 +2035,19 @@ export interface components {
             provider_result: {
                 [key: string]: unknown;
             } | null;
-            /** @example 2026-11-22T10:17:02.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:17:02.000Z
+             */
             updated_at: string;
             /**
+             * Format: date-time
              * @description When the check last reached verified, failed or expired; null while pending, manual or in maintenance.
              * @example 2026-11-22T10:17:02.000Z
              */
             completed_at: string | null;
             /**
+             * Format: date-time
              * @description When a verified check lapses (it then becomes expired).
              * @example 2027-11-22T10:17:02.000Z
              */
@@ -1977,6 +2089,7 @@ export interface components {
              */
             status: "pending" | "verified" | "expired" | "failed" | "manual" | "maintenance";
             /**
+             * Format: date-time
              * @description In the future; a verified check becomes expired then.
              * @example 2027-11-22T10:17:02Z
              */
@@ -1989,13 +2102,17 @@ export interface components {
              */
             type: "api_key" | "user" | "system";
             /**
+             * Format: uuid
              * @description Null for the system.
              * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d
              */
             id: string | null;
         };
         ApprovalDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05
+             */
             id: string;
             /** @example approval */
             object: string;
@@ -2022,7 +2139,10 @@ export interface components {
             };
             requested_by: components["schemas"]["PrincipalRefDto"];
             decided_by: components["schemas"]["PrincipalRefDto"] | null;
-            /** @example 2026-11-22T13:05:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:05:00.000Z
+             */
             decided_at: string | null;
             /** @example Confirmed with finance. */
             decision_reason: string | null;
@@ -2060,7 +2180,10 @@ export interface components {
             result: {
                 [key: string]: unknown;
             } | null;
-            /** @example 2026-11-22T12:40:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:40:00.000Z
+             */
             created_at: string;
         };
         ApprovalDecisionDto: {
@@ -2068,7 +2191,10 @@ export interface components {
             reason?: string;
         };
         AuditEventDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d06 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d06
+             */
             id: string;
             /** @example audit_event */
             object: string;
@@ -2076,10 +2202,16 @@ export interface components {
             action: string;
             /** @example api_key */
             resource_type: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d
+             */
             resource_id: string;
             principal: components["schemas"]["PrincipalRefDto"];
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
+             */
             workspace_id: string | null;
             /** @example req_0b6f3f0e-9d1a-4a43-9f40-1f2d3c4b5a69 */
             request_id: string | null;
@@ -2096,7 +2228,10 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
-            /** @example 2026-11-22T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
             occurred_at: string;
         };
         AuditEventListDto: {
@@ -2119,7 +2254,10 @@ export interface components {
             role: "owner" | "admin" | "developer" | "viewer";
         };
         UserDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02
+             */
             id: string;
             /** @example user */
             object: string;
@@ -2130,7 +2268,10 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "developer" | "viewer";
-            /** @example 2026-11-22T09:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
             created_at: string;
         };
         UserListDto: {
@@ -2147,13 +2288,19 @@ export interface components {
              * @example 2027-01-01T00:00:00.000Z
              */
             effective_at: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             revision: number;
         };
         CostDto: {
             /** @example cost */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             id: string;
             /** @example platform_fee */
             key: string;
@@ -2162,7 +2309,10 @@ export interface components {
              * @enum {string}
              */
             scope: "ORG" | "PRODUCT";
-            /** @example null */
+            /**
+             * Format: uuid
+             * @example null
+             */
             product_id: string | null;
             /** @example 12.50 */
             amount: string | null;
@@ -2174,6 +2324,7 @@ export interface components {
              */
             value: string | null;
             /**
+             * Format: int64
              * @description The revision shown.
              * @example 2
              */
@@ -2218,6 +2369,7 @@ export interface components {
              */
             status: "active" | "retired" | "removed_in_draft" | "removed";
             /**
+             * Format: uuid
              * @description The latest cascade this ORG cost started.
              * @example 0193a5c2-9b21-7d4f-8e3a-4b2c5d6e7f80
              */
@@ -2334,7 +2486,10 @@ export interface components {
         ExplainReferenceDto: {
             /** @example seat_price */
             key: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             cost_id: string | null;
             /**
              * @description VALUE: a what-if value from the request.
@@ -2342,7 +2497,10 @@ export interface components {
              * @enum {string}
              */
             scope: "ORG" | "PRODUCT" | "VALUE";
-            /** @example 2 */
+            /**
+             * Format: int64
+             * @example 2
+             */
             revision: number | null;
             /** @example 11 */
             value: string;
@@ -2356,9 +2514,15 @@ export interface components {
             message: string;
         };
         PreviewConsumerDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             version: number;
             /** @example 13.75 */
             unit_price_before: string | null;
@@ -2401,6 +2565,7 @@ export interface components {
             /** @description Explain form: every key resolved, transitively. */
             references?: components["schemas"]["ExplainReferenceDto"][];
             /**
+             * Format: uuid
              * @description Cascade preview form.
              * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
              */
@@ -2463,11 +2628,20 @@ export interface components {
             effective_at?: string | null;
         };
         ConsumerDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             product_version_id: string | null;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             version: number | null;
         };
         ConsumerListDto: {
@@ -2497,15 +2671,24 @@ export interface components {
             price_expression?: string | null;
         };
         VersionRefDto: {
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             id: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             version: number;
         };
         ProductDto: {
             /** @example product */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             id: string;
             /** @example Seats */
             name: string;
@@ -2535,6 +2718,7 @@ export interface components {
              */
             unit_price: string | null;
             /**
+             * Format: int64
              * @description The live version’s number (1 before the first go-live).
              * @example 3
              */
@@ -2607,11 +2791,20 @@ export interface components {
              * @enum {string}
              */
             entity_type: "cost" | "product";
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             entity_id: string;
-            /** @example 0193a5c2-a0b1-7c2d-8e3f-4a5b6c7d8e9f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-a0b1-7c2d-8e3f-4a5b6c7d8e9f
+             */
             version_id: string;
-            /** @example 4 */
+            /**
+             * Format: int64
+             * @example 4
+             */
             version: number;
         };
         CreatedByDto: {
@@ -2620,7 +2813,10 @@ export interface components {
              * @enum {string}
              */
             type: "api_key" | "user" | "system";
-            /** @example 0193a5c2-1111-7aaa-8bbb-9ccc0ddd1eee */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-1111-7aaa-8bbb-9ccc0ddd1eee
+             */
             id: string | null;
             /**
              * @description Present when a cascade acted for this principal.
@@ -2653,14 +2849,20 @@ export interface components {
         MaterializedCostDto: {
             /** @example seat_price */
             key: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             cost_id: string;
             /**
              * @example ORG
              * @enum {string}
              */
             scope: "ORG" | "PRODUCT";
-            /** @example 2 */
+            /**
+             * Format: int64
+             * @example 2
+             */
             revision: number;
             /**
              * @example amount
@@ -2678,11 +2880,20 @@ export interface components {
         ProductVersionDto: {
             /** @example product_version */
             object: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             version: number;
             /**
              * @example published
@@ -2699,11 +2910,18 @@ export interface components {
              * @enum {string|null}
              */
             origin: "manual" | "scheduled_release" | "cascade" | null;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e70 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e70
+             */
             base_version_id: string | null;
-            /** @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091
+             */
             change_id: string | null;
             /**
+             * Format: uuid
              * @description Scheduled rows only.
              * @example null
              */
@@ -2786,13 +3004,18 @@ export interface components {
             /** @example staged_draft */
             object: string;
             /**
+             * Format: uuid
              * @description The staged_version_id to publish.
              * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
              */
             id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
             /**
+             * Format: int64
              * @description The number it will publish as.
              * @example 4
              */
@@ -2807,11 +3030,20 @@ export interface components {
              * @example 2026-11-25T10:15:30.000Z
              */
             updated_at: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e70 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e70
+             */
             base_version_id: string | null;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             base_version: number | null;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             head_version: number | null;
             /**
              * Format: date-time
@@ -2847,7 +3079,10 @@ export interface components {
             message: string;
         };
         RepublishOutcomeDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11
+             */
             plan_id: string;
             /**
              * @example republished
@@ -2855,6 +3090,7 @@ export interface components {
              */
             status: "republished" | "unchanged" | "failed";
             /**
+             * Format: int64
              * @description The live version’s number after the call; null when failed or never published.
              * @example 4
              */
@@ -2867,11 +3103,13 @@ export interface components {
         };
         MoversByStrategyDto: {
             /**
+             * Format: int64
              * @description Movers whose version_change_strategy is immediate: they would move at the go-live.
              * @example 12
              */
             immediate: number;
             /**
+             * Format: int64
              * @description Movers that would move at the end of their current period.
              * @example 30
              */
@@ -2879,11 +3117,13 @@ export interface components {
         };
         PublishImpactDto: {
             /**
+             * Format: int64
              * @description ACTIVE subscriptions that track the latest version (no pin): a publish would move them.
              * @example 42
              */
             would_migrate: number;
             /**
+             * Format: int64
              * @description ACTIVE subscriptions holding a pin (pinned plan mode or a product pin): they stay.
              * @example 7
              */
@@ -2919,6 +3159,7 @@ export interface components {
              */
             republishes_consumers: boolean;
             /**
+             * Format: int64
              * @description ACTIVE subscriptions billing on this version now.
              * @example 120
              */
@@ -2930,7 +3171,10 @@ export interface components {
              * @enum {string}
              */
             referrer_type: "subscription" | "change";
-            /** @example 0193a5c2-9c3d-7e4f-8a5b-6c7d8e9fa0b1 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-9c3d-7e4f-8a5b-6c7d8e9fa0b1
+             */
             referrer_id: string;
             /**
              * Format: date-time
@@ -2944,11 +3188,13 @@ export interface components {
         };
         ReferrerCountsDto: {
             /**
+             * Format: int64
              * @description Subscriptions on this version, any status.
              * @example 120
              */
             subscription: number;
             /**
+             * Format: int64
              * @description Changes that staged or produced this version.
              * @example 1
              */
@@ -3023,42 +3269,67 @@ export interface components {
             name: string;
         };
         PlanMembershipDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
             /**
+             * Format: uuid
              * @description The product version the live plan version resolved (null if not live).
              * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
              */
             product_version_id: string | null;
-            /** @example 4 */
+            /**
+             * Format: int64
+             * @example 4
+             */
             product_version: number | null;
             /**
              * @example latest
              * @enum {string}
              */
             product_track_mode: "latest" | "pinned";
-            /** @example null */
+            /**
+             * Format: uuid
+             * @example null
+             */
             pinned_product_version_id: string | null;
             /**
              * @example REFRESHING
              * @enum {string|null}
              */
             allowance_kind: "REFRESHING" | "POOL" | null;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             min_quantity: number;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             default_quantity: number;
-            /** @example 50 */
+            /**
+             * Format: int64
+             * @example 50
+             */
             max_quantity: number | null;
             /** @example 1000 */
             included_quantity: string | null;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             refresh_count: number | null;
             /** @example month */
             refresh_unit: string | null;
             /** @example true */
             rollover_enabled: boolean;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             rollover_expiry_periods: number | null;
             /** @example 500 */
             rollover_max: string | null;
@@ -3108,7 +3379,10 @@ export interface components {
             products: components["schemas"]["PlanMembershipDto"][];
             /** @example plan */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11
+             */
             id: string;
             /**
              * @example [
@@ -3123,6 +3397,7 @@ export interface components {
              */
             status: "draft" | "scheduled" | "active" | "archived";
             /**
+             * Format: int64
              * @description The live version’s number (1 before the first go-live): the expected_version token.
              * @example 3
              */
@@ -3224,37 +3499,19 @@ export interface components {
              */
             status?: string | null;
             /**
+             * Format: int64
              * @description The version you read; a stale one is 409 CONFLICT. Omitted: last write wins.
              * @example 3
              */
             expected_version?: number;
-            /**
-             * @description Refused (400 FIELD_NOT_ALLOWED): schedule through POST /v1/changes.
-             * @example 2027-01-01T00:00:00Z
-             */
-            effective_at?: string;
-            /**
-             * @description Refused (400 FIELD_NOT_ALLOWED): a plan update always stages.
-             * @example true
-             */
-            save_as_draft?: boolean;
-            /**
-             * @description Refused (400 FIELD_NOT_ALLOWED): publish through POST /v1/changes.
-             * @example true
-             */
-            publish_now?: boolean;
-            /**
-             * @description Refused (400 FIELD_NOT_ALLOWED): pins go with the change that publishes.
-             * @example [
-             *       {
-             *         "product_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07",
-             *         "product_version_id": "0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f"
-             *       }
-             *     ]
-             */
-            product_version_pins?: {
-                [key: string]: unknown;
-            }[];
+            /** @description Always refused (400 FIELD_NOT_ALLOWED): schedule through POST /v1/changes (`scheduled_for`). */
+            effective_at?: unknown;
+            /** @description Always refused (400 FIELD_NOT_ALLOWED): a plan update always stages its draft. */
+            save_as_draft?: unknown;
+            /** @description Always refused (400 FIELD_NOT_ALLOWED): publish through POST /v1/changes. */
+            publish_now?: unknown;
+            /** @description Always refused (400 FIELD_NOT_ALLOWED): pins go with the change that publishes (POST /v1/changes `pins`). */
+            product_version_pins?: unknown;
         };
         CopyPlanDto: {
             /**
@@ -3324,11 +3581,20 @@ export interface components {
             products: components["schemas"]["PlanMembershipDto"][];
             /** @example plan_version */
             object: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11
+             */
             plan_id: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             version: number;
             /**
              * @example published
@@ -3345,11 +3611,18 @@ export interface components {
              * @enum {string|null}
              */
             origin: "manual" | "scheduled_release" | "cascade" | null;
-            /** @example null */
+            /**
+             * Format: uuid
+             * @example null
+             */
             base_version_id: string | null;
-            /** @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091
+             */
             change_id: string | null;
             /**
+             * Format: uuid
              * @description Scheduled rows only.
              * @example null
              */
@@ -3392,6 +3665,7 @@ export interface components {
             created_at: string;
             error: components["schemas"]["ErrorSummaryDto"] | null;
             /**
+             * Format: int64
              * @description With include=usage_count: subscriptions and changes referring to it.
              * @example 12
              */
@@ -3406,9 +3680,15 @@ export interface components {
              * @example 2026-11-25T10:15:30.000Z
              */
             updated_at: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             base_version: number | null;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             head_version: number | null;
             summary: components["schemas"]["PlanDraftSummaryDto"];
         };
@@ -3604,11 +3884,20 @@ export interface components {
             products: components["schemas"]["PlanMembershipDto"][];
             /** @example plan_version */
             object: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11
+             */
             plan_id: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             version: number;
             /**
              * @example published
@@ -3625,11 +3914,18 @@ export interface components {
              * @enum {string|null}
              */
             origin: "manual" | "scheduled_release" | "cascade" | null;
-            /** @example null */
+            /**
+             * Format: uuid
+             * @example null
+             */
             base_version_id: string | null;
-            /** @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091
+             */
             change_id: string | null;
             /**
+             * Format: uuid
              * @description Scheduled rows only.
              * @example null
              */
@@ -3672,6 +3968,7 @@ export interface components {
             created_at: string;
             error: components["schemas"]["ErrorSummaryDto"] | null;
             /**
+             * Format: int64
              * @description With include=usage_count: subscriptions and changes referring to it.
              * @example 12
              */
@@ -3694,13 +3991,25 @@ export interface components {
             release_note?: string;
         };
         PlanStatusCountsDto: {
-            /** @example 12 */
+            /**
+             * Format: int64
+             * @example 12
+             */
             draft: number;
-            /** @example 0 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             scheduled: number;
-            /** @example 40 */
+            /**
+             * Format: int64
+             * @example 40
+             */
             active: number;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             archived: number;
         };
         PlanListCountsDto: {
@@ -3760,15 +4069,27 @@ export interface components {
             release_note?: string | null;
         };
         PinViewDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             product_version_id: string;
         };
         DependentDto: {
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             id: string;
-            /** @example 5 */
+            /**
+             * Format: int64
+             * @example 5
+             */
             version: number;
             /** @example draft */
             status: string;
@@ -3776,7 +4097,10 @@ export interface components {
         ChangeDto: {
             /** @example change */
             object: string;
-            /** @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091
+             */
             id: string;
             /** @example catalog.publish_version */
             operation: string;
@@ -3785,9 +4109,15 @@ export interface components {
              * @enum {string}
              */
             subject_kind: "plan" | "product";
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             subject_id: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             staged_version_id: string;
             /**
              * @example applied
@@ -3833,21 +4163,39 @@ export interface components {
             canceled_at: string | null;
         };
         CascadeCountsDto: {
-            /** @example 1000 */
+            /**
+             * Format: int64
+             * @example 1000
+             */
             total: number;
-            /** @example 12 */
+            /**
+             * Format: int64
+             * @example 12
+             */
             pending: number;
-            /** @example 980 */
+            /**
+             * Format: int64
+             * @example 980
+             */
             republished: number;
-            /** @example 5 */
+            /**
+             * Format: int64
+             * @example 5
+             */
             unchanged: number;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             errored: number;
         };
         CascadeRunDto: {
             /** @example cascade_run */
             object: string;
-            /** @example 0193a5c2-9b21-7d4f-8e3a-4b2c5d6e7f80 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-9b21-7d4f-8e3a-4b2c5d6e7f80
+             */
             id: string;
             /**
              * @example cost_value
@@ -3855,6 +4203,7 @@ export interface components {
              */
             trigger: "cost_value" | "cost_retire" | "product_go_live";
             /**
+             * Format: uuid
              * @description A product go-live’s run opened inside a cost cascade (its plans had already moved for that cascade): the cascade’s run.
              * @example null
              */
@@ -3893,7 +4242,10 @@ export interface components {
              * @enum {string}
              */
             subject_kind: "product" | "plan";
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             subject_id: string;
             /**
              * @example republished
@@ -3901,7 +4253,10 @@ export interface components {
              */
             status: "pending" | "republished" | "unchanged" | "errored";
             result_version: components["schemas"]["VersionRefDto"] | null;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             attempts: number;
             error: components["schemas"]["ErrorWithDetailsDto"] | null;
             /**
@@ -3973,25 +4328,46 @@ export interface components {
             current_period_start?: string;
         };
         SubscriptionVersionRefDto: {
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e80 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e80
+             */
             id: string;
-            /** @example 2 */
+            /**
+             * Format: int64
+             * @example 2
+             */
             version: number;
         };
         ProductPinViewDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             product_version_id: string;
         };
         SubscriptionDto: {
             /** @example subscription */
             object: string;
-            /** @example 0193a5c2-9b21-7d4f-8e3a-4b5c6d7e8f90 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-9b21-7d4f-8e3a-4b5c6d7e8f90
+             */
             id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04
+             */
             customer_id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11
+             */
             plan_id: string;
             /** @description The plan version it bills on. */
             plan_version: components["schemas"]["SubscriptionVersionRefDto"];
@@ -4077,15 +4453,30 @@ export interface components {
             scheduled_at?: string;
         };
         SkippedByReasonDto: {
-            /** @example 0 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             ALREADY_ON_TARGET: number;
-            /** @example 0 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             NOT_ACTIVE: number;
-            /** @example 2 */
+            /**
+             * Format: int64
+             * @example 2
+             */
             CADENCE_MISMATCH: number;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             PIN_NOT_IN_TARGET: number;
-            /** @example 0 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             SUPERSEDED: number;
         };
         MigrationResultDto: {
@@ -4094,9 +4485,13 @@ export interface components {
              * @enum {string}
              */
             mode: "PREVIEW" | "IMMEDIATE" | "SCHEDULED";
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             target_version: number;
             /**
+             * Format: int64
              * @description The plan’s ACTIVE subscriptions not on the target (pinned ones included): one outcome each.
              * @example 1200
              */
@@ -4107,6 +4502,7 @@ export interface components {
              */
             scheduled_at: string | null;
             /**
+             * Format: uuid
              * @description null for PREVIEW (nothing is written).
              * @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f
              */
@@ -4115,15 +4511,30 @@ export interface components {
             skipped_by_reason: components["schemas"]["SkippedByReasonDto"];
         };
         MigrationCountsDto: {
-            /** @example 1200 */
+            /**
+             * Format: int64
+             * @example 1200
+             */
             total: number;
-            /** @example 0 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             pending: number;
-            /** @example 1197 */
+            /**
+             * Format: int64
+             * @example 1197
+             */
             moved: number;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             skipped: number;
-            /** @example 0 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             failed: number;
         };
         MigrationCreatedByDto: {
@@ -4132,15 +4543,24 @@ export interface components {
              * @enum {string}
              */
             type: "api_key" | "user";
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02
+             */
             id: string;
         };
         MigrationDto: {
             /** @example migration */
             object: string;
-            /** @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f
+             */
             id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11
+             */
             plan_id: string;
             /**
              * @description publish: made when a version went live, for subscriptions tracking latest.
@@ -4197,9 +4617,15 @@ export interface components {
         MigrationOutcomeDto: {
             /** @example migration_outcome */
             object: string;
-            /** @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f
+             */
             migration_id: string;
-            /** @example 0193a5c2-9b21-7d4f-8e3a-4b5c6d7e8f90 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-9b21-7d4f-8e3a-4b5c6d7e8f90
+             */
             subscription_id: string;
             /**
              * @example skipped
@@ -4235,7 +4661,10 @@ export interface components {
             pagination: components["schemas"]["PaginationDto"];
         };
         DocumentTemplateDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d21 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d21
+             */
             id: string;
             /** @example document_template */
             object: string;
@@ -4290,6 +4719,7 @@ export interface components {
              */
             default_for: ("invoice" | "credit_note" | "quote")[];
             /**
+             * Format: uuid
              * @description The template this one was copied from.
              * @example 00000000-0000-4000-8000-000000000001
              */
@@ -4400,9 +4830,15 @@ export interface components {
              *     }
              */
             template_json: components["schemas"]["TemplateDocument"];
-            /** @example 2026-11-22T10:15:30.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
             created_at: string;
-            /** @example 2026-11-22T12:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:30:00.000Z
+             */
             updated_at: string;
         };
         DocumentTypeCountsDto: {
@@ -4850,11 +5286,17 @@ export interface components {
             template_json?: components["schemas"]["TemplateDocument"];
         };
         WalletDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             id: string;
             /** @example wallet */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04
+             */
             customer_id: string;
             /** @example EUR */
             currency: string;
@@ -4885,9 +5327,15 @@ export interface components {
             auto_topup_amount: string | null;
             /** @example pm_5f1c9e2a7b3d4c6e8f0a1b2c_card_visa */
             auto_topup_payment_method_id: string | null;
-            /** @example 2026-11-22T10:15:30.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
             created_at: string;
-            /** @example 2026-11-22T12:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:30:00.000Z
+             */
             updated_at: string;
         };
         WalletListDto: {
@@ -5003,15 +5451,24 @@ export interface components {
             from_currency: string;
             /** @example USD */
             to_currency: string;
-            /** @example 2026-11-22T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
             as_of: string;
         };
         FundingLotDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0b */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0b
+             */
             lot_id: string;
             /** @example 10.00 */
             amount: string;
-            /** @example 2027-01-01T00:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2027-01-01T00:00:00.000Z
+             */
             expires_at: string | null;
         };
         FundingDto: {
@@ -5020,11 +5477,17 @@ export interface components {
             cash: string;
         };
         WalletTransactionDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d09 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d09
+             */
             id: string;
             /** @example wallet_transaction */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             wallet_id: string;
             /**
              * @example debit
@@ -5055,21 +5518,31 @@ export interface components {
             reason: string | null;
             /** @example null */
             reference: string | null;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d
+             */
             transfer_id: string | null;
             /**
+             * Format: uuid
              * @description Set on hold_capture lines.
              * @example null
              */
             hold_id: string | null;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             expires_at: string | null;
             /** @description The rate snapshot of a cross-currency transfer. */
             exchange_rate: components["schemas"]["ExchangeRateDto"] | null;
             /** @description Which promotional lots and how much cash paid for a debit. */
             funding: components["schemas"]["FundingDto"] | null;
             created_by: components["schemas"]["PrincipalRefDto"];
-            /** @example 2026-11-22T12:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:30:00.000Z
+             */
             created_at: string;
         };
         MoneyOperationDto: {
@@ -5125,11 +5598,17 @@ export interface components {
             pagination: components["schemas"]["PaginationDto"];
         };
         HoldDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0c */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0c
+             */
             id: string;
             /** @example wallet_hold */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             wallet_id: string;
             /** @example 40.00 */
             amount: string;
@@ -5140,7 +5619,10 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "captured" | "released";
-            /** @example 2026-11-23T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
             expires_at: string | null;
             /** @example Usage reservation */
             reason: string | null;
@@ -5155,11 +5637,13 @@ export interface components {
             /** @example txr_de_standard */
             tax_rule_id: string | null;
             /**
+             * Format: uuid
              * @description Internal only; null through the API.
              * @example null
              */
             exchange_rate_base_leg_id: string | null;
             /**
+             * Format: uuid
              * @description Internal only.
              * @example null
              */
@@ -5175,6 +5659,7 @@ export interface components {
              */
             metric_key: string | null;
             /**
+             * Format: uuid
              * @description Internal only.
              * @example null
              */
@@ -5198,16 +5683,26 @@ export interface components {
             captured_net_amount: string | null;
             /** @example 6.39 */
             captured_tax_amount: string | null;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a
+             */
             capture_transaction_id: string | null;
-            /** @example 2026-11-22T16:45:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T16:45:00.000Z
+             */
             captured_at: string | null;
             /**
+             * Format: date-time
              * @description Set once released (also for a partial capture).
              * @example null
              */
             released_at: string | null;
-            /** @example 2026-11-22T12:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:30:00.000Z
+             */
             created_at: string;
         };
         HoldListDto: {
@@ -5292,11 +5787,20 @@ export interface components {
         TransferResponseDto: {
             /** @example wallet_transfer */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d
+             */
             transfer_id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             source_wallet_id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d08 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d08
+             */
             target_wallet_id: string;
             amount: components["schemas"]["MoneyValueDto"];
             target_amount: components["schemas"]["MoneyValueDto"];
@@ -5313,7 +5817,10 @@ export interface components {
             to_currency: string;
             /** @example 1.0825 */
             rate: string;
-            /** @example 2026-11-22T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
             updated_at: string;
         };
         FxRateListDto: {
@@ -5346,11 +5853,17 @@ export interface components {
             amount?: string;
         };
         TopUpDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0e */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0e
+             */
             id: string;
             /** @example wallet_top_up */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             wallet_id: string;
             /**
              * @example hosted_checkout
@@ -5392,13 +5905,20 @@ export interface components {
              */
             failure_message: string | null;
             /**
+             * Format: uuid
              * @description The credit, once the provider reported success.
              * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0f
              */
             transaction_id: string | null;
-            /** @example 2026-11-22T15:20:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T15:20:00.000Z
+             */
             created_at: string;
-            /** @example 2026-11-22T15:22:41.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T15:22:41.000Z
+             */
             completed_at: string | null;
         };
         AttachPaymentMethodDto: {
@@ -5413,7 +5933,10 @@ export interface components {
             id: string;
             /** @example payment_method */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04
+             */
             customer_id: string;
             /** @example sandbox */
             provider: string;
@@ -5421,7 +5944,10 @@ export interface components {
             brand: string;
             /** @example 4242 */
             last4: string;
-            /** @example 2026-11-22T10:20:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:20:00.000Z
+             */
             created_at: string;
         };
         FieldErrorDto: {
@@ -5447,7 +5973,10 @@ export interface components {
             message: string;
             /** @example amount */
             param?: string;
-            /** @example 400 */
+            /**
+             * Format: int64
+             * @example 400
+             */
             status: number;
             /** @example req_0b6f3f0e-9d1a-4a43-9f40-1f2d3c4b5a69 */
             request_id: string;
@@ -5803,7 +6332,7 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -5931,6 +6460,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Billing worker",
+                 *       "scopes": [
+                 *         "wallets:read",
+                 *         "wallets:write"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateApiKeyDto"];
             };
         };
@@ -6449,7 +6987,7 @@ export interface operations {
     listWorkspaces: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -6577,6 +7115,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "EU sandbox",
+                 *       "slug": "eu-sandbox",
+                 *       "mode": "sandbox"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWorkspaceDto"];
             };
         };
@@ -6755,6 +7300,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["UpdateWorkspaceDto"];
             };
         };
@@ -6917,6 +7463,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "owner@example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateSessionDto"];
             };
         };
@@ -7241,7 +7793,7 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -7373,6 +7925,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme GmbH",
+                 *       "currency": "EUR"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCustomerDto"];
             };
         };
@@ -7654,7 +8212,7 @@ export interface operations {
     listCustomerVerifications: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -7906,6 +8464,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "manual"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OverrideVerificationStatusDto"];
             };
         };
@@ -8183,6 +8746,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04",
+                 *       "verification_type": "kyc"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateSandboxVerificationDto"];
             };
         };
@@ -8477,6 +9046,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["ApprovalDecisionDto"];
             };
         };
@@ -8656,6 +9226,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["ApprovalDecisionDto"];
             };
         };
@@ -8822,7 +9393,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -8949,7 +9520,7 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -9077,6 +9648,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "finance@acme.example",
+                 *       "password": "a long passphrase",
+                 *       "role": "admin"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateUserDto"];
             };
         };
@@ -9244,7 +9822,7 @@ export interface operations {
     listCosts: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -10123,7 +10701,7 @@ export interface operations {
     listCostConsumers: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -10417,7 +10995,7 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -10837,6 +11415,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["UpdateProductDto"];
             };
         };
@@ -10992,7 +11571,7 @@ export interface operations {
     listProductVersions: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -11238,6 +11817,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["OpenDraftDto"];
             };
         };
@@ -11517,7 +12097,7 @@ export interface operations {
     listProductCosts: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -11831,6 +12411,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plan_ids": [
+                 *         "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["RepublishPlansDto"];
             };
         };
@@ -12355,7 +12942,7 @@ export interface operations {
     listPlanVersionReferrers: {
         parameters: {
             query: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -12592,7 +13179,7 @@ export interface operations {
     listPlans: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -12796,6 +13383,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Growth"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePlanDto"];
             };
         };
@@ -13201,6 +13793,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["UpdatePlanDto"];
             };
         };
@@ -13357,6 +13950,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CopyPlanDto"];
             };
         };
@@ -13651,6 +14245,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["OpenPlanDraftDto"];
             };
         };
@@ -13943,6 +14538,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AddPlanProductDto"];
             };
         };
@@ -14248,6 +14848,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["UpdatePlanProductDto"];
             };
         };
@@ -14403,7 +15004,7 @@ export interface operations {
     listPlanVersions: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -14655,6 +15256,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["AnnotateVersionDto"];
             };
         };
@@ -15367,7 +15969,7 @@ export interface operations {
     listCascadeRunTasks: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -15486,7 +16088,7 @@ export interface operations {
     listSubscriptions: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -15620,6 +16222,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04",
+                 *       "plan_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateSubscriptionDto"];
             };
         };
@@ -16089,6 +16697,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "mode": "IMMEDIATE",
+                 *       "target_version": 3
+                 *     }
+                 */
                 "application/json": components["schemas"]["MigratePlanDto"];
             };
         };
@@ -16369,7 +16983,7 @@ export interface operations {
     listPlanMigrationOutcomes: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -16665,7 +17279,7 @@ export interface operations {
     listDocumentTemplates: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -16807,6 +17421,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Invoice with logo"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateDocumentTemplateDto"];
             };
         };
@@ -17342,6 +17961,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expected_version": 3
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateDocumentTemplateDto"];
             };
         };
@@ -17500,6 +18124,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CopyDocumentTemplateDto"];
             };
         };
@@ -17967,6 +18592,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["PreviewDocumentTemplateDto"];
             };
         };
@@ -18271,7 +18897,7 @@ export interface operations {
     listWallets: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -18411,6 +19037,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04",
+                 *       "currency": "EUR"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWalletDto"];
             };
         };
@@ -18703,6 +19335,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["UpdateWalletDto"];
             };
         };
@@ -19034,6 +19667,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": "25.00"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreditDto"];
             };
         };
@@ -19213,6 +19851,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": "25.00"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MoneyOperationDto"];
             };
         };
@@ -19392,6 +20035,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": "-5.00"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AdjustDto"];
             };
         };
@@ -19572,7 +20220,7 @@ export interface operations {
     listWalletTransactions: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -19818,6 +20466,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": "25.00"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateHoldDto"];
             };
         };
@@ -20114,6 +20767,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CaptureHoldDto"];
             };
         };
@@ -20469,6 +21123,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": {
+                 *         "value": "25.00",
+                 *         "currency": "EUR"
+                 *       },
+                 *       "target_wallet_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d08"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TransferDto"];
             };
         };
@@ -20759,6 +21422,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rate": "1.0825"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PutFxRateDto"];
             };
         };
@@ -20903,6 +21571,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CreateTopUpDto"];
             };
         };
@@ -21096,6 +21765,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "pm_card_visa"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AttachPaymentMethodDto"];
             };
         };

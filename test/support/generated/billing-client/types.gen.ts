@@ -1071,23 +1071,21 @@ export type UpdatePlanDto = {
      */
     expected_version?: number;
     /**
-     * Refused (400 FIELD_NOT_ALLOWED): schedule through POST /v1/changes.
+     * Always refused (400 FIELD_NOT_ALLOWED): schedule through POST /v1/changes (`scheduled_for`).
      */
-    effective_at?: string;
+    effective_at?: unknown;
     /**
-     * Refused (400 FIELD_NOT_ALLOWED): a plan update always stages.
+     * Always refused (400 FIELD_NOT_ALLOWED): a plan update always stages its draft.
      */
-    save_as_draft?: boolean;
+    save_as_draft?: unknown;
     /**
-     * Refused (400 FIELD_NOT_ALLOWED): publish through POST /v1/changes.
+     * Always refused (400 FIELD_NOT_ALLOWED): publish through POST /v1/changes.
      */
-    publish_now?: boolean;
+    publish_now?: unknown;
     /**
-     * Refused (400 FIELD_NOT_ALLOWED): pins go with the change that publishes.
+     * Always refused (400 FIELD_NOT_ALLOWED): pins go with the change that publishes (POST /v1/changes `pins`).
      */
-    product_version_pins?: Array<{
-        [key: string]: unknown;
-    }>;
+    product_version_pins?: unknown;
 };
 
 export type CopyPlanDto = {
@@ -2389,7 +2387,7 @@ export type ListApiKeysData = {
     path?: never;
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -2670,7 +2668,7 @@ export type ListWorkspacesData = {
     path?: never;
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -3011,7 +3009,7 @@ export type ListCustomersData = {
     path?: never;
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -3206,7 +3204,7 @@ export type ListCustomerVerificationsData = {
     path?: never;
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -3733,7 +3731,7 @@ export type ListAuditEventsData = {
     path?: never;
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -3814,7 +3812,7 @@ export type ListUsersData = {
     path?: never;
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -3947,7 +3945,7 @@ export type ListCostsData = {
     path?: never;
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -4343,7 +4341,7 @@ export type ListCostConsumersData = {
     };
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -4478,7 +4476,7 @@ export type ListProductsData = {
     path?: never;
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -4737,7 +4735,7 @@ export type ListProductVersionsData = {
     };
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -4985,7 +4983,7 @@ export type ListProductCostsData = {
     };
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -5375,7 +5373,7 @@ export type ListPlanVersionReferrersData = {
     };
     query: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -5495,7 +5493,7 @@ export type ListPlansData = {
     path?: never;
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -6425,7 +6423,7 @@ export type ListPlanVersionsData = {
     };
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -6872,7 +6870,7 @@ export type ListCascadeRunTasksData = {
     };
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -6933,7 +6931,7 @@ export type ListSubscriptionsData = {
     path?: never;
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -7336,7 +7334,7 @@ export type ListPlanMigrationOutcomesData = {
     };
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -7479,7 +7477,7 @@ export type ListDocumentTemplatesData = {
     path?: never;
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -8242,7 +8240,7 @@ export type ListWalletsData = {
     path?: never;
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
@@ -8821,7 +8819,7 @@ export type ListWalletTransactionsData = {
     };
     query?: {
         /**
-         * Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones).
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
          */
         limit?: number;
         /**
