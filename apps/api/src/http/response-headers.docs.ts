@@ -6,11 +6,21 @@ export const RESPONSE_HEADERS = {
   'Request-Id': {
     description:
       'Every answer carries it (configure-app.ts); quote it when reporting a problem: it is in the error body and the logs.',
-    schema: { type: 'string', pattern: '^req_[0-9a-f-]{36}$', example: 'req_0b6f3f0e-9a55-4c1e-8d3a-7c2b1e0f4a21' },
+    schema: {
+      type: 'string',
+      maxLength: 40,
+      pattern: '^req_[0-9a-f-]{36}$',
+      example: 'req_0b6f3f0e-9a55-4c1e-8d3a-7c2b1e0f4a21',
+    },
   },
   Location: {
     description: 'The URL of what was created (201), or of the pending approval (202).',
-    schema: { type: 'string', format: 'uri-reference', example: '/v1/customers/0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01' },
+    schema: {
+      type: 'string',
+      format: 'uri-reference',
+      maxLength: 2048,
+      example: '/v1/customers/0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01',
+    },
   },
   'Idempotent-Replayed': {
     description:
