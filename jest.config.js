@@ -5,6 +5,8 @@
 const swc = ['@swc/jest', require('./test/support/swc-options')];
 const moduleNameMapper = {
   '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
+  // Generated code (test/support/generated) imports TypeScript files by their emitted name, as nodenext wants.
+  '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 const common = {
   rootDir: __dirname,

@@ -867,6 +867,34 @@ describe('Document templates', () => {
       expect(printedText.text).toContain('INV-2026-0042');
     });
 
+    it('lets the format query parameter choose the render over Accept, and refuses an unknown format', async () => {
+      const render = (format: string, accept: string) =>
+        t.http
+          .post(`/v1/document_templates/${SYSTEM.invoice}/preview?format=${format}`)
+          .set('Authorization', tenant.auth)
+          .set('Accept', accept)
+          .buffer(true)
+          .parse(binary)
+          .send({});
+      const html = await render('html', 'application/pdf').expect(200);
+      expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(html.body.toString('utf8')).toContain('<h1>Invoice</h1>');
+      const text = await render('text', '*/*').expect(200);
+      expect(text.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(text.body.toString('utf8')).toContain('INV-2026-0042');
+      const pdf = await render('pdf', 'text/html').expect(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(pdf.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expectError(
+        await t.http
+          .post(`/v1/document_templates/${SYSTEM.invoice}/preview?format=docx`)
+          .set('Authorization', tenant.auth)
+          .send({}),
+        400,
+        'VALIDATION_ERROR',
+      );
+    });
+
     it('answers 404 for an unknown or deleted template', async () => {
       expectError(
         await t.http.post(`/v1/document_templates/${randomUUID()}/preview`).set('Authorization', tenant.auth).send({}),

@@ -1,3 +1,5 @@
+import { CatalogClient } from '../support/catalog-helpers';
+import { createPlan } from '../support/plan-helpers';
 import { createTenant, idem } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -8,6 +10,11 @@ import { createTestApp, TestApp } from '../support/test-app';
  */
 
 type Schema = Record<string, any>;
+/** The verbs an operationId may start with; a new one is a deliberate addition here. */
+const OPERATION_VERBS = (
+  'list get create update delete add remove open discard copy mark clear preview rotate revoke approve reject evaluate ' +
+  'restore republish check migrate cancel make credit debit adjust capture release transfer set attach receive succeed fail'
+).split(' ');
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 interface Operation {
@@ -30,6 +37,28 @@ function walkSchemas(node: unknown, at: string, visit: (schema: Schema, at: stri
     // Examples are data, not schemas.
     if (key === 'example' || key === 'examples') continue;
     walkSchemas(value, `${at}.${key}`, visit);
+  }
+}
+
+/** Every named field (a property or a parameter) with its example, array items standing for their array's. */
+function walkFields(document: Schema, visit: (schema: Schema, name: string, example: unknown, at: string) => void): void {
+  const field = (schema: Schema | undefined, name: string, at: string, inherited?: unknown) => {
+    if (!schema || schema.$ref) return;
+    const example = schema.example ?? inherited;
+    visit(schema, name, example, at);
+    for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) field(branch, name, at, example);
+    if (schema.items) field(schema.items, name, `${at}[]`, Array.isArray(example) ? example[0] : undefined);
+    for (const [property, child] of Object.entries<Schema>(schema.properties ?? {})) field(child, property, `${at}.${property}`);
+  };
+  for (const [name, schema] of Object.entries<Schema>(document.components.schemas)) {
+    for (const [property, child] of Object.entries<Schema>(schema.properties ?? {}))
+      field(child, property, `${name}.${property}`);
+  }
+  for (const [path, item] of Object.entries<Schema>(document.paths)) {
+    for (const [method, operation] of Object.entries<Schema>(item)) {
+      for (const parameter of operation.parameters ?? [])
+        field(parameter.schema, parameter.name, `${method} ${path} ${parameter.name}`);
+    }
   }
 }
 
@@ -77,6 +106,143 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
       (candidate: Schema) => candidate.in === where && candidate.name.toLowerCase() === name.toLowerCase(),
     );
 
+  it('names every operation with an explicit, unique verb-noun operationId (generated clients’ method names)', () => {
+    const VERB = new RegExp(`^(${OPERATION_VERBS.join('|')})(?:[A-Z][a-z0-9]*)+$`);
+    const ids = operations.map((entry) => entry.operation.operationId);
+    const misnamed = operations
+      .filter(({ operation }) => typeof operation.operationId !== 'string' || !VERB.test(operation.operationId))
+      .map((entry) => `${entry.label}: ${entry.operation.operationId}`);
+    expect(misnamed).toEqual([]);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+    const byLabel = Object.fromEntries(operations.map((entry) => [entry.label, entry.operation.operationId]));
+    expect(byLabel).toEqual(
+      expect.objectContaining({
+        'POST /v1/customers': 'createCustomer',
+        'GET /v1/plans': 'listPlans',
+        'POST /v1/customers/{id}/payment_methods': 'attachPaymentMethod',
+        'GET /v1/wallets/{id}': 'getWallet',
+        'PATCH /v1/plans/{id}': 'updatePlan',
+        'DELETE /v1/plans/{id}': 'deletePlan',
+        'POST /v1/document_templates/{id}/preview': 'previewDocumentTemplate',
+      }),
+    );
+  });
+
+  it('documents the headers answers carry: Request-Id, Location, WWW-Authenticate, Idempotent-Replayed, the 304’s validators', () => {
+    const problems: string[] = [];
+    for (const entry of operations) {
+      const keyed = parameter(entry, 'Idempotency-Key', 'header') !== undefined;
+      for (const [status, response] of Object.entries<Schema>(entry.operation.responses)) {
+        const expected = [
+          'Request-Id',
+          ...((status === '201' && entry.operation.operationId !== 'attachPaymentMethod') || status === '202'
+            ? ['Location']
+            : []),
+          ...(status === '401' ? ['WWW-Authenticate'] : []),
+          ...(keyed && /^[24]/.test(status) ? ['Idempotent-Replayed'] : []),
+        ];
+        for (const name of expected) if (!response.headers?.[name]) problems.push(`${entry.label} ${status}: no ${name}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(document.components.headers['WWW-Authenticate'].schema.enum).toEqual(['Bearer']);
+    const thumbnail = operations.find((entry) => entry.label === 'GET /v1/document_templates/{id}/thumbnail')!.operation;
+    expect(Object.keys(thumbnail.responses['304'].headers)).toEqual(expect.arrayContaining(['ETag', 'Cache-Control']));
+    const debit = operations.find((entry) => entry.label === 'POST /v1/wallets/{id}/debit')!.operation;
+    expect(Object.keys(debit.responses['409'].content['application/json'].examples)).toContain('REFERENCE_ALREADY_USED');
+  });
+
+  it('sends the headers it documents: Location on a sign-in and a plan membership, WWW-Authenticate on a 401, Request-Id always', async () => {
+    const tenant = await createTenant(t, { withOwner: true });
+    const signIn = await t.http
+      .post('/v1/sessions')
+      .send({ organization_id: tenant.organization_id, email: tenant.owner!.email, password: tenant.owner!.password })
+      .expect(201);
+    expect(signIn.headers.location).toBe('/v1/sessions/current');
+    const api = new CatalogClient(t, tenant.auth);
+    const plan = await createPlan(api);
+    const product = await api.product();
+    const added = await api.post(`/v1/plans/${plan.id}/products`, { product_id: product.id });
+    expect([added.status, added.headers.location]).toEqual([201, `/v1/plans/${plan.id}/products/${product.id}`]);
+    expect((await api.patch(added.headers.location, { min_quantity: 1 })).status).toBe(200);
+    const refused = await t.http.get('/v1/wallets').expect(401);
+    expect(refused.headers['www-authenticate']).toBe('Bearer');
+    for (const response of [signIn, added, refused]) expect(response.headers['request-id']).toMatch(/^req_[0-9a-f-]{36}$/);
+  });
+
+  it('publishes what each field holds: timestamps as date-time, UUIDs as uuid (prefixed ids not), decimals with their pattern, whole numbers as integers', () => {
+    const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    const problems: string[] = [];
+    const seen = { timestamps: 0, uuids: 0, decimals: 0 };
+    walkFields(document, (schema, name, example, at) => {
+      const types = typesOf(schema);
+      if (types.includes('number') && Number.isInteger(example)) problems.push(`${at}: a whole number typed number`);
+      if (!types.includes('string') || schema.enum) return;
+      const timestamp =
+        (typeof example === 'string' && DATE_TIME.test(example)) || (/_at$/.test(name) && typeof example !== 'string');
+      if (timestamp && schema.format !== 'date-time') problems.push(`${at}: a timestamp without format date-time`);
+      if (typeof example === 'string' && UUID.test(example) && schema.format !== 'uuid')
+        problems.push(`${at}: a UUID without format uuid`);
+      if (schema.format === 'uuid' && typeof example === 'string' && !UUID.test(example))
+        problems.push(`${at}: format uuid, example ${example}`);
+      if (typeof example === 'string' && /^-?\d+(\.\d+)?$/.test(example) && !schema.pattern)
+        problems.push(`${at}: a decimal without its pattern`);
+      if (schema.format === 'date-time') seen.timestamps++;
+      if (schema.format === 'uuid') seen.uuids++;
+      if (schema.pattern === '^-?\\d+(\\.\\d+)?$') seen.decimals++;
+    });
+    expect(problems).toEqual([]);
+    expect(seen.timestamps).toBeGreaterThanOrEqual(100);
+    expect(seen.uuids).toBeGreaterThanOrEqual(100);
+    expect(seen.decimals).toBeGreaterThanOrEqual(60);
+    const schemas = document.components.schemas;
+    // Prefixed and external ids are not UUIDs, and say nothing of the kind.
+    for (const [dto, field] of [
+      ['PaymentMethodDto', 'id'],
+      ['CreateTopUpDto', 'payment_method_id'],
+      ['CreateHoldDto', 'tax_rule_id'],
+      ['CustomerDto', 'external_id'],
+    ]) {
+      expect({ field: `${dto}.${field}`, format: schemas[dto].properties[field].format }).toEqual({
+        field: `${dto}.${field}`,
+        format: undefined,
+      });
+    }
+    expect(schemas.WalletDto.properties.available_balance.pattern).toBe('^-?\\d+(\\.\\d+)?$');
+    expect(schemas.ApiKeyDto.properties.revoked_at.format).toBe('date-time');
+  });
+
+  it('describes the fields a plan update always refuses as refused: no type, no example to send', () => {
+    const update = document.components.schemas.UpdatePlanDto.properties;
+    for (const field of ['effective_at', 'save_as_draft', 'publish_now', 'product_version_pins']) {
+      expect({ field, schema: update[field] }).toEqual({
+        field,
+        schema: { not: {}, description: expect.stringMatching(/^Always refused \(400 FIELD_NOT_ALLOWED\)/) },
+      });
+    }
+  });
+
+  it('gives every operation that takes a body a whole-body example (the plan update’s names no refused field)', () => {
+    const problems: string[] = [];
+    for (const entry of operations) {
+      const media = entry.operation.requestBody?.content?.['application/json'];
+      if (!media) continue;
+      const examples =
+        media.example !== undefined
+          ? [media.example]
+          : Object.values<Schema>(media.examples ?? {}).map((example) => example.value);
+      if (examples.length === 0 || examples.some((example) => example === null || typeof example !== 'object')) {
+        problems.push(`${entry.label}: no whole-body example`);
+      }
+    }
+    expect(problems).toEqual([]);
+    const patchPlan = operations.find((entry) => entry.label === 'PATCH /v1/plans/{id}')!.operation;
+    expect(Object.keys(patchPlan.requestBody.content['application/json'].example)).toEqual([]);
+    const customer = operations.find((entry) => entry.label === 'POST /v1/customers')!.operation;
+    expect(customer.requestBody.content['application/json'].example).toEqual({ name: expect.any(String), currency: 'EUR' });
+  });
+
   it('gives every schema with an example a type that agrees with it (a decimal string is a string, not an object)', () => {
     const disagreements: string[] = [];
     walkSchemas(document, '#', (schema, at) => {
@@ -118,15 +284,17 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
     expect(Object.keys(document.components.schemas)).not.toContain('Object');
   });
 
-  it('types every list’s limit as an integer with its bounds and default, and pre-fills no invalid cursor', () => {
+  it('types every list’s limit as an integer that admits what the server clamps, and pre-fills no invalid cursor', () => {
     const lists = operations.filter((operation) => parameter(operation, 'limit', 'query'));
     expect(lists.length).toBeGreaterThanOrEqual(6);
     for (const list of lists) {
       const { schema } = parameter(list, 'limit', 'query');
       expect({ list: list.label, schema }).toEqual({
         list: list.label,
-        schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 200, default: 50 }),
+        // Clamped, not refused: the schema admits a larger value and says it is clamped.
+        schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 50 }),
       });
+      expect(parameter(list, 'limit', 'query').description).toMatch(/clamped to 200/);
       const cursor = parameter(list, 'cursor', 'query');
       expect({
         list: list.label,
@@ -290,9 +458,15 @@ describe('OpenAPI document: right for generated clients and Swagger UI explorers
       expect.objectContaining({ type: 'string', format: 'binary' }),
     );
     expect(preview.responses['429'].headers['Retry-After']).toBeDefined();
+    // A client picks the render explicitly; without format, Accept still decides.
+    expect(parameter({ operation: preview } as Operation, 'format', 'query')).toEqual(
+      expect.objectContaining({ required: false, schema: expect.objectContaining({ enum: ['pdf', 'html', 'text'] }) }),
+    );
     const thumbnail = find('GET /v1/document_templates/{id}/thumbnail');
     expect(Object.keys(thumbnail.responses['200'].content)).toEqual(['image/svg+xml']);
-    expect(thumbnail.responses['200'].content['image/svg+xml'].schema.example).toMatch(/^<svg /);
+    expect(thumbnail.responses['200'].content['image/svg+xml'].schema).toEqual(
+      expect.objectContaining({ type: 'string', format: 'binary', example: expect.stringMatching(/^<svg /) }),
+    );
     expect(thumbnail.responses['200'].headers.ETag).toBeDefined();
     expect(thumbnail.responses['304'].description).toMatch(/no body/);
     expect(Object.keys(find('PATCH /v1/document_templates/{id}').responses['409'].content['application/json'].examples)).toEqual(

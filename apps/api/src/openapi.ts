@@ -4,7 +4,9 @@ import { TEMPLATE_DOCUMENT_SCHEMA, templateDocumentSchema } from './documents/do
 import { BODY_LIMIT_BYTES } from './http/json-body';
 import { ErrorBodyDto } from './http/error-body.dto';
 import { describeRoutes, ERROR_SCHEMA } from './http/route-docs';
+import { exampleBodies } from './http/request-examples';
 import { boundSchemas } from './http/schema-bounds';
+import { describeFormats } from './http/schema-formats';
 
 export const API_TITLE = 'Billing Platform API';
 
@@ -45,7 +47,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     ...document.components,
     schemas: { ...document.components?.schemas, [TEMPLATE_DOCUMENT_SCHEMA]: templateDocumentSchema() },
   };
-  return declareTags(boundSchemas(describeRoutes(app, document), BODY_LIMIT_BYTES));
+  return declareTags(boundSchemas(exampleBodies(describeFormats(describeRoutes(app, document))), BODY_LIMIT_BYTES));
 }
 
 /** Every tag an operation uses (@ApiTags on the controllers), declared once at the top, sorted. */

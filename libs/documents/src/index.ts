@@ -8,6 +8,7 @@ export {
   ListEmailKindsQuery,
   ListTemplatesQuery,
   MarkDefaultTemplateCommand,
+  PREVIEW_FORMATS,
   PreviewTemplateQuery,
   ResolveTemplateQuery,
   TEMPLATE_SORTS,

@@ -12,7 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers. */
-        get: operations["HealthController_live"];
+        get: operations["getLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -32,7 +32,7 @@ export interface paths {
          * Readiness: the database answers and every migration is applied.
          * @description From SIGTERM on, 503 SHUTTING_DOWN at once, while other routes are still served for the drain.
          */
-        get: operations["HealthController_ready"];
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -49,10 +49,10 @@ export interface paths {
             cookie?: never;
         };
         /** List API keys (metadata only, never secrets), newest first. */
-        get: operations["ApiKeysController_list"];
+        get: operations["listApiKeys"];
         put?: never;
         /** Create an API key; its secret is returned once. */
-        post: operations["ApiKeysController_create"];
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -69,7 +69,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rotate: a new key with the same type, name, scopes, IPs and expiry; the old one works 24 hours more. */
-        post: operations["ApiKeysController_rotate"];
+        post: operations["rotateApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -86,7 +86,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Revoke at once: the next request with this key gets 401 API_KEY_REVOKED. */
-        post: operations["ApiKeysController_revoke"];
+        post: operations["revokeApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -101,10 +101,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the organization's workspaces. */
-        get: operations["WorkspacesController_list"];
+        get: operations["listWorkspaces"];
         put?: never;
         /** Create a workspace (live or sandbox). */
-        post: operations["WorkspacesController_create"];
+        post: operations["createWorkspace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -125,7 +125,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Rename a workspace or change its settings (merge-patch; null leaves a field unchanged). A change that removes an approval checkpoint is held for a second human (checkpoint workspace.approval_settings). */
-        patch: operations["WorkspacesController_update"];
+        patch: operations["updateWorkspace"];
         trace?: never;
     };
     "/v1/sessions": {
@@ -138,7 +138,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in with organization_id, email and password; returns a session token (a human principal). Throttled per account and per client address with a growing delay: 429 RATE_LIMITED with Retry-After, alike for unknown accounts. */
-        post: operations["SessionsController_create"];
+        post: operations["createSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -156,7 +156,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Sign out: the session token stops working on every instance. */
-        delete: operations["SessionsController_end"];
+        delete: operations["deleteCurrentSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -170,7 +170,7 @@ export interface paths {
             cookie?: never;
         };
         /** The scope catalog: every scope an API key can carry. */
-        get: operations["SessionsController_permissions"];
+        get: operations["listPermissions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -187,10 +187,10 @@ export interface paths {
             cookie?: never;
         };
         /** List customers of the workspace, newest first. */
-        get: operations["CustomersController_list"];
+        get: operations["listCustomers"];
         put?: never;
         /** Create a customer and, in the same transaction, its primary wallet in its currency. */
-        post: operations["CustomersController_create"];
+        post: operations["createCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -205,7 +205,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a customer. */
-        get: operations["CustomersController_get"];
+        get: operations["getCustomer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -222,7 +222,7 @@ export interface paths {
             cookie?: never;
         };
         /** List the workspace’s customer verifications, newest first, filtered by customer, status, type and creation time. */
-        get: operations["CustomerVerificationsController_list"];
+        get: operations["listCustomerVerifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -239,14 +239,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get a customer verification with its provider, reference, timestamps and raw provider result. */
-        get: operations["CustomerVerificationsController_get"];
+        get: operations["getCustomerVerification"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Admin override of a verification’s status: a permitted transition only (audited); the same status changes nothing. */
-        patch: operations["CustomerVerificationsController_override"];
+        patch: operations["updateCustomerVerification"];
         trace?: never;
     };
     "/v1/webhooks/verifications/{provider}": {
@@ -259,7 +259,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Verification provider webhooks, HMAC-signed (`Billing-Signature: t=<unix>,v1=<hex>` over `<t>.<raw body>`, 5-minute window); the provider’s check reference resolves the verification. */
-        post: operations["CustomerVerificationsController_webhook"];
+        post: operations["receiveVerificationWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -276,7 +276,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sandbox only: the sandbox provider opens a verification of the chosen type in the chosen status. */
-        post: operations["CustomerVerificationsController_createInSandbox"];
+        post: operations["createTestCustomerVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -291,7 +291,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get an approval request (poll it after a 202). */
-        get: operations["ApprovalsController_get"];
+        get: operations["getApproval"];
         put?: never;
         post?: never;
         delete?: never;
@@ -310,7 +310,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Approve: applies the held request atomically and records its result. Human sessions only, not the requester. */
-        post: operations["ApprovalsController_approve"];
+        post: operations["approveApproval"];
         delete?: never;
         options?: never;
         head?: never;
@@ -327,7 +327,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Reject: nothing is applied. Human sessions only, not the requester. */
-        post: operations["ApprovalsController_reject"];
+        post: operations["rejectApproval"];
         delete?: never;
         options?: never;
         head?: never;
@@ -342,7 +342,7 @@ export interface paths {
             cookie?: never;
         };
         /** Who did what, where and when, newest first (organization-wide). */
-        get: operations["AuditEventsController_list"];
+        get: operations["listAuditEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -359,10 +359,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the organization’s users. */
-        get: operations["UsersController_list"];
+        get: operations["listUsers"];
         put?: never;
         /** Invite a user with a role; the role may not exceed the caller’s scopes. */
-        post: operations["UsersController_create"];
+        post: operations["createUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -377,10 +377,10 @@ export interface paths {
             cookie?: never;
         };
         /** List active costs, newest first: ORG, PRODUCT (the roll-up across products) or both. */
-        get: operations["CostsController_list"];
+        get: operations["listCosts"];
         put?: never;
         /** Create an ORG-scoped cost: a key every product of the workspace can reference. */
-        post: operations["CostsController_create"];
+        post: operations["createCost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -397,7 +397,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Evaluate a formula and explain it (each key with the revision it resolved to; what-if values), or preview a cascade: each consumer’s unit price before and after a new ORG value. Changes nothing. */
-        post: operations["CostsController_evaluate"];
+        post: operations["evaluateCosts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -412,15 +412,15 @@ export interface paths {
             cookie?: never;
         };
         /** Get a cost of either scope; a retired ORG cost is not served. */
-        get: operations["CostsController_get"];
+        get: operations["getCost"];
         put?: never;
         post?: never;
         /** Remove a cost: an ORG cost retires (its consumers republish without it); a released PRODUCT cost leaves the working draft; a never-released one is deleted. */
-        delete: operations["CostsController_remove"];
+        delete: operations["deleteCost"];
         options?: never;
         head?: never;
         /** Update a cost: a new amount or expression is a new revision (effective_at for ORG costs, staged in the product’s draft for PRODUCT costs); description, translations, metadata and requires_continuous_coverage apply live. */
-        patch: operations["CostsController_update"];
+        patch: operations["updateCost"];
         trace?: never;
     };
     "/v1/costs/{id}/consumers": {
@@ -431,7 +431,7 @@ export interface paths {
             cookie?: never;
         };
         /** Consumers: for an ORG cost every ACTIVE product whose live version resolved it; for a PRODUCT cost its product. */
-        get: operations["CostsController_consumers"];
+        get: operations["listCostConsumers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -450,7 +450,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Restore a removed or retired cost; 409 when the live version (or, for ORG, the key) is no longer its. */
-        post: operations["CostsController_restore"];
+        post: operations["restoreCost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -465,10 +465,10 @@ export interface paths {
             cookie?: never;
         };
         /** List products, newest first. */
-        get: operations["ProductsController_list"];
+        get: operations["listProducts"];
         put?: never;
         /** Create a product (status draft); a price_expression is staged in its first draft. */
-        post: operations["ProductsController_create"];
+        post: operations["createProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -483,14 +483,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get a product: live fields, the working formula, the live and draft versions. */
-        get: operations["ProductsController_get"];
+        get: operations["getProduct"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update a product: name, description and metadata apply live; price_expression is staged; status "archived" archives it. */
-        patch: operations["ProductsController_update"];
+        patch: operations["updateProduct"];
         trace?: never;
     };
     "/v1/products/{id}/versions": {
@@ -501,7 +501,7 @@ export interface paths {
             cookie?: never;
         };
         /** The product’s versions, newest number first, with their unit price and materialized costs. */
-        get: operations["ProductsController_versions"];
+        get: operations["listProductVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -518,12 +518,12 @@ export interface paths {
             cookie?: never;
         };
         /** The staged draft and its diff from its base; 404 STAGED_DRAFT_NOT_FOUND when none is open. */
-        get: operations["ProductsController_draft"];
+        get: operations["getProductDraft"];
         put?: never;
         /** Open the working draft on the live version or a scheduled release; re-bases an edit-free draft; a draft on the same base is returned as is. */
-        post: operations["ProductsController_openDraft"];
+        post: operations["openProductDraft"];
         /** Discard the working draft: its staged edits are dropped, costs removed in it come back. */
-        delete: operations["ProductsController_discardDraft"];
+        delete: operations["discardProductDraft"];
         options?: never;
         head?: never;
         patch?: never;
@@ -537,10 +537,10 @@ export interface paths {
             cookie?: never;
         };
         /** The product’s costs: by default live values where the live version carries them, else staged ones; view=draft or view=head; product_version_id for a version’s materialized rows. */
-        get: operations["ProductsController_costs"];
+        get: operations["listProductCosts"];
         put?: never;
         /** Create a PRODUCT-scoped cost; it reaches billing when the product’s working draft goes live. */
-        post: operations["ProductsController_createCost"];
+        post: operations["createProductCost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -557,7 +557,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Bulk republish: each plan (in order, each in its own transaction) re-resolves its latest-tracking products at their heads; republished, unchanged or failed per plan. */
-        post: operations["PlanInsightsController_republish"];
+        post: operations["republishPlans"];
         delete?: never;
         options?: never;
         head?: never;
@@ -572,7 +572,7 @@ export interface paths {
             cookie?: never;
         };
         /** Publish impact: ACTIVE subscriptions a publish would move (tracking latest), those holding a pin, and the movers by strategy. */
-        get: operations["PlanInsightsController_impact"];
+        get: operations["getPlanPublishImpact"];
         put?: never;
         post?: never;
         delete?: never;
@@ -589,7 +589,7 @@ export interface paths {
             cookie?: never;
         };
         /** Would publishing the working draft succeed? A real publish (now, or at scheduled_for) in a transaction that is always rolled back: ok, or the first refusal’s code and message. */
-        get: operations["PlanInsightsController_check"];
+        get: operations["checkPlanPublish"];
         put?: never;
         post?: never;
         delete?: never;
@@ -606,7 +606,7 @@ export interface paths {
             cookie?: never;
         };
         /** Forecast superseding a version: whether it can be pinned, whether consumers republish (never, for plans), and its live readers. Uncached. */
-        get: operations["PlanInsightsController_forecast"];
+        get: operations["getPlanVersionSupersedeForecast"];
         put?: never;
         post?: never;
         delete?: never;
@@ -623,7 +623,7 @@ export interface paths {
             cookie?: never;
         };
         /** Referrers of a version, of one type (subscription: on it, any status; change: staged or produced it), newest first, offset-paginated. */
-        get: operations["PlanInsightsController_referrers"];
+        get: operations["listPlanVersionReferrers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -640,7 +640,7 @@ export interface paths {
             cookie?: never;
         };
         /** Usage of a version: its referrers counted by type. */
-        get: operations["PlanInsightsController_usage"];
+        get: operations["getPlanVersionUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -660,10 +660,10 @@ export interface paths {
          * List plans: filter, search, sort, count by status.
          * @description Filters are `field[.op]=value` and AND together; a bare `field=value` is eq, and for name and external_id a bare comma list is in (`name.eq` never splits). Range filters: created_at, updated_at, published_at (RFC 3339) and version (the live number), each with eq, gt, gte, lt, lte. Also external_id (eq, in), name (eq, in, contains), custom_fields.<key> (eq, in), status, tag (repeatable), has_scheduled_version. An unknown parameter, field or operator, a repeated filter or a bad value is 400 INVALID_FILTER naming the parameter. Items are plan objects as GET /v1/plans/{id} returns them; deleted plans never appear. Cursors are bound to the filters, search and sort that issued them.
          */
-        get: operations["PlansListController_list"];
+        get: operations["listPlans"];
         put?: never;
         /** Create a plan (status draft, version 1) with its working draft open. */
-        post: operations["PlansController_create"];
+        post: operations["createPlan"];
         delete?: never;
         options?: never;
         head?: never;
@@ -678,15 +678,15 @@ export interface paths {
             cookie?: never;
         };
         /** Get a plan with its products: the working view (the draft’s content when a draft is open, else the live one). */
-        get: operations["PlansController_get"];
+        get: operations["getPlan"];
         put?: never;
         post?: never;
         /** Delete a plan (soft): its queue is canceled and its draft discarded; subscribers keep billing on their versions. */
-        delete: operations["PlansController_delete"];
+        delete: operations["deletePlan"];
         options?: never;
         head?: never;
         /** Merge-patch a plan: display fields land live, price_cadence_unit is staged, status "archived" archives; never publishes. expected_version guards against a publish since your read. */
-        patch: operations["PlansController_update"];
+        patch: operations["updatePlan"];
         trace?: never;
     };
     "/v1/plans/{id}/copy": {
@@ -699,7 +699,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Copy a plan: a draft plan at version 1 named "<name> (Copy)" with the source’s memberships; no versions, no external_id. */
-        post: operations["PlansController_copy"];
+        post: operations["copyPlan"];
         delete?: never;
         options?: never;
         head?: never;
@@ -714,12 +714,12 @@ export interface paths {
             cookie?: never;
         };
         /** The staged draft: the id to publish, the number it will publish as, its base and a summary of what it stages; 404 when nothing is staged. */
-        get: operations["PlansController_draft"];
+        get: operations["getPlanDraft"];
         put?: never;
         /** Open the working draft on the live version or a scheduled release; re-bases a draft that holds no edits (409 otherwise). */
-        post: operations["PlansController_openDraft"];
+        post: operations["openPlanDraft"];
         /** Discard the staged draft; the live plan is untouched. */
-        delete: operations["PlansController_discardDraft"];
+        delete: operations["discardPlanDraft"];
         options?: never;
         head?: never;
         patch?: never;
@@ -735,7 +735,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add a product to the plan’s working draft with its terms (band and allowance); it reaches subscribers at the next publish. */
-        post: operations["PlansController_addProduct"];
+        post: operations["addPlanProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -753,11 +753,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Remove a product from the working draft; published versions keep their snapshot. */
-        delete: operations["PlansController_removeProduct"];
+        delete: operations["removePlanProduct"];
         options?: never;
         head?: never;
         /** Update a membership: terms are staged (quantity_band_set / allowance_set rewrite a whole group; omitted, the fields merge); product_track_mode applies at once. */
-        patch: operations["PlansController_updateProduct"];
+        patch: operations["updatePlanProduct"];
         trace?: never;
     };
     "/v1/plans/{id}/versions": {
@@ -768,7 +768,7 @@ export interface paths {
             cookie?: never;
         };
         /** The plan’s versions, newest number first (default all but draft; limit default 100, max 200). */
-        get: operations["PlansController_versions"];
+        get: operations["listPlanVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -785,14 +785,14 @@ export interface paths {
             cookie?: never;
         };
         /** A version’s snapshot: its frozen fields and memberships, each resolved to a product version. */
-        get: operations["PlansController_version"];
+        get: operations["getPlanVersion"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Name or annotate a version ("" clears, absent leaves); creates no version. */
-        patch: operations["PlansController_annotate"];
+        patch: operations["updatePlanVersion"];
         trace?: never;
     };
     "/v1/changes": {
@@ -805,7 +805,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Publish the working draft now (the change is applied, with the version that went live) or schedule it (pending until scheduled_for; the job queue fires it). */
-        post: operations["ChangesController_create"];
+        post: operations["createChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -820,7 +820,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a change: pending (with its rank in the queue), applied (with the version), canceled or failed (with the reason). */
-        get: operations["ChangesController_get"];
+        get: operations["getChange"];
         put?: never;
         post?: never;
         delete?: never;
@@ -839,7 +839,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a pending change: its scheduled version leaves the queue; dependents lists the versions based on it. */
-        post: operations["ChangesController_cancel"];
+        post: operations["cancelChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -854,7 +854,7 @@ export interface paths {
             cookie?: never;
         };
         /** A cascade run’s progress: pending, republished, unchanged and errored products and plans (a product going live cascades into the plans tracking it latest). */
-        get: operations["CascadeRunsController_get"];
+        get: operations["getCascadeRun"];
         put?: never;
         post?: never;
         delete?: never;
@@ -871,7 +871,7 @@ export interface paths {
             cookie?: never;
         };
         /** A cascade run’s tasks, one per product or plan, with the version each produced or the reason it errored. */
-        get: operations["CascadeRunsController_tasks"];
+        get: operations["listCascadeRunTasks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -888,10 +888,10 @@ export interface paths {
             cookie?: never;
         };
         /** List subscriptions, newest first; plan_id, customer_id and status filter (AND). */
-        get: operations["SubscriptionsController_list"];
+        get: operations["listSubscriptions"];
         put?: never;
         /** Subscribe a customer to a live version of a plan (default: the live one), billed on that version’s cadence. */
-        post: operations["SubscriptionsController_create"];
+        post: operations["createSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -906,7 +906,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a subscription: the plan version it bills on, its tracking mode and product pins. */
-        get: operations["SubscriptionsController_get"];
+        get: operations["getSubscription"];
         put?: never;
         post?: never;
         delete?: never;
@@ -925,7 +925,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel an active subscription (terminal): no migration moves it afterwards. */
-        post: operations["SubscriptionsController_cancel"];
+        post: operations["cancelSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -942,7 +942,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Migrate the plan’s ACTIVE subscriptions not on target_version (pinned ones included): PREVIEW counts, IMMEDIATE moves now (in batches), SCHEDULED at scheduled_at. */
-        post: operations["PlanMigrationsController_migrate"];
+        post: operations["migratePlanSubscriptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -957,7 +957,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a migration with its outcome counts by status and skips by reason. */
-        get: operations["MigrationsController_get"];
+        get: operations["getPlanMigration"];
         put?: never;
         post?: never;
         delete?: never;
@@ -974,7 +974,7 @@ export interface paths {
             cookie?: never;
         };
         /** A migration’s outcomes, one per subscription (by subscription id), optionally of one status. */
-        get: operations["MigrationsController_outcomes"];
+        get: operations["listPlanMigrationOutcomes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -993,7 +993,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a scheduled migration that has not started. */
-        post: operations["MigrationsController_cancel"];
+        post: operations["cancelPlanMigration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1008,10 +1008,10 @@ export interface paths {
             cookie?: never;
         };
         /** List templates by updated_at (default newest first); the first page starts with the matching system defaults. E-mail rows carry anchor_key and anchor_name (in the Accept-Language locale); printed rows carry neither. */
-        get: operations["DocumentTemplatesController_list"];
+        get: operations["listDocumentTemplates"];
         put?: never;
         /** Create a template: printed (document_types of invoice, credit_note, quote; default [invoice]; status active) or an e-mail (document_types [email], anchor_key; status draft). */
-        post: operations["DocumentTemplatesController_create"];
+        post: operations["createDocumentTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1026,7 +1026,7 @@ export interface paths {
             cookie?: never;
         };
         /** The mail kinds an e-mail template can be written for, named in the request locale, with their variables. */
-        get: operations["DocumentTemplatesController_emailKinds"];
+        get: operations["listEmailKinds"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1043,15 +1043,15 @@ export interface paths {
             cookie?: never;
         };
         /** Get a template; system defaults are resolved from their built-in definitions. */
-        get: operations["DocumentTemplatesController_get"];
+        get: operations["getDocumentTemplate"];
         put?: never;
         post?: never;
         /** Delete a template (soft); the defaults it held fall back to the system defaults. System templates: 409. */
-        delete: operations["DocumentTemplatesController_remove"];
+        delete: operations["deleteDocumentTemplate"];
         options?: never;
         head?: never;
         /** Update a template (expected_version required; omitted fields unchanged; a stale version is 409 CONFLICT with details.current_version). System templates are read-only (409 SYSTEM_TEMPLATE_READ_ONLY). */
-        patch: operations["DocumentTemplatesController_update"];
+        patch: operations["updateDocumentTemplate"];
         trace?: never;
     };
     "/v1/document_templates/{id}/copy": {
@@ -1064,7 +1064,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Copy a template into a writable one of this workspace; system defaults are copied from their built-in baseline. */
-        post: operations["DocumentTemplatesController_copy"];
+        post: operations["copyDocumentTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1080,10 +1080,10 @@ export interface paths {
         };
         get?: never;
         /** Make this template the workspace default for a printed document type (replacing the previous one); system templates are valid targets. */
-        put: operations["DocumentTemplatesController_markDefault"];
+        put: operations["markDocumentTemplateDefault"];
         post?: never;
         /** Clear the default slot this template holds (else 409 NOT_DEFAULT_HOLDER); rendering falls back to the system default. */
-        delete: operations["DocumentTemplatesController_clearDefault"];
+        delete: operations["clearDocumentTemplateDefault"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1098,8 +1098,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Render the template (or the unsaved template_json of the body) with sample data: a PDF by default; `Accept: text/html` or `text/plain` gives the HTML or plain-text render. Identical bytes on repeat; rate-limited per organization (PDF_PREVIEW_RATE_LIMIT_PER_MINUTE). Idempotency-Key is accepted, not required; nothing of the render is stored under it (a retry renders again). */
-        post: operations["DocumentTemplatesController_preview"];
+        /** Render the template (or the unsaved template_json of the body) with sample data: a PDF by default; `format=html` or `format=text` (or, without `format`, `Accept: text/html` or `text/plain`) gives the HTML or plain-text render. Identical bytes on repeat; rate-limited per organization (PDF_PREVIEW_RATE_LIMIT_PER_MINUTE). Idempotency-Key is accepted, not required; nothing of the render is stored under it (a retry renders again). */
+        post: operations["previewDocumentTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1114,7 +1114,7 @@ export interface paths {
             cookie?: never;
         };
         /** An SVG miniature of the first page, with a strong ETag keyed on updated_at; If-None-Match with it answers 304 without a body. */
-        get: operations["DocumentTemplatesController_thumbnail"];
+        get: operations["getDocumentTemplateThumbnail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1131,10 +1131,10 @@ export interface paths {
             cookie?: never;
         };
         /** List wallets, newest first; filters AND together. */
-        get: operations["WalletsController_list"];
+        get: operations["listWallets"];
         put?: never;
         /** Create a secondary wallet (one per customer and currency). */
-        post: operations["WalletsController_create"];
+        post: operations["createWallet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1149,14 +1149,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get a wallet: balances, limits and settings. */
-        get: operations["WalletsController_get"];
+        get: operations["getWallet"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update limits and settings; `currency` is an echo-guard. */
-        patch: operations["WalletsController_update"];
+        patch: operations["updateWallet"];
         trace?: never;
     };
     "/v1/wallets/{id}/make_primary": {
@@ -1169,7 +1169,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Promote to primary, demoting the previous one atomically; a no-op when already primary. */
-        post: operations["WalletsController_makePrimary"];
+        post: operations["makeWalletPrimary"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1186,7 +1186,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Credit: cash, or a promotional lot (source PROMOTION, optional expires_at). */
-        post: operations["WalletsController_credit"];
+        post: operations["creditWallet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1203,7 +1203,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Debit: promotional lots first (soonest expiry), then cash, then down to −credit_limit. */
-        post: operations["WalletsController_debit"];
+        post: operations["debitWallet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1220,7 +1220,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Signed cash correction; held for a human approval when the workspace requires it. */
-        post: operations["WalletsController_adjust"];
+        post: operations["adjustWallet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1235,7 +1235,7 @@ export interface paths {
             cookie?: never;
         };
         /** The wallet’s ledger, newest first. */
-        get: operations["WalletsController_transactions"];
+        get: operations["listWalletTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1252,10 +1252,10 @@ export interface paths {
             cookie?: never;
         };
         /** Pending holds of the wallet, newest first. */
-        get: operations["WalletsController_holds"];
+        get: operations["listWalletHolds"];
         put?: never;
         /** Reserve funds until captured or released (automatically at expires_at). */
-        post: operations["WalletsController_createHold"];
+        post: operations["createWalletHold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1270,7 +1270,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a hold. */
-        get: operations["WalletsController_hold"];
+        get: operations["getWalletHold"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1289,7 +1289,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Capture all or part of a pending, unexpired hold; the remainder is released; tax is recorded. */
-        post: operations["WalletsController_capture"];
+        post: operations["captureWalletHold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1306,7 +1306,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Release a pending hold. */
-        post: operations["WalletsController_release"];
+        post: operations["releaseWalletHold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1323,7 +1323,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Transfer atomically to another wallet (promotional first, expiries carried; FX at the organization’s rate). */
-        post: operations["WalletsController_transfer"];
+        post: operations["transferWalletFunds"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1338,7 +1338,7 @@ export interface paths {
             cookie?: never;
         };
         /** The workspace’s FX rates (a transfer converts at its own workspace’s rate). */
-        get: operations["FxRatesController_list"];
+        get: operations["listFxRates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1356,7 +1356,7 @@ export interface paths {
         };
         get?: never;
         /** Set the workspace’s rate from one currency to another; its transfers snapshot it. */
-        put: operations["FxRatesController_put"];
+        put: operations["setFxRate"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1374,7 +1374,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Admin top-up: hosted_checkout returns checkout_url; off_session charges a saved method now. Credited only on provider success. */
-        post: operations["TopUpsController_create"];
+        post: operations["createTopUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1391,7 +1391,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Save a payment method for a customer from a provider token. */
-        post: operations["TopUpsController_attach"];
+        post: operations["attachPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1408,7 +1408,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Payment provider webhooks, HMAC-signed (`Billing-Signature: t=<unix>,v1=<hex>` over `<t>.<raw body>`, 5-minute window). */
-        post: operations["TopUpsController_webhook"];
+        post: operations["receivePaymentWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1425,7 +1425,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sandbox only: the provider reports the pending top-up paid (through its signed webhook). */
-        post: operations["TopUpsController_succeed"];
+        post: operations["succeedTestTopUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1442,7 +1442,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sandbox only: the provider reports the pending top-up failed. */
-        post: operations["TopUpsController_fail"];
+        post: operations["failTestTopUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1481,7 +1481,10 @@ export interface components {
             checks: components["schemas"]["ReadinessChecksDto"];
         };
         ApiKeyDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d
+             */
             id: string;
             /** @example api_key */
             object: string;
@@ -1506,15 +1509,28 @@ export interface components {
              *     ]
              */
             allowed_ips: string[];
-            /** @example 2027-01-01T00:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2027-01-01T00:00:00.000Z
+             */
             expires_at: string | null;
-            /** @example 2026-11-22T14:03:11.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:11.000Z
+             */
             last_used_at: string | null;
-            /** @example 2026-11-22T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
             created_at: string;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             revoked_at: string | null;
             /**
+             * Format: date-time
              * @description When a rotated key stops working.
              * @example null
              */
@@ -1574,7 +1590,10 @@ export interface components {
             key_type?: "sk_live" | "sk_test";
         };
         ApiKeyWithSecretDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d
+             */
             id: string;
             /** @example api_key */
             object: string;
@@ -1599,15 +1618,28 @@ export interface components {
              *     ]
              */
             allowed_ips: string[];
-            /** @example 2027-01-01T00:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2027-01-01T00:00:00.000Z
+             */
             expires_at: string | null;
-            /** @example 2026-11-22T14:03:11.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:11.000Z
+             */
             last_used_at: string | null;
-            /** @example 2026-11-22T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
             created_at: string;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             revoked_at: string | null;
             /**
+             * Format: date-time
              * @description When a rotated key stops working.
              * @example null
              */
@@ -1624,13 +1656,22 @@ export interface components {
             secret: string;
         };
         RotatedFromDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7c */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7c
+             */
             id: string;
-            /** @example 2026-11-23T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
             revokes_at: string;
         };
         RotatedApiKeyDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d
+             */
             id: string;
             /** @example api_key */
             object: string;
@@ -1655,15 +1696,28 @@ export interface components {
              *     ]
              */
             allowed_ips: string[];
-            /** @example 2027-01-01T00:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2027-01-01T00:00:00.000Z
+             */
             expires_at: string | null;
-            /** @example 2026-11-22T14:03:11.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T14:03:11.000Z
+             */
             last_used_at: string | null;
-            /** @example 2026-11-22T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
             created_at: string;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             revoked_at: string | null;
             /**
+             * Format: date-time
              * @description When a rotated key stops working.
              * @example null
              */
@@ -1689,7 +1743,10 @@ export interface components {
             approval_required_for?: "wallet.adjust"[];
         };
         WorkspaceDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
+             */
             id: string;
             /** @example workspace */
             object: string;
@@ -1708,9 +1765,15 @@ export interface components {
              */
             is_default: boolean;
             settings: components["schemas"]["WorkspaceSettingsDto"];
-            /** @example 2026-11-20T08:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T08:00:00.000Z
+             */
             created_at: string;
-            /** @example 2026-11-22T09:12:04.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:12:04.000Z
+             */
             updated_at: string;
         };
         WorkspaceListDto: {
@@ -1740,7 +1803,10 @@ export interface components {
             settings?: components["schemas"]["WorkspaceSettingsDto"] | null;
         };
         PendingApprovalRefDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05
+             */
             id: string;
             /** @example pending */
             status: string;
@@ -1756,6 +1822,7 @@ export interface components {
         };
         CreateSessionDto: {
             /**
+             * Format: uuid
              * @description The user’s organization (an address is unique per organization). Required, except for users who existed before addresses became unique per organization.
              * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
              */
@@ -1768,18 +1835,30 @@ export interface components {
         SessionDto: {
             /** @example session */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d03 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d03
+             */
             id: string;
             /**
              * @description Shown once; send as `Authorization: Bearer <token>`.
              * @example sess_…
              */
             token: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02
+             */
             user_id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
+             */
             organization_id: string;
-            /** @example 2026-11-23T00:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T00:00:00.000Z
+             */
             expires_at: string;
         };
         PermissionDto: {
@@ -1825,11 +1904,17 @@ export interface components {
             };
         };
         CustomerDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04
+             */
             id: string;
             /** @example customer */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
+             */
             workspace_id: string;
             /** @example Acme GmbH */
             name: string;
@@ -1838,6 +1923,7 @@ export interface components {
             /** @example EUR */
             currency: string;
             /**
+             * Format: uuid
              * @description The customer’s primary wallet: opened with the customer, in its currency; changes with make_primary.
              * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05
              */
@@ -1852,7 +1938,10 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
-            /** @example 2026-11-22T10:15:30.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
             created_at: string;
         };
         CustomerListDto: {
@@ -1860,11 +1949,17 @@ export interface components {
             pagination: components["schemas"]["PaginationDto"];
         };
         CustomerVerificationSummaryDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a
+             */
             id: string;
             /** @example customer_verification */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04
+             */
             customer_id: string;
             /**
              * @example verified
@@ -1876,7 +1971,10 @@ export interface components {
              * @enum {string}
              */
             verification_type: "kyc" | "kyb" | "age" | "business_entity" | "vat";
-            /** @example 2026-11-22T10:15:30.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
             created_at: string;
         };
         CustomerVerificationListDto: {
@@ -1884,11 +1982,17 @@ export interface components {
             pagination: components["schemas"]["PaginationDto"];
         };
         CustomerVerificationDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a
+             */
             id: string;
             /** @example customer_verification */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04
+             */
             customer_id: string;
             /**
              * @example verified
@@ -1900,7 +2004,10 @@ export interface components {
              * @enum {string}
              */
             verification_type: "kyc" | "kyb" | "age" | "business_entity" | "vat";
-            /** @example 2026-11-22T10:15:30.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
             created_at: string;
             /**
              * @description The provider that performs the check.
@@ -1928,14 +2035,19 @@ export interface components {
             provider_result: {
                 [key: string]: unknown;
             } | null;
-            /** @example 2026-11-22T10:17:02.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:17:02.000Z
+             */
             updated_at: string;
             /**
+             * Format: date-time
              * @description When the check last reached verified, failed or expired; null while pending, manual or in maintenance.
              * @example 2026-11-22T10:17:02.000Z
              */
             completed_at: string | null;
             /**
+             * Format: date-time
              * @description When a verified check lapses (it then becomes expired).
              * @example 2027-11-22T10:17:02.000Z
              */
@@ -1977,6 +2089,7 @@ export interface components {
              */
             status: "pending" | "verified" | "expired" | "failed" | "manual" | "maintenance";
             /**
+             * Format: date-time
              * @description In the future; a verified check becomes expired then. An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z.
              * @example 2027-11-22T10:17:02Z
              */
@@ -1989,13 +2102,17 @@ export interface components {
              */
             type: "api_key" | "user" | "system";
             /**
+             * Format: uuid
              * @description Null for the system.
              * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d
              */
             id: string | null;
         };
         ApprovalDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d05
+             */
             id: string;
             /** @example approval */
             object: string;
@@ -2022,7 +2139,10 @@ export interface components {
             };
             requested_by: components["schemas"]["PrincipalRefDto"];
             decided_by: components["schemas"]["PrincipalRefDto"] | null;
-            /** @example 2026-11-22T13:05:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:05:00.000Z
+             */
             decided_at: string | null;
             /** @example Confirmed with finance. */
             decision_reason: string | null;
@@ -2060,7 +2180,10 @@ export interface components {
             result: {
                 [key: string]: unknown;
             } | null;
-            /** @example 2026-11-22T12:40:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:40:00.000Z
+             */
             created_at: string;
         };
         ApprovalDecisionDto: {
@@ -2068,7 +2191,10 @@ export interface components {
             reason?: string;
         };
         AuditEventDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d06 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d06
+             */
             id: string;
             /** @example audit_event */
             object: string;
@@ -2076,10 +2202,16 @@ export interface components {
             action: string;
             /** @example api_key */
             resource_type: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d
+             */
             resource_id: string;
             principal: components["schemas"]["PrincipalRefDto"];
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
+             */
             workspace_id: string | null;
             /** @example req_0b6f3f0e-9d1a-4a43-9f40-1f2d3c4b5a69 */
             request_id: string | null;
@@ -2096,7 +2228,10 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
-            /** @example 2026-11-22T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
             occurred_at: string;
         };
         AuditEventListDto: {
@@ -2119,7 +2254,10 @@ export interface components {
             role: "owner" | "admin" | "developer" | "viewer";
         };
         UserDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02
+             */
             id: string;
             /** @example user */
             object: string;
@@ -2130,7 +2268,10 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "developer" | "viewer";
-            /** @example 2026-11-22T09:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
             created_at: string;
         };
         UserListDto: {
@@ -2147,13 +2288,19 @@ export interface components {
              * @example 2027-01-01T00:00:00.000Z
              */
             effective_at: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             revision: number;
         };
         CostDto: {
             /** @example cost */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             id: string;
             /** @example platform_fee */
             key: string;
@@ -2162,7 +2309,10 @@ export interface components {
              * @enum {string}
              */
             scope: "ORG" | "PRODUCT";
-            /** @example null */
+            /**
+             * Format: uuid
+             * @example null
+             */
             product_id: string | null;
             /** @example 12.50 */
             amount: string | null;
@@ -2174,6 +2324,7 @@ export interface components {
              */
             value: string | null;
             /**
+             * Format: int64
              * @description The revision shown.
              * @example 2
              */
@@ -2218,6 +2369,7 @@ export interface components {
              */
             status: "active" | "retired" | "removed_in_draft" | "removed";
             /**
+             * Format: uuid
              * @description The latest cascade this ORG cost started.
              * @example 0193a5c2-9b21-7d4f-8e3a-4b2c5d6e7f80
              */
@@ -2334,7 +2486,10 @@ export interface components {
         ExplainReferenceDto: {
             /** @example seat_price */
             key: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             cost_id: string | null;
             /**
              * @description VALUE: a what-if value from the request.
@@ -2342,7 +2497,10 @@ export interface components {
              * @enum {string}
              */
             scope: "ORG" | "PRODUCT" | "VALUE";
-            /** @example 2 */
+            /**
+             * Format: int64
+             * @example 2
+             */
             revision: number | null;
             /** @example 11 */
             value: string;
@@ -2356,9 +2514,15 @@ export interface components {
             message: string;
         };
         PreviewConsumerDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             version: number;
             /** @example 13.75 */
             unit_price_before: string | null;
@@ -2401,6 +2565,7 @@ export interface components {
             /** @description Explain form: every key resolved, transitively. */
             references?: components["schemas"]["ExplainReferenceDto"][];
             /**
+             * Format: uuid
              * @description Cascade preview form.
              * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
              */
@@ -2463,11 +2628,20 @@ export interface components {
             effective_at?: string | null;
         };
         ConsumerDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             product_version_id: string | null;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             version: number | null;
         };
         ConsumerListDto: {
@@ -2497,15 +2671,24 @@ export interface components {
             price_expression?: string | null;
         };
         VersionRefDto: {
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             id: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             version: number;
         };
         ProductDto: {
             /** @example product */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             id: string;
             /** @example Seats */
             name: string;
@@ -2535,6 +2718,7 @@ export interface components {
              */
             unit_price: string | null;
             /**
+             * Format: int64
              * @description The live version’s number (1 before the first go-live).
              * @example 3
              */
@@ -2607,11 +2791,20 @@ export interface components {
              * @enum {string}
              */
             entity_type: "cost" | "product";
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             entity_id: string;
-            /** @example 0193a5c2-a0b1-7c2d-8e3f-4a5b6c7d8e9f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-a0b1-7c2d-8e3f-4a5b6c7d8e9f
+             */
             version_id: string;
-            /** @example 4 */
+            /**
+             * Format: int64
+             * @example 4
+             */
             version: number;
         };
         CreatedByDto: {
@@ -2620,7 +2813,10 @@ export interface components {
              * @enum {string}
              */
             type: "api_key" | "user" | "system";
-            /** @example 0193a5c2-1111-7aaa-8bbb-9ccc0ddd1eee */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-1111-7aaa-8bbb-9ccc0ddd1eee
+             */
             id: string | null;
             /**
              * @description Present when a cascade acted for this principal.
@@ -2653,14 +2849,20 @@ export interface components {
         MaterializedCostDto: {
             /** @example seat_price */
             key: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             cost_id: string;
             /**
              * @example ORG
              * @enum {string}
              */
             scope: "ORG" | "PRODUCT";
-            /** @example 2 */
+            /**
+             * Format: int64
+             * @example 2
+             */
             revision: number;
             /**
              * @example amount
@@ -2678,11 +2880,20 @@ export interface components {
         ProductVersionDto: {
             /** @example product_version */
             object: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             version: number;
             /**
              * @example published
@@ -2699,11 +2910,18 @@ export interface components {
              * @enum {string|null}
              */
             origin: "manual" | "scheduled_release" | "cascade" | null;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e70 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e70
+             */
             base_version_id: string | null;
-            /** @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091
+             */
             change_id: string | null;
             /**
+             * Format: uuid
              * @description Scheduled rows only.
              * @example null
              */
@@ -2786,13 +3004,18 @@ export interface components {
             /** @example staged_draft */
             object: string;
             /**
+             * Format: uuid
              * @description The staged_version_id to publish.
              * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
              */
             id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
             /**
+             * Format: int64
              * @description The number it will publish as.
              * @example 4
              */
@@ -2807,11 +3030,20 @@ export interface components {
              * @example 2026-11-25T10:15:30.000Z
              */
             updated_at: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e70 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e70
+             */
             base_version_id: string | null;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             base_version: number | null;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             head_version: number | null;
             /**
              * Format: date-time
@@ -2847,7 +3079,10 @@ export interface components {
             message: string;
         };
         RepublishOutcomeDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11
+             */
             plan_id: string;
             /**
              * @example republished
@@ -2855,6 +3090,7 @@ export interface components {
              */
             status: "republished" | "unchanged" | "failed";
             /**
+             * Format: int64
              * @description The live version’s number after the call; null when failed or never published.
              * @example 4
              */
@@ -2867,11 +3103,13 @@ export interface components {
         };
         MoversByStrategyDto: {
             /**
+             * Format: int64
              * @description Movers whose version_change_strategy is immediate: they would move at the go-live.
              * @example 12
              */
             immediate: number;
             /**
+             * Format: int64
              * @description Movers that would move at the end of their current period.
              * @example 30
              */
@@ -2879,11 +3117,13 @@ export interface components {
         };
         PublishImpactDto: {
             /**
+             * Format: int64
              * @description ACTIVE subscriptions that track the latest version (no pin): a publish would move them.
              * @example 42
              */
             would_migrate: number;
             /**
+             * Format: int64
              * @description ACTIVE subscriptions holding a pin (pinned plan mode or a product pin): they stay.
              * @example 7
              */
@@ -2919,6 +3159,7 @@ export interface components {
              */
             republishes_consumers: boolean;
             /**
+             * Format: int64
              * @description ACTIVE subscriptions billing on this version now.
              * @example 120
              */
@@ -2930,7 +3171,10 @@ export interface components {
              * @enum {string}
              */
             referrer_type: "subscription" | "change";
-            /** @example 0193a5c2-9c3d-7e4f-8a5b-6c7d8e9fa0b1 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-9c3d-7e4f-8a5b-6c7d8e9fa0b1
+             */
             referrer_id: string;
             /**
              * Format: date-time
@@ -2944,11 +3188,13 @@ export interface components {
         };
         ReferrerCountsDto: {
             /**
+             * Format: int64
              * @description Subscriptions on this version, any status.
              * @example 120
              */
             subscription: number;
             /**
+             * Format: int64
              * @description Changes that staged or produced this version.
              * @example 1
              */
@@ -3023,42 +3269,67 @@ export interface components {
             name: string;
         };
         PlanMembershipDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
             /**
+             * Format: uuid
              * @description The product version the live plan version resolved (null if not live).
              * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
              */
             product_version_id: string | null;
-            /** @example 4 */
+            /**
+             * Format: int64
+             * @example 4
+             */
             product_version: number | null;
             /**
              * @example latest
              * @enum {string}
              */
             product_track_mode: "latest" | "pinned";
-            /** @example null */
+            /**
+             * Format: uuid
+             * @example null
+             */
             pinned_product_version_id: string | null;
             /**
              * @example REFRESHING
              * @enum {string|null}
              */
             allowance_kind: "REFRESHING" | "POOL" | null;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             min_quantity: number;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             default_quantity: number;
-            /** @example 50 */
+            /**
+             * Format: int64
+             * @example 50
+             */
             max_quantity: number | null;
             /** @example 1000 */
             included_quantity: string | null;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             refresh_count: number | null;
             /** @example month */
             refresh_unit: string | null;
             /** @example true */
             rollover_enabled: boolean;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             rollover_expiry_periods: number | null;
             /** @example 500 */
             rollover_max: string | null;
@@ -3108,7 +3379,10 @@ export interface components {
             products: components["schemas"]["PlanMembershipDto"][];
             /** @example plan */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11
+             */
             id: string;
             /**
              * @example [
@@ -3123,6 +3397,7 @@ export interface components {
              */
             status: "draft" | "scheduled" | "active" | "archived";
             /**
+             * Format: int64
              * @description The live version’s number (1 before the first go-live): the expected_version token.
              * @example 3
              */
@@ -3224,37 +3499,19 @@ export interface components {
              */
             status?: string | null;
             /**
+             * Format: int64
              * @description The version you read; a stale one is 409 CONFLICT. Omitted: last write wins.
              * @example 3
              */
             expected_version?: number;
-            /**
-             * @description Refused (400 FIELD_NOT_ALLOWED): schedule through POST /v1/changes.
-             * @example 2027-01-01T00:00:00Z
-             */
-            effective_at?: string;
-            /**
-             * @description Refused (400 FIELD_NOT_ALLOWED): a plan update always stages.
-             * @example true
-             */
-            save_as_draft?: boolean;
-            /**
-             * @description Refused (400 FIELD_NOT_ALLOWED): publish through POST /v1/changes.
-             * @example true
-             */
-            publish_now?: boolean;
-            /**
-             * @description Refused (400 FIELD_NOT_ALLOWED): pins go with the change that publishes.
-             * @example [
-             *       {
-             *         "product_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07",
-             *         "product_version_id": "0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f"
-             *       }
-             *     ]
-             */
-            product_version_pins?: {
-                [key: string]: unknown;
-            }[];
+            /** @description Always refused (400 FIELD_NOT_ALLOWED): schedule through POST /v1/changes (`scheduled_for`). */
+            effective_at?: unknown;
+            /** @description Always refused (400 FIELD_NOT_ALLOWED): a plan update always stages its draft. */
+            save_as_draft?: unknown;
+            /** @description Always refused (400 FIELD_NOT_ALLOWED): publish through POST /v1/changes. */
+            publish_now?: unknown;
+            /** @description Always refused (400 FIELD_NOT_ALLOWED): pins go with the change that publishes (POST /v1/changes `pins`). */
+            product_version_pins?: unknown;
         };
         CopyPlanDto: {
             /**
@@ -3324,11 +3581,20 @@ export interface components {
             products: components["schemas"]["PlanMembershipDto"][];
             /** @example plan_version */
             object: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11
+             */
             plan_id: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             version: number;
             /**
              * @example published
@@ -3345,11 +3611,18 @@ export interface components {
              * @enum {string|null}
              */
             origin: "manual" | "scheduled_release" | "cascade" | null;
-            /** @example null */
+            /**
+             * Format: uuid
+             * @example null
+             */
             base_version_id: string | null;
-            /** @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091
+             */
             change_id: string | null;
             /**
+             * Format: uuid
              * @description Scheduled rows only.
              * @example null
              */
@@ -3392,6 +3665,7 @@ export interface components {
             created_at: string;
             error: components["schemas"]["ErrorSummaryDto"] | null;
             /**
+             * Format: int64
              * @description With include=usage_count: subscriptions and changes referring to it.
              * @example 12
              */
@@ -3406,9 +3680,15 @@ export interface components {
              * @example 2026-11-25T10:15:30.000Z
              */
             updated_at: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             base_version: number | null;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             head_version: number | null;
             summary: components["schemas"]["PlanDraftSummaryDto"];
         };
@@ -3604,11 +3884,20 @@ export interface components {
             products: components["schemas"]["PlanMembershipDto"][];
             /** @example plan_version */
             object: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11
+             */
             plan_id: string;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             version: number;
             /**
              * @example published
@@ -3625,11 +3914,18 @@ export interface components {
              * @enum {string|null}
              */
             origin: "manual" | "scheduled_release" | "cascade" | null;
-            /** @example null */
+            /**
+             * Format: uuid
+             * @example null
+             */
             base_version_id: string | null;
-            /** @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091
+             */
             change_id: string | null;
             /**
+             * Format: uuid
              * @description Scheduled rows only.
              * @example null
              */
@@ -3672,6 +3968,7 @@ export interface components {
             created_at: string;
             error: components["schemas"]["ErrorSummaryDto"] | null;
             /**
+             * Format: int64
              * @description With include=usage_count: subscriptions and changes referring to it.
              * @example 12
              */
@@ -3694,13 +3991,25 @@ export interface components {
             release_note?: string;
         };
         PlanStatusCountsDto: {
-            /** @example 12 */
+            /**
+             * Format: int64
+             * @example 12
+             */
             draft: number;
-            /** @example 0 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             scheduled: number;
-            /** @example 40 */
+            /**
+             * Format: int64
+             * @example 40
+             */
             active: number;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             archived: number;
         };
         PlanListCountsDto: {
@@ -3760,15 +4069,27 @@ export interface components {
             release_note?: string | null;
         };
         PinViewDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             product_version_id: string;
         };
         DependentDto: {
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             id: string;
-            /** @example 5 */
+            /**
+             * Format: int64
+             * @example 5
+             */
             version: number;
             /** @example draft */
             status: string;
@@ -3776,7 +4097,10 @@ export interface components {
         ChangeDto: {
             /** @example change */
             object: string;
-            /** @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091
+             */
             id: string;
             /** @example catalog.publish_version */
             operation: string;
@@ -3785,9 +4109,15 @@ export interface components {
              * @enum {string}
              */
             subject_kind: "plan" | "product";
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             subject_id: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             staged_version_id: string;
             /**
              * @example applied
@@ -3833,21 +4163,39 @@ export interface components {
             canceled_at: string | null;
         };
         CascadeCountsDto: {
-            /** @example 1000 */
+            /**
+             * Format: int64
+             * @example 1000
+             */
             total: number;
-            /** @example 12 */
+            /**
+             * Format: int64
+             * @example 12
+             */
             pending: number;
-            /** @example 980 */
+            /**
+             * Format: int64
+             * @example 980
+             */
             republished: number;
-            /** @example 5 */
+            /**
+             * Format: int64
+             * @example 5
+             */
             unchanged: number;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             errored: number;
         };
         CascadeRunDto: {
             /** @example cascade_run */
             object: string;
-            /** @example 0193a5c2-9b21-7d4f-8e3a-4b2c5d6e7f80 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-9b21-7d4f-8e3a-4b2c5d6e7f80
+             */
             id: string;
             /**
              * @example cost_value
@@ -3855,6 +4203,7 @@ export interface components {
              */
             trigger: "cost_value" | "cost_retire" | "product_go_live";
             /**
+             * Format: uuid
              * @description A product go-live’s run opened inside a cost cascade (its plans had already moved for that cascade): the cascade’s run.
              * @example null
              */
@@ -3893,7 +4242,10 @@ export interface components {
              * @enum {string}
              */
             subject_kind: "product" | "plan";
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             subject_id: string;
             /**
              * @example republished
@@ -3901,7 +4253,10 @@ export interface components {
              */
             status: "pending" | "republished" | "unchanged" | "errored";
             result_version: components["schemas"]["VersionRefDto"] | null;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             attempts: number;
             error: components["schemas"]["ErrorWithDetailsDto"] | null;
             /**
@@ -3973,25 +4328,46 @@ export interface components {
             current_period_start?: string;
         };
         SubscriptionVersionRefDto: {
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e80 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e80
+             */
             id: string;
-            /** @example 2 */
+            /**
+             * Format: int64
+             * @example 2
+             */
             version: number;
         };
         ProductPinViewDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             product_id: string;
-            /** @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f
+             */
             product_version_id: string;
         };
         SubscriptionDto: {
             /** @example subscription */
             object: string;
-            /** @example 0193a5c2-9b21-7d4f-8e3a-4b5c6d7e8f90 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-9b21-7d4f-8e3a-4b5c6d7e8f90
+             */
             id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04
+             */
             customer_id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11
+             */
             plan_id: string;
             /** @description The plan version it bills on. */
             plan_version: components["schemas"]["SubscriptionVersionRefDto"];
@@ -4077,15 +4453,30 @@ export interface components {
             scheduled_at?: string;
         };
         SkippedByReasonDto: {
-            /** @example 0 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             ALREADY_ON_TARGET: number;
-            /** @example 0 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             NOT_ACTIVE: number;
-            /** @example 2 */
+            /**
+             * Format: int64
+             * @example 2
+             */
             CADENCE_MISMATCH: number;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             PIN_NOT_IN_TARGET: number;
-            /** @example 0 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             SUPERSEDED: number;
         };
         MigrationResultDto: {
@@ -4094,9 +4485,13 @@ export interface components {
              * @enum {string}
              */
             mode: "PREVIEW" | "IMMEDIATE" | "SCHEDULED";
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             target_version: number;
             /**
+             * Format: int64
              * @description The plan’s ACTIVE subscriptions not on the target (pinned ones included): one outcome each.
              * @example 1200
              */
@@ -4107,6 +4502,7 @@ export interface components {
              */
             scheduled_at: string | null;
             /**
+             * Format: uuid
              * @description null for PREVIEW (nothing is written).
              * @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f
              */
@@ -4115,15 +4511,30 @@ export interface components {
             skipped_by_reason: components["schemas"]["SkippedByReasonDto"];
         };
         MigrationCountsDto: {
-            /** @example 1200 */
+            /**
+             * Format: int64
+             * @example 1200
+             */
             total: number;
-            /** @example 0 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             pending: number;
-            /** @example 1197 */
+            /**
+             * Format: int64
+             * @example 1197
+             */
             moved: number;
-            /** @example 3 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             skipped: number;
-            /** @example 0 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             failed: number;
         };
         MigrationCreatedByDto: {
@@ -4132,15 +4543,24 @@ export interface components {
              * @enum {string}
              */
             type: "api_key" | "user";
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d02
+             */
             id: string;
         };
         MigrationDto: {
             /** @example migration */
             object: string;
-            /** @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f
+             */
             id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11
+             */
             plan_id: string;
             /**
              * @description publish: made when a version went live, for subscriptions tracking latest.
@@ -4197,9 +4617,15 @@ export interface components {
         MigrationOutcomeDto: {
             /** @example migration_outcome */
             object: string;
-            /** @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-a1b2-7c3d-8e4f-5a6b7c8d9e0f
+             */
             migration_id: string;
-            /** @example 0193a5c2-9b21-7d4f-8e3a-4b5c6d7e8f90 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-9b21-7d4f-8e3a-4b5c6d7e8f90
+             */
             subscription_id: string;
             /**
              * @example skipped
@@ -4235,7 +4661,10 @@ export interface components {
             pagination: components["schemas"]["PaginationDto"];
         };
         DocumentTemplateDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d21 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d21
+             */
             id: string;
             /** @example document_template */
             object: string;
@@ -4290,6 +4719,7 @@ export interface components {
              */
             default_for: ("invoice" | "credit_note" | "quote")[];
             /**
+             * Format: uuid
              * @description The template this one was copied from.
              * @example 00000000-0000-4000-8000-000000000001
              */
@@ -4400,9 +4830,15 @@ export interface components {
              *     }
              */
             template_json: components["schemas"]["TemplateDocument"];
-            /** @example 2026-11-22T10:15:30.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
             created_at: string;
-            /** @example 2026-11-22T12:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:30:00.000Z
+             */
             updated_at: string;
         };
         DocumentTypeCountsDto: {
@@ -4850,11 +5286,17 @@ export interface components {
             template_json?: components["schemas"]["TemplateDocument"];
         };
         WalletDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             id: string;
             /** @example wallet */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04
+             */
             customer_id: string;
             /** @example EUR */
             currency: string;
@@ -4885,9 +5327,15 @@ export interface components {
             auto_topup_amount: string | null;
             /** @example pm_5f1c9e2a7b3d4c6e8f0a1b2c_card_visa */
             auto_topup_payment_method_id: string | null;
-            /** @example 2026-11-22T10:15:30.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
             created_at: string;
-            /** @example 2026-11-22T12:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:30:00.000Z
+             */
             updated_at: string;
         };
         WalletListDto: {
@@ -5003,15 +5451,24 @@ export interface components {
             from_currency: string;
             /** @example USD */
             to_currency: string;
-            /** @example 2026-11-22T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
             as_of: string;
         };
         FundingLotDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0b */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0b
+             */
             lot_id: string;
             /** @example 10.00 */
             amount: string;
-            /** @example 2027-01-01T00:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2027-01-01T00:00:00.000Z
+             */
             expires_at: string | null;
         };
         FundingDto: {
@@ -5020,11 +5477,17 @@ export interface components {
             cash: string;
         };
         WalletTransactionDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d09 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d09
+             */
             id: string;
             /** @example wallet_transaction */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             wallet_id: string;
             /**
              * @example debit
@@ -5055,21 +5518,31 @@ export interface components {
             reason: string | null;
             /** @example null */
             reference: string | null;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d
+             */
             transfer_id: string | null;
             /**
+             * Format: uuid
              * @description Set on hold_capture lines.
              * @example null
              */
             hold_id: string | null;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             expires_at: string | null;
             /** @description The rate snapshot of a cross-currency transfer. */
             exchange_rate: components["schemas"]["ExchangeRateDto"] | null;
             /** @description Which promotional lots and how much cash paid for a debit. */
             funding: components["schemas"]["FundingDto"] | null;
             created_by: components["schemas"]["PrincipalRefDto"];
-            /** @example 2026-11-22T12:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:30:00.000Z
+             */
             created_at: string;
         };
         MoneyOperationDto: {
@@ -5125,11 +5598,17 @@ export interface components {
             pagination: components["schemas"]["PaginationDto"];
         };
         HoldDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0c */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0c
+             */
             id: string;
             /** @example wallet_hold */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             wallet_id: string;
             /** @example 40.00 */
             amount: string;
@@ -5140,7 +5619,10 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "captured" | "released";
-            /** @example 2026-11-23T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
             expires_at: string | null;
             /** @example Usage reservation */
             reason: string | null;
@@ -5155,11 +5637,13 @@ export interface components {
             /** @example txr_de_standard */
             tax_rule_id: string | null;
             /**
+             * Format: uuid
              * @description Internal only; null through the API.
              * @example null
              */
             exchange_rate_base_leg_id: string | null;
             /**
+             * Format: uuid
              * @description Internal only.
              * @example null
              */
@@ -5175,6 +5659,7 @@ export interface components {
              */
             metric_key: string | null;
             /**
+             * Format: uuid
              * @description Internal only.
              * @example null
              */
@@ -5198,16 +5683,26 @@ export interface components {
             captured_net_amount: string | null;
             /** @example 6.39 */
             captured_tax_amount: string | null;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0a
+             */
             capture_transaction_id: string | null;
-            /** @example 2026-11-22T16:45:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T16:45:00.000Z
+             */
             captured_at: string | null;
             /**
+             * Format: date-time
              * @description Set once released (also for a partial capture).
              * @example null
              */
             released_at: string | null;
-            /** @example 2026-11-22T12:30:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:30:00.000Z
+             */
             created_at: string;
         };
         HoldListDto: {
@@ -5292,11 +5787,20 @@ export interface components {
         TransferResponseDto: {
             /** @example wallet_transfer */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d
+             */
             transfer_id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             source_wallet_id: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d08 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d08
+             */
             target_wallet_id: string;
             amount: components["schemas"]["MoneyValueDto"];
             target_amount: components["schemas"]["MoneyValueDto"];
@@ -5313,7 +5817,10 @@ export interface components {
             to_currency: string;
             /** @example 1.0825 */
             rate: string;
-            /** @example 2026-11-22T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
             updated_at: string;
         };
         FxRateListDto: {
@@ -5346,11 +5853,17 @@ export interface components {
             amount?: string;
         };
         TopUpDto: {
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0e */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0e
+             */
             id: string;
             /** @example wallet_top_up */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
             wallet_id: string;
             /**
              * @example hosted_checkout
@@ -5392,13 +5905,20 @@ export interface components {
              */
             failure_message: string | null;
             /**
+             * Format: uuid
              * @description The credit, once the provider reported success.
              * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0f
              */
             transaction_id: string | null;
-            /** @example 2026-11-22T15:20:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T15:20:00.000Z
+             */
             created_at: string;
-            /** @example 2026-11-22T15:22:41.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T15:22:41.000Z
+             */
             completed_at: string | null;
         };
         AttachPaymentMethodDto: {
@@ -5413,7 +5933,10 @@ export interface components {
             id: string;
             /** @example payment_method */
             object: string;
-            /** @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04 */
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04
+             */
             customer_id: string;
             /** @example sandbox */
             provider: string;
@@ -5421,7 +5944,10 @@ export interface components {
             brand: string;
             /** @example 4242 */
             last4: string;
-            /** @example 2026-11-22T10:20:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:20:00.000Z
+             */
             created_at: string;
         };
         FieldErrorDto: {
@@ -5447,7 +5973,10 @@ export interface components {
             message: string;
             /** @example amount */
             param?: string;
-            /** @example 400 */
+            /**
+             * Format: int64
+             * @example 400
+             */
             status: number;
             /** @example req_0b6f3f0e-9d1a-4a43-9f40-1f2d3c4b5a69 */
             request_id: string;
@@ -5685,12 +6214,20 @@ export interface components {
         RateLimit: string;
         /** @description Always `nosniff`: the body is only ever what its Content-Type says. */
         "X-Content-Type-Options": "nosniff";
+        /** @description Every answer carries it (configure-app.ts); quote it when reporting a problem: it is in the error body and the logs. */
+        "Request-Id": string;
+        /** @description The URL of what was created (201), or of the pending approval (202). */
+        Location: string;
+        /** @description `true` when this answer is the stored one replayed (the same Idempotency-Key, or for wallet money the same source and reference); absent on a first answer. */
+        "Idempotent-Replayed": "true";
+        /** @description The scheme to authenticate with. */
+        "WWW-Authenticate": "Bearer";
     };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    HealthController_live: {
+    getLiveness: {
         parameters: {
             query?: never;
             header?: never;
@@ -5702,6 +6239,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5712,6 +6250,7 @@ export interface operations {
             400: {
                 headers: {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5722,6 +6261,7 @@ export interface operations {
             431: {
                 headers: {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5734,6 +6274,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5742,7 +6283,7 @@ export interface operations {
             };
         };
     };
-    HealthController_ready: {
+    getReadiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -5754,6 +6295,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5764,6 +6306,7 @@ export interface operations {
             400: {
                 headers: {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5774,6 +6317,7 @@ export interface operations {
             431: {
                 headers: {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5786,6 +6330,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5794,10 +6339,10 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_list: {
+    listApiKeys: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -5816,6 +6361,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5828,6 +6374,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5840,6 +6387,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5852,6 +6401,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5864,6 +6414,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5878,6 +6429,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5890,6 +6442,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5902,6 +6455,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5910,7 +6464,7 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_create: {
+    createApiKey: {
         parameters: {
             query?: never;
             header: {
@@ -5924,6 +6478,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Billing worker",
+                 *       "scopes": [
+                 *         "wallets:read",
+                 *         "wallets:write"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateApiKeyDto"];
             };
         };
@@ -5933,6 +6496,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5945,6 +6511,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5957,6 +6525,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5969,6 +6540,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5981,6 +6554,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5993,6 +6568,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6005,6 +6582,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6017,6 +6596,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6029,6 +6610,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6043,6 +6626,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6055,6 +6640,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6067,6 +6654,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6075,7 +6663,7 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_rotate: {
+    rotateApiKey: {
         parameters: {
             query?: never;
             header: {
@@ -6096,6 +6684,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6108,6 +6699,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6120,6 +6713,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6132,6 +6728,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6144,6 +6742,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6156,6 +6756,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6168,6 +6770,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6180,6 +6784,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6192,6 +6798,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6206,6 +6814,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6218,6 +6828,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6230,6 +6842,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6238,7 +6851,7 @@ export interface operations {
             };
         };
     };
-    ApiKeysController_revoke: {
+    revokeApiKey: {
         parameters: {
             query?: never;
             header: {
@@ -6259,6 +6872,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6271,6 +6886,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6283,6 +6900,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6295,6 +6915,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6307,6 +6929,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6319,6 +6943,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6331,6 +6957,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6343,6 +6971,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6355,6 +6985,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6369,6 +7001,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6381,6 +7015,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6393,6 +7029,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6401,10 +7038,10 @@ export interface operations {
             };
         };
     };
-    WorkspacesController_list: {
+    listWorkspaces: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -6423,6 +7060,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6435,6 +7073,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6447,6 +7086,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6459,6 +7100,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6471,6 +7113,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6485,6 +7128,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6497,6 +7141,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6509,6 +7154,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6517,7 +7163,7 @@ export interface operations {
             };
         };
     };
-    WorkspacesController_create: {
+    createWorkspace: {
         parameters: {
             query?: never;
             header: {
@@ -6531,6 +7177,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "EU sandbox",
+                 *       "slug": "eu-sandbox",
+                 *       "mode": "sandbox"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWorkspaceDto"];
             };
         };
@@ -6540,6 +7193,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6552,6 +7208,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6564,6 +7222,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6576,6 +7237,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6588,6 +7251,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6600,6 +7265,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6612,6 +7279,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6624,6 +7293,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6636,6 +7307,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6650,6 +7323,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6662,6 +7337,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6674,6 +7351,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6682,7 +7360,7 @@ export interface operations {
             };
         };
     };
-    WorkspacesController_update: {
+    updateWorkspace: {
         parameters: {
             query?: never;
             header?: {
@@ -6696,6 +7374,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["UpdateWorkspaceDto"];
             };
         };
@@ -6705,6 +7384,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6717,6 +7397,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6729,6 +7411,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6741,6 +7424,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6753,6 +7438,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6765,6 +7451,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6777,6 +7464,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6789,6 +7477,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6801,6 +7490,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6815,6 +7505,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6827,6 +7518,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6839,6 +7531,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6847,7 +7540,7 @@ export interface operations {
             };
         };
     };
-    SessionsController_create: {
+    createSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -6856,6 +7549,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "owner@example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateSessionDto"];
             };
         };
@@ -6865,6 +7564,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6877,6 +7578,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6889,6 +7591,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6901,6 +7605,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6913,6 +7618,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6927,6 +7633,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6939,6 +7646,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6951,6 +7659,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6959,7 +7668,7 @@ export interface operations {
             };
         };
     };
-    SessionsController_end: {
+    deleteCurrentSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -6973,6 +7682,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6983,6 +7693,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6995,6 +7706,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7007,6 +7720,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7019,6 +7733,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7033,6 +7748,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7045,6 +7761,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7057,6 +7774,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7065,7 +7783,7 @@ export interface operations {
             };
         };
     };
-    SessionsController_permissions: {
+    listPermissions: {
         parameters: {
             query?: never;
             header?: never;
@@ -7079,6 +7797,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7091,6 +7810,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7103,6 +7823,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7115,6 +7837,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7127,6 +7850,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7141,6 +7865,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7153,6 +7878,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7165,6 +7891,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7173,10 +7900,10 @@ export interface operations {
             };
         };
     };
-    CustomersController_list: {
+    listCustomers: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -7199,6 +7926,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7211,6 +7939,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7223,6 +7952,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7235,6 +7966,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7247,6 +7979,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7261,6 +7994,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7273,6 +8007,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7285,6 +8020,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7293,7 +8029,7 @@ export interface operations {
             };
         };
     };
-    CustomersController_create: {
+    createCustomer: {
         parameters: {
             query?: never;
             header: {
@@ -7307,6 +8043,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme GmbH",
+                 *       "currency": "EUR"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCustomerDto"];
             };
         };
@@ -7316,6 +8058,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7328,6 +8073,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7340,6 +8087,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7352,6 +8102,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7364,6 +8116,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7376,6 +8130,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7388,6 +8144,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7400,6 +8158,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7412,6 +8172,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7426,6 +8188,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7438,6 +8202,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7450,6 +8216,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7458,7 +8225,7 @@ export interface operations {
             };
         };
     };
-    CustomersController_get: {
+    getCustomer: {
         parameters: {
             query?: never;
             header?: {
@@ -7477,6 +8244,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7489,6 +8257,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7501,6 +8270,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7513,6 +8284,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7525,6 +8297,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7539,6 +8312,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7551,6 +8325,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7563,6 +8338,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7571,10 +8347,10 @@ export interface operations {
             };
         };
     };
-    CustomerVerificationsController_list: {
+    listCustomerVerifications: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -7603,6 +8379,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7615,6 +8392,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7627,6 +8405,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7639,6 +8419,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7651,6 +8432,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7665,6 +8447,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7677,6 +8460,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7689,6 +8473,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7697,7 +8482,7 @@ export interface operations {
             };
         };
     };
-    CustomerVerificationsController_get: {
+    getCustomerVerification: {
         parameters: {
             query?: never;
             header?: {
@@ -7716,6 +8501,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7728,6 +8514,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7740,6 +8527,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7752,6 +8541,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7764,6 +8554,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7778,6 +8569,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7790,6 +8582,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7802,6 +8595,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7810,7 +8604,7 @@ export interface operations {
             };
         };
     };
-    CustomerVerificationsController_override: {
+    updateCustomerVerification: {
         parameters: {
             query?: never;
             header?: {
@@ -7824,6 +8618,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "manual"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OverrideVerificationStatusDto"];
             };
         };
@@ -7833,6 +8632,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7845,6 +8645,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7857,6 +8658,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7869,6 +8672,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7881,6 +8685,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7893,6 +8698,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7905,6 +8711,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7917,6 +8724,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7931,6 +8739,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7943,6 +8752,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7955,6 +8765,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7963,7 +8774,7 @@ export interface operations {
             };
         };
     };
-    CustomerVerificationsController_webhook: {
+    receiveVerificationWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -7979,6 +8790,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7991,6 +8803,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8003,6 +8816,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8015,6 +8830,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8027,6 +8843,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8039,6 +8856,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8053,6 +8871,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8065,6 +8884,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8077,6 +8897,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8085,7 +8906,7 @@ export interface operations {
             };
         };
     };
-    CustomerVerificationsController_createInSandbox: {
+    createTestCustomerVerification: {
         parameters: {
             query?: never;
             header: {
@@ -8099,6 +8920,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04",
+                 *       "verification_type": "kyc"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateSandboxVerificationDto"];
             };
         };
@@ -8108,6 +8935,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8120,6 +8950,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8132,6 +8964,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8144,6 +8979,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8156,6 +8993,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8168,6 +9007,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8180,6 +9021,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8192,6 +9035,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8204,6 +9049,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8218,6 +9065,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8230,6 +9079,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8242,6 +9093,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8250,7 +9102,7 @@ export interface operations {
             };
         };
     };
-    ApprovalsController_get: {
+    getApproval: {
         parameters: {
             query?: never;
             header?: {
@@ -8269,6 +9121,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8281,6 +9134,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8293,6 +9147,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8305,6 +9161,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8317,6 +9174,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8331,6 +9189,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8343,6 +9202,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8355,6 +9215,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8363,7 +9224,7 @@ export interface operations {
             };
         };
     };
-    ApprovalsController_approve: {
+    approveApproval: {
         parameters: {
             query?: never;
             header: {
@@ -8379,6 +9240,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["ApprovalDecisionDto"];
             };
         };
@@ -8388,6 +9250,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8400,6 +9264,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8412,6 +9278,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8424,6 +9293,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8436,6 +9307,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8448,6 +9321,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8460,6 +9335,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8472,6 +9349,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8484,6 +9363,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8498,6 +9379,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8510,6 +9393,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8522,6 +9407,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8530,7 +9416,7 @@ export interface operations {
             };
         };
     };
-    ApprovalsController_reject: {
+    rejectApproval: {
         parameters: {
             query?: never;
             header: {
@@ -8546,6 +9432,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["ApprovalDecisionDto"];
             };
         };
@@ -8555,6 +9442,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8567,6 +9456,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8579,6 +9470,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8591,6 +9485,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8603,6 +9499,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8615,6 +9513,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8627,6 +9527,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8639,6 +9541,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8651,6 +9555,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8665,6 +9571,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8677,6 +9585,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8689,6 +9599,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8697,10 +9608,10 @@ export interface operations {
             };
         };
     };
-    AuditEventsController_list: {
+    listAuditEvents: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -8729,6 +9640,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8741,6 +9653,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8753,6 +9666,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8765,6 +9680,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8777,6 +9693,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8791,6 +9708,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8803,6 +9721,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8815,6 +9734,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8823,10 +9743,10 @@ export interface operations {
             };
         };
     };
-    UsersController_list: {
+    listUsers: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -8845,6 +9765,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8857,6 +9778,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8869,6 +9791,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8881,6 +9805,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8893,6 +9818,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8907,6 +9833,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8919,6 +9846,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8931,6 +9859,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8939,7 +9868,7 @@ export interface operations {
             };
         };
     };
-    UsersController_create: {
+    createUser: {
         parameters: {
             query?: never;
             header: {
@@ -8953,6 +9882,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "finance@acme.example",
+                 *       "password": "a long passphrase",
+                 *       "role": "admin"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateUserDto"];
             };
         };
@@ -8962,6 +9898,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8974,6 +9913,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8986,6 +9927,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8998,6 +9942,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9010,6 +9956,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9022,6 +9970,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9034,6 +9984,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9046,6 +9998,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9058,6 +10012,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9072,6 +10028,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9084,6 +10042,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9096,6 +10056,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9104,10 +10065,10 @@ export interface operations {
             };
         };
     };
-    CostsController_list: {
+    listCosts: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -9128,6 +10089,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9140,6 +10102,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9152,6 +10115,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9164,6 +10129,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9176,6 +10142,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9190,6 +10157,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9202,6 +10170,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9214,6 +10183,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9222,7 +10192,7 @@ export interface operations {
             };
         };
     };
-    CostsController_create: {
+    createCost: {
         parameters: {
             query?: never;
             header: {
@@ -9245,6 +10215,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9257,6 +10230,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9269,6 +10244,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9281,6 +10259,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9293,6 +10273,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9305,6 +10287,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9317,6 +10301,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9329,6 +10315,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9341,6 +10329,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9355,6 +10345,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9367,6 +10359,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9379,6 +10373,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9387,7 +10382,7 @@ export interface operations {
             };
         };
     };
-    CostsController_evaluate: {
+    evaluateCosts: {
         parameters: {
             query?: never;
             header?: {
@@ -9410,6 +10405,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9422,6 +10419,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9434,6 +10433,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9446,6 +10448,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9458,6 +10462,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9470,6 +10476,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9482,6 +10490,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9494,6 +10504,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9506,6 +10518,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9520,6 +10534,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9532,6 +10548,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9544,6 +10562,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9552,7 +10571,7 @@ export interface operations {
             };
         };
     };
-    CostsController_get: {
+    getCost: {
         parameters: {
             query?: never;
             header?: {
@@ -9571,6 +10590,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9583,6 +10603,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9595,6 +10616,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9607,6 +10630,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9619,6 +10643,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9633,6 +10658,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9645,6 +10671,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9657,6 +10684,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9665,7 +10693,7 @@ export interface operations {
             };
         };
     };
-    CostsController_remove: {
+    deleteCost: {
         parameters: {
             query?: never;
             header?: {
@@ -9685,6 +10713,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9695,6 +10724,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9707,6 +10737,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9719,6 +10751,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9731,6 +10764,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9743,6 +10777,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9757,6 +10792,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9769,6 +10805,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9781,6 +10818,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9789,7 +10827,7 @@ export interface operations {
             };
         };
     };
-    CostsController_update: {
+    updateCost: {
         parameters: {
             query?: never;
             header?: {
@@ -9812,6 +10850,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9824,6 +10863,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9836,6 +10876,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9848,6 +10890,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9860,6 +10903,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9872,6 +10916,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9884,6 +10929,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9896,6 +10942,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9908,6 +10955,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9922,6 +10970,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9934,6 +10983,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9946,6 +10996,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9954,10 +11005,10 @@ export interface operations {
             };
         };
     };
-    CostsController_consumers: {
+    listCostConsumers: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -9978,6 +11029,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9990,6 +11042,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10002,6 +11055,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10014,6 +11069,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10026,6 +11082,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10040,6 +11097,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10052,6 +11110,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10064,6 +11123,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10072,7 +11132,7 @@ export interface operations {
             };
         };
     };
-    CostsController_restore: {
+    restoreCost: {
         parameters: {
             query?: never;
             header: {
@@ -10093,6 +11153,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10105,6 +11167,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10117,6 +11181,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10129,6 +11196,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10141,6 +11210,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10153,6 +11224,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10165,6 +11238,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10177,6 +11252,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10189,6 +11266,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10203,6 +11282,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10215,6 +11296,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10227,6 +11310,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10235,10 +11319,10 @@ export interface operations {
             };
         };
     };
-    ProductsController_list: {
+    listProducts: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -10257,6 +11341,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10269,6 +11354,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10281,6 +11367,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10293,6 +11381,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10305,6 +11394,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10319,6 +11409,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10331,6 +11422,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10343,6 +11435,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10351,7 +11444,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_create: {
+    createProduct: {
         parameters: {
             query?: never;
             header: {
@@ -10374,6 +11467,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10386,6 +11482,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10398,6 +11496,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10410,6 +11511,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10422,6 +11525,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10434,6 +11539,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10446,6 +11553,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10458,6 +11567,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10470,6 +11581,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10484,6 +11597,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10496,6 +11611,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10508,6 +11625,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10516,7 +11634,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_get: {
+    getProduct: {
         parameters: {
             query?: never;
             header?: {
@@ -10535,6 +11653,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10547,6 +11666,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10559,6 +11679,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10571,6 +11693,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10583,6 +11706,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10597,6 +11721,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10609,6 +11734,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10621,6 +11747,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10629,7 +11756,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_update: {
+    updateProduct: {
         parameters: {
             query?: never;
             header?: {
@@ -10643,6 +11770,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["UpdateProductDto"];
             };
         };
@@ -10652,6 +11780,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10664,6 +11793,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10676,6 +11806,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10688,6 +11820,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10700,6 +11833,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10712,6 +11846,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10724,6 +11859,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10736,6 +11872,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10748,6 +11885,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10762,6 +11900,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10774,6 +11913,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10786,6 +11926,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10794,10 +11935,10 @@ export interface operations {
             };
         };
     };
-    ProductsController_versions: {
+    listProductVersions: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -10818,6 +11959,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10830,6 +11972,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10842,6 +11985,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10854,6 +11999,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10866,6 +12012,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10880,6 +12027,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10892,6 +12040,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10904,6 +12053,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10912,7 +12062,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_draft: {
+    getProductDraft: {
         parameters: {
             query?: never;
             header?: {
@@ -10931,6 +12081,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10943,6 +12094,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10955,6 +12107,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10967,6 +12121,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10979,6 +12134,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10993,6 +12149,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11005,6 +12162,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11017,6 +12175,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11025,7 +12184,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_openDraft: {
+    openProductDraft: {
         parameters: {
             query?: never;
             header: {
@@ -11041,6 +12200,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["OpenDraftDto"];
             };
         };
@@ -11050,6 +12210,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11062,6 +12224,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11074,6 +12238,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11086,6 +12253,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11098,6 +12267,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11110,6 +12281,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11122,6 +12295,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11134,6 +12309,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11146,6 +12323,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11160,6 +12339,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11172,6 +12353,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11184,6 +12367,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11192,7 +12376,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_discardDraft: {
+    discardProductDraft: {
         parameters: {
             query?: never;
             header?: {
@@ -11212,6 +12396,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11222,6 +12407,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11234,6 +12420,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11246,6 +12434,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11258,6 +12447,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11272,6 +12462,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11284,6 +12475,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11296,6 +12488,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11304,10 +12497,10 @@ export interface operations {
             };
         };
     };
-    ProductsController_costs: {
+    listProductCosts: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -11332,6 +12525,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11344,6 +12538,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11356,6 +12551,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11368,6 +12565,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11380,6 +12578,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11394,6 +12593,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11406,6 +12606,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11418,6 +12619,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11426,7 +12628,7 @@ export interface operations {
             };
         };
     };
-    ProductsController_createCost: {
+    createProductCost: {
         parameters: {
             query?: never;
             header: {
@@ -11451,6 +12653,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11463,6 +12668,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11475,6 +12682,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11487,6 +12697,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11499,6 +12711,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11511,6 +12725,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11523,6 +12739,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11535,6 +12753,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11547,6 +12767,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11561,6 +12783,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11573,6 +12797,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11585,6 +12811,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11593,7 +12820,7 @@ export interface operations {
             };
         };
     };
-    PlanInsightsController_republish: {
+    republishPlans: {
         parameters: {
             query?: never;
             header: {
@@ -11607,6 +12834,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plan_ids": [
+                 *         "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["RepublishPlansDto"];
             };
         };
@@ -11616,6 +12850,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11628,6 +12864,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11640,6 +12878,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11652,6 +12893,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11664,6 +12907,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11676,6 +12921,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11688,6 +12935,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11700,6 +12949,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11712,6 +12963,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11726,6 +12979,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11738,6 +12993,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11750,6 +13007,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11758,7 +13016,7 @@ export interface operations {
             };
         };
     };
-    PlanInsightsController_impact: {
+    getPlanPublishImpact: {
         parameters: {
             query?: never;
             header?: {
@@ -11777,6 +13035,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11789,6 +13048,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11801,6 +13061,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11813,6 +13075,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11825,6 +13088,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11839,6 +13103,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11851,6 +13116,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11863,6 +13129,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11871,7 +13138,7 @@ export interface operations {
             };
         };
     };
-    PlanInsightsController_check: {
+    checkPlanPublish: {
         parameters: {
             query?: {
                 /** @description Check a publish scheduled for this instant instead of a publish now. An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Example: `2027-01-01T00:00:00Z`. */
@@ -11893,6 +13160,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11905,6 +13173,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11917,6 +13186,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11929,6 +13200,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11941,6 +13213,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11953,6 +13226,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11967,6 +13241,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11979,6 +13254,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11991,6 +13267,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11999,7 +13276,7 @@ export interface operations {
             };
         };
     };
-    PlanInsightsController_forecast: {
+    getPlanVersionSupersedeForecast: {
         parameters: {
             query?: never;
             header?: {
@@ -12019,6 +13296,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12031,6 +13309,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12043,6 +13322,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12055,6 +13336,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12067,6 +13349,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12081,6 +13364,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12093,6 +13377,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12105,6 +13390,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12113,10 +13399,10 @@ export interface operations {
             };
         };
     };
-    PlanInsightsController_referrers: {
+    listPlanVersionReferrers: {
         parameters: {
             query: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -12140,6 +13426,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12152,6 +13439,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12164,6 +13452,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12176,6 +13466,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12188,6 +13479,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12202,6 +13494,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12214,6 +13507,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12226,6 +13520,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12234,7 +13529,7 @@ export interface operations {
             };
         };
     };
-    PlanInsightsController_usage: {
+    getPlanVersionUsage: {
         parameters: {
             query?: never;
             header?: {
@@ -12254,6 +13549,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12266,6 +13562,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12278,6 +13575,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12290,6 +13589,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12302,6 +13602,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12316,6 +13617,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12328,6 +13630,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12340,6 +13643,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12348,10 +13652,10 @@ export interface operations {
             };
         };
     };
-    PlansListController_list: {
+    listPlans: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -12446,6 +13750,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12458,6 +13763,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12470,6 +13776,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12482,6 +13790,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12494,6 +13803,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12508,6 +13818,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12520,6 +13831,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12532,6 +13844,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12540,7 +13853,7 @@ export interface operations {
             };
         };
     };
-    PlansController_create: {
+    createPlan: {
         parameters: {
             query?: never;
             header: {
@@ -12554,6 +13867,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Growth"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePlanDto"];
             };
         };
@@ -12563,6 +13881,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12575,6 +13896,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12587,6 +13910,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12599,6 +13925,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12611,6 +13939,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12623,6 +13953,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12635,6 +13967,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12647,6 +13981,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12659,6 +13995,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12673,6 +14011,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12685,6 +14025,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12697,6 +14039,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12705,7 +14048,7 @@ export interface operations {
             };
         };
     };
-    PlansController_get: {
+    getPlan: {
         parameters: {
             query?: never;
             header?: {
@@ -12724,6 +14067,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12736,6 +14080,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12748,6 +14093,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12760,6 +14107,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12772,6 +14120,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12786,6 +14135,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12798,6 +14148,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12810,6 +14161,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12818,7 +14170,7 @@ export interface operations {
             };
         };
     };
-    PlansController_delete: {
+    deletePlan: {
         parameters: {
             query?: never;
             header?: {
@@ -12838,6 +14190,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12848,6 +14201,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12860,6 +14214,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12872,6 +14228,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12884,6 +14241,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12898,6 +14256,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12910,6 +14269,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12922,6 +14282,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12930,7 +14291,7 @@ export interface operations {
             };
         };
     };
-    PlansController_update: {
+    updatePlan: {
         parameters: {
             query?: never;
             header?: {
@@ -12944,6 +14305,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["UpdatePlanDto"];
             };
         };
@@ -12953,6 +14315,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12965,6 +14328,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12977,6 +14341,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12989,6 +14355,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13001,6 +14368,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13013,6 +14381,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13025,6 +14394,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13037,6 +14407,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13051,6 +14422,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13063,6 +14435,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13075,6 +14448,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13083,7 +14457,7 @@ export interface operations {
             };
         };
     };
-    PlansController_copy: {
+    copyPlan: {
         parameters: {
             query?: never;
             header: {
@@ -13099,6 +14473,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CopyPlanDto"];
             };
         };
@@ -13108,6 +14483,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13120,6 +14498,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13132,6 +14512,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13144,6 +14527,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13156,6 +14541,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13168,6 +14555,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13180,6 +14569,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13192,6 +14583,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13204,6 +14597,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13218,6 +14613,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13230,6 +14627,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13242,6 +14641,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13250,7 +14650,7 @@ export interface operations {
             };
         };
     };
-    PlansController_draft: {
+    getPlanDraft: {
         parameters: {
             query?: never;
             header?: {
@@ -13269,6 +14669,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13281,6 +14682,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13293,6 +14695,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13305,6 +14709,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13317,6 +14722,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13331,6 +14737,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13343,6 +14750,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13355,6 +14763,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13363,7 +14772,7 @@ export interface operations {
             };
         };
     };
-    PlansController_openDraft: {
+    openPlanDraft: {
         parameters: {
             query?: never;
             header: {
@@ -13379,6 +14788,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["OpenPlanDraftDto"];
             };
         };
@@ -13388,6 +14798,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13400,6 +14812,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13412,6 +14826,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13424,6 +14841,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13436,6 +14855,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13448,6 +14869,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13460,6 +14883,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13472,6 +14897,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13484,6 +14911,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13498,6 +14927,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13510,6 +14941,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13522,6 +14955,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13530,7 +14964,7 @@ export interface operations {
             };
         };
     };
-    PlansController_discardDraft: {
+    discardPlanDraft: {
         parameters: {
             query?: never;
             header?: {
@@ -13550,6 +14984,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13560,6 +14995,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13572,6 +15008,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13584,6 +15022,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13596,6 +15035,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13610,6 +15050,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13622,6 +15063,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13634,6 +15076,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13642,7 +15085,7 @@ export interface operations {
             };
         };
     };
-    PlansController_addProduct: {
+    addPlanProduct: {
         parameters: {
             query?: never;
             header: {
@@ -13658,6 +15101,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "product_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AddPlanProductDto"];
             };
         };
@@ -13667,6 +15115,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13679,6 +15130,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13691,6 +15144,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13703,6 +15159,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13715,6 +15173,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13727,6 +15187,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13739,6 +15201,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13751,6 +15215,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13763,6 +15229,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13777,6 +15245,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13789,6 +15259,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13801,6 +15273,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13809,7 +15282,7 @@ export interface operations {
             };
         };
     };
-    PlansController_removeProduct: {
+    removePlanProduct: {
         parameters: {
             query?: never;
             header?: {
@@ -13830,6 +15303,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13840,6 +15314,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13852,6 +15327,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13864,6 +15341,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13876,6 +15354,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13888,6 +15367,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13902,6 +15382,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13914,6 +15395,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13926,6 +15408,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13934,7 +15417,7 @@ export interface operations {
             };
         };
     };
-    PlansController_updateProduct: {
+    updatePlanProduct: {
         parameters: {
             query?: never;
             header?: {
@@ -13949,6 +15432,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["UpdatePlanProductDto"];
             };
         };
@@ -13958,6 +15442,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13970,6 +15455,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13982,6 +15468,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13994,6 +15482,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14006,6 +15495,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14018,6 +15508,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14030,6 +15521,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14042,6 +15534,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14054,6 +15547,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14068,6 +15562,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14080,6 +15575,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14092,6 +15588,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14100,10 +15597,10 @@ export interface operations {
             };
         };
     };
-    PlansController_versions: {
+    listPlanVersions: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -14130,6 +15627,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14142,6 +15640,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14154,6 +15653,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14166,6 +15667,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14178,6 +15680,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14192,6 +15695,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14204,6 +15708,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14216,6 +15721,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14224,7 +15730,7 @@ export interface operations {
             };
         };
     };
-    PlansController_version: {
+    getPlanVersion: {
         parameters: {
             query?: never;
             header?: {
@@ -14244,6 +15750,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14256,6 +15763,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14268,6 +15776,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14280,6 +15790,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14292,6 +15803,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14306,6 +15818,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14318,6 +15831,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14330,6 +15844,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14338,7 +15853,7 @@ export interface operations {
             };
         };
     };
-    PlansController_annotate: {
+    updatePlanVersion: {
         parameters: {
             query?: never;
             header?: {
@@ -14353,6 +15868,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["AnnotateVersionDto"];
             };
         };
@@ -14362,6 +15878,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14374,6 +15891,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14386,6 +15904,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14398,6 +15918,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14410,6 +15931,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14422,6 +15944,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14434,6 +15957,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14448,6 +15972,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14460,6 +15985,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14472,6 +15998,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14480,7 +16007,7 @@ export interface operations {
             };
         };
     };
-    ChangesController_create: {
+    createChange: {
         parameters: {
             query?: never;
             header: {
@@ -14503,6 +16030,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14515,6 +16045,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14527,6 +16059,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14539,6 +16074,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14551,6 +16088,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14563,6 +16102,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14575,6 +16116,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14587,6 +16130,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14599,6 +16144,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14613,6 +16160,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14625,6 +16174,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14637,6 +16188,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14645,7 +16197,7 @@ export interface operations {
             };
         };
     };
-    ChangesController_get: {
+    getChange: {
         parameters: {
             query?: never;
             header?: {
@@ -14664,6 +16216,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14676,6 +16229,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14688,6 +16242,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14700,6 +16256,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14712,6 +16269,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14726,6 +16284,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14738,6 +16297,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14750,6 +16310,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14758,7 +16319,7 @@ export interface operations {
             };
         };
     };
-    ChangesController_cancel: {
+    cancelChange: {
         parameters: {
             query?: never;
             header: {
@@ -14779,6 +16340,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14791,6 +16354,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14803,6 +16368,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14815,6 +16383,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14827,6 +16397,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14839,6 +16411,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14851,6 +16425,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14863,6 +16439,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14875,6 +16453,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14889,6 +16469,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14901,6 +16483,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14913,6 +16497,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14921,7 +16506,7 @@ export interface operations {
             };
         };
     };
-    CascadeRunsController_get: {
+    getCascadeRun: {
         parameters: {
             query?: never;
             header?: {
@@ -14940,6 +16525,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14952,6 +16538,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14964,6 +16551,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14976,6 +16565,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14988,6 +16578,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15002,6 +16593,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15014,6 +16606,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15026,6 +16619,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15034,10 +16628,10 @@ export interface operations {
             };
         };
     };
-    CascadeRunsController_tasks: {
+    listCascadeRunTasks: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -15058,6 +16652,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15070,6 +16665,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15082,6 +16678,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15094,6 +16692,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15106,6 +16705,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15120,6 +16720,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15132,6 +16733,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15144,6 +16746,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15152,10 +16755,10 @@ export interface operations {
             };
         };
     };
-    SubscriptionsController_list: {
+    listSubscriptions: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -15180,6 +16783,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15192,6 +16796,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15204,6 +16809,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15216,6 +16823,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15228,6 +16836,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15242,6 +16851,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15254,6 +16864,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15266,6 +16877,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15274,7 +16886,7 @@ export interface operations {
             };
         };
     };
-    SubscriptionsController_create: {
+    createSubscription: {
         parameters: {
             query?: never;
             header: {
@@ -15288,6 +16900,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04",
+                 *       "plan_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateSubscriptionDto"];
             };
         };
@@ -15297,6 +16915,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15309,6 +16930,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15321,6 +16944,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15333,6 +16959,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15345,6 +16973,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15357,6 +16987,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15369,6 +17001,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15381,6 +17015,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15393,6 +17029,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15407,6 +17045,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15419,6 +17059,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15431,6 +17073,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15439,7 +17082,7 @@ export interface operations {
             };
         };
     };
-    SubscriptionsController_get: {
+    getSubscription: {
         parameters: {
             query?: never;
             header?: {
@@ -15458,6 +17101,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15470,6 +17114,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15482,6 +17127,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15494,6 +17141,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15506,6 +17154,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15520,6 +17169,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15532,6 +17182,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15544,6 +17195,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15552,7 +17204,7 @@ export interface operations {
             };
         };
     };
-    SubscriptionsController_cancel: {
+    cancelSubscription: {
         parameters: {
             query?: never;
             header: {
@@ -15573,6 +17225,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15585,6 +17239,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15597,6 +17253,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15609,6 +17268,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15621,6 +17282,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15633,6 +17296,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15645,6 +17310,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15657,6 +17324,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15669,6 +17338,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15683,6 +17354,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15695,6 +17368,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15707,6 +17382,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15715,7 +17391,7 @@ export interface operations {
             };
         };
     };
-    PlanMigrationsController_migrate: {
+    migratePlanSubscriptions: {
         parameters: {
             query?: never;
             header: {
@@ -15731,6 +17407,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "mode": "IMMEDIATE",
+                 *       "target_version": 3
+                 *     }
+                 */
                 "application/json": components["schemas"]["MigratePlanDto"];
             };
         };
@@ -15740,6 +17422,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15752,6 +17436,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15764,6 +17450,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15776,6 +17465,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15788,6 +17479,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15800,6 +17493,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15812,6 +17507,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15824,6 +17521,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15836,6 +17535,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15850,6 +17551,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15862,6 +17565,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15874,6 +17579,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15882,7 +17588,7 @@ export interface operations {
             };
         };
     };
-    MigrationsController_get: {
+    getPlanMigration: {
         parameters: {
             query?: never;
             header?: {
@@ -15901,6 +17607,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15913,6 +17620,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15925,6 +17633,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15937,6 +17647,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15949,6 +17660,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15963,6 +17675,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15975,6 +17688,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15987,6 +17701,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15995,10 +17710,10 @@ export interface operations {
             };
         };
     };
-    MigrationsController_outcomes: {
+    listPlanMigrationOutcomes: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -16021,6 +17736,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16033,6 +17749,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16045,6 +17762,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16057,6 +17776,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16069,6 +17789,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16083,6 +17804,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16095,6 +17817,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16107,6 +17830,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16115,7 +17839,7 @@ export interface operations {
             };
         };
     };
-    MigrationsController_cancel: {
+    cancelPlanMigration: {
         parameters: {
             query?: never;
             header: {
@@ -16136,6 +17860,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16148,6 +17874,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16160,6 +17888,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16172,6 +17903,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16184,6 +17917,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16196,6 +17931,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16208,6 +17945,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16220,6 +17959,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16232,6 +17973,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16246,6 +17989,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16258,6 +18003,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16270,6 +18017,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16278,10 +18026,10 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_list: {
+    listDocumentTemplates: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -16312,6 +18060,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16324,6 +18073,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16336,6 +18086,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16348,6 +18100,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16360,6 +18113,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16374,6 +18128,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16386,6 +18141,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16398,6 +18154,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16406,7 +18163,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_create: {
+    createDocumentTemplate: {
         parameters: {
             query?: never;
             header: {
@@ -16422,6 +18179,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Invoice with logo"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateDocumentTemplateDto"];
             };
         };
@@ -16431,6 +18193,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16443,6 +18208,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16455,6 +18222,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16467,6 +18237,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16479,6 +18251,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16491,6 +18265,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16503,6 +18279,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16515,6 +18293,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16527,6 +18307,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16541,6 +18323,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16553,6 +18337,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16565,6 +18351,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16573,7 +18360,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_emailKinds: {
+    listEmailKinds: {
         parameters: {
             query?: never;
             header?: {
@@ -16592,6 +18379,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16604,6 +18392,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16616,6 +18405,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16628,6 +18419,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16640,6 +18432,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16654,6 +18447,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16666,6 +18460,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16678,6 +18473,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16686,7 +18482,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_get: {
+    getDocumentTemplate: {
         parameters: {
             query?: never;
             header?: {
@@ -16707,6 +18503,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16719,6 +18516,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16731,6 +18529,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16743,6 +18543,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16755,6 +18556,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16769,6 +18571,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16781,6 +18584,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16793,6 +18597,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16801,7 +18606,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_remove: {
+    deleteDocumentTemplate: {
         parameters: {
             query?: never;
             header?: {
@@ -16821,6 +18626,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16831,6 +18637,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16843,6 +18650,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16855,6 +18664,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16867,6 +18677,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16879,6 +18690,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16893,6 +18705,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16905,6 +18718,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16917,6 +18731,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16925,7 +18740,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_update: {
+    updateDocumentTemplate: {
         parameters: {
             query?: never;
             header?: {
@@ -16941,6 +18756,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expected_version": 3
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateDocumentTemplateDto"];
             };
         };
@@ -16950,6 +18770,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16962,6 +18783,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16974,6 +18796,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16986,6 +18810,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16998,6 +18823,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17010,6 +18836,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17022,6 +18849,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17034,6 +18862,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17045,6 +18874,8 @@ export interface operations {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17059,6 +18890,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17071,6 +18903,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17083,6 +18916,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17091,7 +18925,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_copy: {
+    copyDocumentTemplate: {
         parameters: {
             query?: never;
             header: {
@@ -17109,6 +18943,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CopyDocumentTemplateDto"];
             };
         };
@@ -17118,6 +18953,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17130,6 +18968,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17142,6 +18982,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17154,6 +18997,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17166,6 +19011,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17178,6 +19025,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17190,6 +19039,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17202,6 +19053,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17214,6 +19067,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17228,6 +19083,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17240,6 +19097,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17252,6 +19111,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17260,7 +19120,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_markDefault: {
+    markDocumentTemplateDefault: {
         parameters: {
             query?: never;
             header?: {
@@ -17283,6 +19143,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17295,6 +19156,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17307,6 +19169,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17319,6 +19183,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17331,6 +19196,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17343,6 +19209,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17355,6 +19222,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17367,6 +19235,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17381,6 +19250,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17393,6 +19263,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17405,6 +19276,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17413,7 +19285,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_clearDefault: {
+    clearDocumentTemplateDefault: {
         parameters: {
             query?: never;
             header?: {
@@ -17436,6 +19308,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17448,6 +19321,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17460,6 +19334,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17472,6 +19348,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17484,6 +19361,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17496,6 +19374,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17510,6 +19389,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17522,6 +19402,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17534,6 +19415,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17542,9 +19424,12 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_preview: {
+    previewDocumentTemplate: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The render to answer: `pdf` (application/pdf), `html` (text/html) or `text` (text/plain). It wins over the `Accept` header, which decides when it is omitted (the PDF unless Accept prefers text/html or text/plain). */
+                format?: "pdf" | "html" | "text";
+            };
             header?: {
                 /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
                 "X-Workspace-Id"?: string;
@@ -17558,6 +19443,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["PreviewDocumentTemplateDto"];
             };
         };
@@ -17572,6 +19458,8 @@ export interface operations {
                     /** @description hit or miss. */
                     "Preview-Cache"?: "hit" | "miss";
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17586,6 +19474,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17598,6 +19488,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17610,6 +19503,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17622,6 +19517,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17634,6 +19531,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17646,6 +19545,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17658,6 +19559,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17670,6 +19573,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17684,6 +19589,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17696,6 +19603,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17708,6 +19617,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17716,7 +19626,7 @@ export interface operations {
             };
         };
     };
-    DocumentTemplatesController_thumbnail: {
+    getDocumentTemplateThumbnail: {
         parameters: {
             query?: never;
             header?: {
@@ -17744,6 +19654,7 @@ export interface operations {
                     /** @description private, no-cache: revalidate with If-None-Match. */
                     "Cache-Control"?: string;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17753,7 +19664,12 @@ export interface operations {
             /** @description Not modified: the ETag still names the current thumbnail; no body. */
             304: {
                 headers: {
+                    /** @description Strong entity tag. */
+                    ETag?: string;
+                    /** @description private, no-cache: revalidate with If-None-Match. */
+                    "Cache-Control"?: string;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17764,6 +19680,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17776,6 +19693,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17788,6 +19707,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17800,6 +19720,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17811,6 +19732,8 @@ export interface operations {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17825,6 +19748,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17837,6 +19761,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17849,6 +19774,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17857,10 +19783,10 @@ export interface operations {
             };
         };
     };
-    WalletsController_list: {
+    listWallets: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -17891,6 +19817,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17903,6 +19830,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17915,6 +19843,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17927,6 +19857,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17939,6 +19870,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17953,6 +19885,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17965,6 +19898,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17977,6 +19911,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17985,7 +19920,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_create: {
+    createWallet: {
         parameters: {
             query?: never;
             header: {
@@ -17999,6 +19934,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04",
+                 *       "currency": "EUR"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWalletDto"];
             };
         };
@@ -18008,6 +19949,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18020,6 +19964,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18032,6 +19978,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18044,6 +19993,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18056,6 +20007,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18068,6 +20021,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18080,6 +20035,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18092,6 +20049,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18104,6 +20063,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18118,6 +20079,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18130,6 +20093,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18142,6 +20107,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18150,7 +20116,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_get: {
+    getWallet: {
         parameters: {
             query?: never;
             header?: {
@@ -18169,6 +20135,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18181,6 +20148,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18193,6 +20161,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18205,6 +20175,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18217,6 +20188,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18231,6 +20203,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18243,6 +20216,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18255,6 +20229,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18263,7 +20238,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_update: {
+    updateWallet: {
         parameters: {
             query?: never;
             header?: {
@@ -18277,6 +20252,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["UpdateWalletDto"];
             };
         };
@@ -18286,6 +20262,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18298,6 +20275,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18310,6 +20288,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18322,6 +20302,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18334,6 +20315,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18346,6 +20328,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18358,6 +20341,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18370,6 +20354,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18384,6 +20369,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18396,6 +20382,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18408,6 +20395,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18416,7 +20404,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_makePrimary: {
+    makeWalletPrimary: {
         parameters: {
             query?: never;
             header: {
@@ -18437,6 +20425,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18449,6 +20439,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18461,6 +20453,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18473,6 +20468,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18485,6 +20482,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18497,6 +20496,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18509,6 +20510,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18521,6 +20524,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18533,6 +20538,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18547,6 +20554,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18559,6 +20568,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18571,6 +20582,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18579,7 +20591,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_credit: {
+    creditWallet: {
         parameters: {
             query?: never;
             header: {
@@ -18595,6 +20607,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": "25.00"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreditDto"];
             };
         };
@@ -18604,6 +20621,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18616,6 +20635,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18628,6 +20649,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18640,6 +20664,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18652,6 +20678,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18664,6 +20692,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18676,6 +20706,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18688,6 +20720,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18700,6 +20734,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18714,6 +20750,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18726,6 +20764,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18738,6 +20778,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18746,7 +20787,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_debit: {
+    debitWallet: {
         parameters: {
             query?: never;
             header: {
@@ -18762,6 +20803,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": "25.00"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MoneyOperationDto"];
             };
         };
@@ -18771,6 +20817,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18783,6 +20831,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18795,6 +20845,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18807,6 +20860,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18819,18 +20874,22 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED. */
+            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, REFERENCE_ALREADY_USED. */
             409: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18843,6 +20902,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18855,6 +20916,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18867,6 +20930,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18881,6 +20946,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18893,6 +20960,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18905,6 +20974,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18913,7 +20983,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_adjust: {
+    adjustWallet: {
         parameters: {
             query?: never;
             header: {
@@ -18929,6 +20999,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": "-5.00"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AdjustDto"];
             };
         };
@@ -18938,6 +21013,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18950,6 +21027,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18962,6 +21042,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18974,6 +21056,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18986,6 +21071,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18998,6 +21085,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19010,6 +21099,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19022,6 +21113,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19034,6 +21127,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19046,6 +21141,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19060,6 +21157,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19072,6 +21171,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19084,6 +21185,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19092,10 +21194,10 @@ export interface operations {
             };
         };
     };
-    WalletsController_transactions: {
+    listWalletTransactions: {
         parameters: {
             query?: {
-                /** @description Page size: default 50, max 200 (the server clamps larger values and ignores invalid ones). */
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
                 limit?: number;
                 /** @description The `pagination.cursor` of the previous page; omit for the first page. */
                 cursor?: string;
@@ -19116,6 +21218,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19128,6 +21231,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19140,6 +21244,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19152,6 +21258,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19164,6 +21271,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19178,6 +21286,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19190,6 +21299,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19202,6 +21312,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19210,7 +21321,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_holds: {
+    listWalletHolds: {
         parameters: {
             query?: never;
             header?: {
@@ -19229,6 +21340,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19241,6 +21353,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19253,6 +21366,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19265,6 +21380,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19277,6 +21393,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19291,6 +21408,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19303,6 +21421,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19315,6 +21434,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19323,7 +21443,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_createHold: {
+    createWalletHold: {
         parameters: {
             query?: never;
             header: {
@@ -19339,6 +21459,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": "25.00"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateHoldDto"];
             };
         };
@@ -19348,6 +21473,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19360,6 +21488,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19372,6 +21502,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19384,6 +21517,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19396,6 +21531,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19408,6 +21545,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19420,6 +21559,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19432,6 +21573,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19444,6 +21587,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19458,6 +21603,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19470,6 +21617,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19482,6 +21631,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19490,7 +21640,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_hold: {
+    getWalletHold: {
         parameters: {
             query?: never;
             header?: {
@@ -19510,6 +21660,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19522,6 +21673,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19534,6 +21686,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19546,6 +21700,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19558,6 +21713,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19572,6 +21728,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19584,6 +21741,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19596,6 +21754,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19604,7 +21763,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_capture: {
+    captureWalletHold: {
         parameters: {
             query?: never;
             header: {
@@ -19621,6 +21780,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CaptureHoldDto"];
             };
         };
@@ -19630,6 +21790,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19642,6 +21804,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19654,6 +21818,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19666,6 +21833,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19678,6 +21847,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19690,6 +21861,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19702,6 +21875,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19714,6 +21889,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19726,6 +21903,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19740,6 +21919,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19752,6 +21933,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19764,6 +21947,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19772,7 +21956,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_release: {
+    releaseWalletHold: {
         parameters: {
             query?: never;
             header: {
@@ -19794,6 +21978,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19806,6 +21992,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19818,6 +22006,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19830,6 +22021,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19842,6 +22035,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19854,6 +22049,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19866,6 +22063,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19878,6 +22077,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19890,6 +22091,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19904,6 +22107,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19916,6 +22121,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19928,6 +22135,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19936,7 +22144,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_transfer: {
+    transferWalletFunds: {
         parameters: {
             query?: never;
             header: {
@@ -19952,6 +22160,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": {
+                 *         "value": "25.00",
+                 *         "currency": "EUR"
+                 *       },
+                 *       "target_wallet_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d08"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TransferDto"];
             };
         };
@@ -19961,6 +22178,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19973,6 +22192,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19985,6 +22206,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19997,6 +22221,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20009,6 +22235,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20021,6 +22249,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20033,6 +22263,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20045,6 +22277,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20057,6 +22291,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20071,6 +22307,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20083,6 +22321,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20095,6 +22335,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20103,7 +22344,7 @@ export interface operations {
             };
         };
     };
-    FxRatesController_list: {
+    listFxRates: {
         parameters: {
             query?: never;
             header?: {
@@ -20120,6 +22361,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20132,6 +22374,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20144,6 +22387,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20156,6 +22401,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20168,6 +22414,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20182,6 +22429,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20194,6 +22442,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20206,6 +22455,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20214,7 +22464,7 @@ export interface operations {
             };
         };
     };
-    FxRatesController_put: {
+    setFxRate: {
         parameters: {
             query?: never;
             header?: {
@@ -20229,6 +22479,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rate": "1.0825"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PutFxRateDto"];
             };
         };
@@ -20238,6 +22493,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20250,6 +22506,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20262,6 +22519,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20274,6 +22533,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20286,6 +22546,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20298,6 +22559,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20310,6 +22572,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20324,6 +22587,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20336,6 +22600,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20348,6 +22613,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20356,7 +22622,7 @@ export interface operations {
             };
         };
     };
-    TopUpsController_create: {
+    createTopUp: {
         parameters: {
             query?: never;
             header: {
@@ -20372,6 +22638,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CreateTopUpDto"];
             };
         };
@@ -20381,6 +22648,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20393,6 +22663,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20405,6 +22677,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20417,6 +22692,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20429,6 +22706,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20441,6 +22720,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20453,6 +22734,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20465,6 +22748,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20477,6 +22762,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20489,6 +22776,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20503,6 +22792,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20515,6 +22806,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20527,6 +22820,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20535,7 +22829,7 @@ export interface operations {
             };
         };
     };
-    TopUpsController_attach: {
+    attachPaymentMethod: {
         parameters: {
             query?: never;
             header: {
@@ -20551,6 +22845,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "pm_card_visa"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AttachPaymentMethodDto"];
             };
         };
@@ -20560,6 +22859,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20572,6 +22873,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20584,6 +22887,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20596,6 +22902,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20608,6 +22916,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20620,6 +22930,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20632,6 +22944,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20644,6 +22958,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20656,6 +22972,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20670,6 +22988,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20682,6 +23002,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20694,6 +23016,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20702,7 +23025,7 @@ export interface operations {
             };
         };
     };
-    TopUpsController_webhook: {
+    receivePaymentWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -20718,6 +23041,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20730,6 +23054,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20742,6 +23067,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20754,6 +23081,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20766,6 +23094,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20778,6 +23107,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20792,6 +23122,7 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20804,6 +23135,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20816,6 +23148,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20824,7 +23157,7 @@ export interface operations {
             };
         };
     };
-    TopUpsController_succeed: {
+    succeedTestTopUp: {
         parameters: {
             query?: never;
             header: {
@@ -20845,6 +23178,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20857,6 +23192,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20869,6 +23206,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20881,6 +23221,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20893,6 +23235,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20905,6 +23249,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20917,6 +23263,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20929,6 +23277,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20941,6 +23291,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20955,6 +23307,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20967,6 +23321,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20979,6 +23335,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20987,7 +23344,7 @@ export interface operations {
             };
         };
     };
-    TopUpsController_fail: {
+    failTestTopUp: {
         parameters: {
             query?: never;
             header: {
@@ -21008,6 +23365,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21020,6 +23379,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21032,6 +23393,9 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21044,6 +23408,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21056,6 +23422,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21068,6 +23436,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21080,6 +23450,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21092,6 +23464,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21104,6 +23478,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21118,6 +23494,8 @@ export interface operations {
                     /** @description Seconds until the window resets. */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21130,6 +23508,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21142,6 +23522,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
                     "Retry-After"?: number;
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -6,6 +6,7 @@ import type { Actor } from '@app/shared-kernel';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { RequireScope } from '../http/auth/route-access';
 import { FxRateDto, FxRateListDto, PutFxRateDto } from './wallets.dto';
+import { OperationId } from '../http/operation-id';
 
 function toDto(rate: FxRateView): FxRateDto {
   return {
@@ -25,6 +26,7 @@ export class FxRatesController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('listFxRates')
   @Get()
   @RequireScope('fx_rates:read')
   @ApiOperation({ summary: 'The workspace’s FX rates (a transfer converts at its own workspace’s rate).' })
@@ -34,6 +36,7 @@ export class FxRatesController {
     return { data: rates.map(toDto), pagination: { cursor: null, has_more: false } };
   }
 
+  @OperationId('setFxRate')
   @Put(':from/:to')
   @RequireScope('fx_rates:write')
   @ApiOperation({ summary: 'Set the workspace’s rate from one currency to another; its transfers snapshot it.' })

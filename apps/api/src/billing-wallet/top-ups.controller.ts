@@ -18,6 +18,7 @@ import { ApiErrors } from '../http/error-catalog';
 import { iso } from '../http/iso-date';
 import { WebhookReceiptDto } from '../http/webhook-receipt.dto';
 import { AttachPaymentMethodDto, CreateTopUpDto, PaymentMethodDto, TopUpDto } from './top-ups.dto';
+import { OperationId } from '../http/operation-id';
 
 function toTopUpDto(topUp: TopUpView): TopUpDto {
   return {
@@ -56,6 +57,7 @@ function toPaymentMethodDto(method: PaymentMethodView): PaymentMethodDto {
 export class TopUpsController {
   constructor(private readonly commands: CommandBus) {}
 
+  @OperationId('createTopUp')
   @Post('wallets/:id/top_ups')
   @HttpCode(201)
   @RequireScope('wallets:write')
@@ -84,6 +86,7 @@ export class TopUpsController {
     return toTopUpDto(topUp);
   }
 
+  @OperationId('attachPaymentMethod')
   @Post('customers/:id/payment_methods')
   @HttpCode(201)
   @RequireScope('customers:write')
@@ -94,6 +97,7 @@ export class TopUpsController {
     return toPaymentMethodDto(await this.commands.execute(new AttachPaymentMethodCommand(actor, id, body.token)));
   }
 
+  @OperationId('receivePaymentWebhook')
   @Post('webhooks/payments/:provider')
   @Public()
   @HttpCode(200)
@@ -114,6 +118,7 @@ export class TopUpsController {
     return { received: true, duplicate };
   }
 
+  @OperationId('succeedTestTopUp')
   @Post('test_helpers/top_ups/:id/succeed')
   @HttpCode(200)
   @RequireScope('wallets:write')
@@ -124,6 +129,7 @@ export class TopUpsController {
     return toTopUpDto(await this.commands.execute(new SettleSandboxTopUpCommand(actor, id, 'succeed')));
   }
 
+  @OperationId('failTestTopUp')
   @Post('test_helpers/top_ups/:id/fail')
   @HttpCode(200)
   @RequireScope('wallets:write')

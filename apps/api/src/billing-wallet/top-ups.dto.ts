@@ -70,6 +70,6 @@ export class PaymentMethodDto {
   @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d04' }) customer_id!: string;
   @ApiProperty({ example: 'sandbox' }) provider!: string;
   @ApiProperty({ example: 'visa' }) brand!: string;
-  @ApiProperty({ example: '4242' }) last4!: string;
+  @ApiProperty({ example: '4242', pattern: '^\\d{4}$' }) last4!: string;
   @ApiProperty({ example: '2026-11-22T10:20:00.000Z' }) created_at!: string;
 }

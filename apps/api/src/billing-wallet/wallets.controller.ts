@@ -48,6 +48,7 @@ import {
   WalletTransactionDto,
   WalletTransactionListDto,
 } from './wallets.dto';
+import { OperationId } from '../http/operation-id';
 
 function settingsOf(body: Partial<UpdateWalletDto>): WalletSettingsInput {
   return {
@@ -69,6 +70,7 @@ export class WalletsController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('listWallets')
   @Get()
   @RequireScope('wallets:read')
   @ApiOperation({ summary: 'List wallets, newest first; filters AND together.' })
@@ -87,6 +89,7 @@ export class WalletsController {
     return { data: page.data.map(walletResponse), pagination: page.pagination };
   }
 
+  @OperationId('createWallet')
   @Post()
   @HttpCode(201)
   @RequireScope('wallets:write')
@@ -101,6 +104,7 @@ export class WalletsController {
     return walletResponse(wallet);
   }
 
+  @OperationId('getWallet')
   @Get(':id')
   @RequireScope('wallets:read')
   @ApiOperation({ summary: 'Get a wallet: balances, limits and settings.' })
@@ -110,6 +114,7 @@ export class WalletsController {
     return walletResponse(await this.queries.execute(new GetWalletQuery(actor, id)));
   }
 
+  @OperationId('updateWallet')
   @Patch(':id')
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Update limits and settings; `currency` is an echo-guard.' })
@@ -127,6 +132,7 @@ export class WalletsController {
     );
   }
 
+  @OperationId('makeWalletPrimary')
   @Post(':id/make_primary')
   @HttpCode(200)
   @RequireScope('wallets:write')
@@ -137,6 +143,7 @@ export class WalletsController {
     return walletResponse(await this.commands.execute(new MakePrimaryWalletCommand(actor, id)));
   }
 
+  @OperationId('creditWallet')
   @Post(':id/credit')
   @HttpCode(200)
   @RequireScope('wallets:write')
@@ -152,12 +159,13 @@ export class WalletsController {
     return this.apply(actor, 'credit', id, body, reply, body.expires_at);
   }
 
+  @OperationId('debitWallet')
   @Post(':id/debit')
   @HttpCode(200)
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Debit: promotional lots first (soonest expiry), then cash, then down to −credit_limit.' })
   @ApiOkResponse({ type: WalletTransactionDto })
-  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'INSUFFICIENT_FUNDS')
+  @ApiErrors('WALLET_NOT_FOUND', 'CURRENCY_MISMATCH', 'REFERENCE_ALREADY_USED', 'INSUFFICIENT_FUNDS')
   debit(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -167,6 +175,7 @@ export class WalletsController {
     return this.apply(actor, 'debit', id, body, reply);
   }
 
+  @OperationId('adjustWallet')
   @Post(':id/adjust')
   @HttpCode(200)
   @RequireScope('wallets:write')
@@ -190,6 +199,7 @@ export class WalletsController {
     return this.apply(actor, 'adjust', id, body, reply);
   }
 
+  @OperationId('listWalletTransactions')
   @Get(':id/transactions')
   @RequireScope('wallets:read')
   @ApiOperation({ summary: 'The wallet’s ledger, newest first.' })
@@ -200,6 +210,7 @@ export class WalletsController {
     return { data: page.data.map(transactionResponse), pagination: page.pagination };
   }
 
+  @OperationId('listWalletHolds')
   @Get(':id/holds')
   @RequireScope('wallets:read')
   @ApiOperation({ summary: 'Pending holds of the wallet, newest first.' })
@@ -210,6 +221,7 @@ export class WalletsController {
     return { data: holds.map(holdResponse), pagination: { cursor: null, has_more: false } };
   }
 
+  @OperationId('createWalletHold')
   @Post(':id/holds')
   @HttpCode(201)
   @RequireScope('wallets:write')
@@ -239,6 +251,7 @@ export class WalletsController {
     return holdResponse(hold);
   }
 
+  @OperationId('getWalletHold')
   @Get(':id/holds/:hold_id')
   @RequireScope('wallets:read')
   @ApiOperation({ summary: 'Get a hold.' })
@@ -248,6 +261,7 @@ export class WalletsController {
     return holdResponse(await this.queries.execute(new GetHoldQuery(actor, id, holdId)));
   }
 
+  @OperationId('captureWalletHold')
   @Post(':id/holds/:hold_id/capture')
   @HttpCode(200)
   @RequireScope('wallets:write')
@@ -263,6 +277,7 @@ export class WalletsController {
     return holdResponse(await this.commands.execute(new CaptureHoldCommand(actor, id, holdId, body.amount)));
   }
 
+  @OperationId('releaseWalletHold')
   @Post(':id/holds/:hold_id/release')
   @HttpCode(200)
   @RequireScope('wallets:write')
@@ -273,6 +288,7 @@ export class WalletsController {
     return holdResponse(await this.commands.execute(new ReleaseHoldCommand(actor, id, holdId)));
   }
 
+  @OperationId('transferWalletFunds')
   @Post(':id/transfer')
   @HttpCode(200)
   @RequireScope('wallets:write')

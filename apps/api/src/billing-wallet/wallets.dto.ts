@@ -176,7 +176,7 @@ export class WalletTransactionDto {
   @ApiProperty({ type: String, nullable: true, example: 'Move credit to the EU entity' }) reason!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) reference!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d' }) transfer_id!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'Set on hold_capture lines.' }) hold_id!:
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Set on hold_capture lines.' }) hold_id!:
     string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) expires_at!: string | null;
   @ApiProperty({ type: () => ExchangeRateDto, nullable: true, description: 'The rate snapshot of a cross-currency transfer.' })
@@ -265,12 +265,12 @@ export class HoldDto {
   @ApiProperty({ example: false }) reverse_charge!: boolean;
   @ApiProperty({ type: String, nullable: true, example: '0.19' }) tax_rate!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'txr_de_standard' }) tax_rule_id!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only; null through the API.' })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Internal only; null through the API.' })
   exchange_rate_base_leg_id!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only.' }) exchange_rate_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Internal only.' }) exchange_rate_id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only.' }) fx_policy_applied!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only.' }) metric_key!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only.' }) subscription_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Internal only.' }) subscription_id!: string | null;
   @ApiProperty({
     type: 'array',
     items: { type: 'object', additionalProperties: true },

@@ -155,7 +155,7 @@ export class CostDto {
   @ApiProperty({ example: ID }) id!: string;
   @ApiProperty({ example: 'platform_fee' }) key!: string;
   @ApiProperty({ enum: ['ORG', 'PRODUCT'], example: 'ORG' }) scope!: string;
-  @ApiProperty({ type: String, nullable: true, example: null }) product_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null }) product_id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '12.50' }) amount!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) expression!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '12.5', description: 'The value in effect; an expression evaluated now.' })
@@ -327,7 +327,7 @@ export class ProductVersionDto {
   @ApiProperty({ type: String, enum: ['manual', 'scheduled_release', 'cascade'], nullable: true, example: 'manual' }) origin!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e70' }) base_version_id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091' }) change_id!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'Scheduled rows only.' }) scheduled_change_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Scheduled rows only.' }) scheduled_change_id!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null }) scheduled_for!: Date | null;
   @ApiProperty({ type: Number, nullable: true, example: null, description: 'Scheduled rows: position in the queue, 1 = next.' }) rank!: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: WHEN }) effective_from!: Date | null;
@@ -461,6 +461,7 @@ export class CascadeRunDto {
   @ApiProperty({ enum: ['cost_value', 'cost_retire', 'product_go_live'], example: 'cost_value' }) trigger!: string;
   @ApiProperty({
     type: String,
+    format: 'uuid',
     nullable: true,
     example: null,
     description: 'A product go-live’s run opened inside a cost cascade (its plans had already moved for that cascade): the cascade’s run.',

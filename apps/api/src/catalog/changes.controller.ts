@@ -9,6 +9,7 @@ import { RequireScope } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
 import { ListQueryDto } from '../http/list-query.dto';
 import { CascadeRunDto, CascadeTaskListDto, ChangeDto, CreateChangeDto } from './catalog.dto';
+import { OperationId } from '../http/operation-id';
 
 @ApiTags('Changes')
 @Controller('changes')
@@ -18,6 +19,7 @@ export class ChangesController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('createChange')
   @Post()
   @HttpCode(201)
   @RequireScope('changes:write')
@@ -86,6 +88,7 @@ export class ChangesController {
     return this.queries.execute(new GetChangeQuery(actor, id));
   }
 
+  @OperationId('getChange')
   @Get(':id')
   @RequireScope('changes:read')
   @ApiOperation({ summary: 'Get a change: pending (with its rank in the queue), applied (with the version), canceled or failed (with the reason).' })
@@ -95,6 +98,7 @@ export class ChangesController {
     return this.queries.execute(new GetChangeQuery(actor, id));
   }
 
+  @OperationId('cancelChange')
   @Post(':id/cancel')
   @HttpCode(200)
   @RequireScope('changes:write')
@@ -112,6 +116,7 @@ export class ChangesController {
 export class CascadeRunsController {
   constructor(private readonly queries: QueryBus) {}
 
+  @OperationId('getCascadeRun')
   @Get(':id')
   @RequireScope('products:read')
   @ApiOperation({ summary: 'A cascade run’s progress: pending, republished, unchanged and errored products and plans (a product going live cascades into the plans tracking it latest).' })
@@ -121,6 +126,7 @@ export class CascadeRunsController {
     return this.queries.execute(new GetCascadeRunQuery(actor, id));
   }
 
+  @OperationId('listCascadeRunTasks')
   @Get(':id/tasks')
   @RequireScope('products:read')
   @ApiOperation({ summary: 'A cascade run’s tasks, one per product or plan, with the version each produced or the reason it errored.' })

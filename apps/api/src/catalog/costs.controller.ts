@@ -30,6 +30,7 @@ import {
   ListCostsQueryDto,
   UpdateCostDto,
 } from './catalog.dto';
+import { OperationId } from '../http/operation-id';
 
 export function costInput(body: CreateCostDto): CostInput {
   return {
@@ -59,6 +60,7 @@ export class CostsController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('listCosts')
   @Get()
   @RequireScope('costs:read')
   @ApiOperation({ summary: 'List active costs, newest first: ORG, PRODUCT (the roll-up across products) or both.' })
@@ -67,6 +69,7 @@ export class CostsController {
     return this.queries.execute(new ListCostsQuery(actor, query.scope, query.pageLimit, query.cursor));
   }
 
+  @OperationId('createCost')
   @Post()
   @HttpCode(201)
   @RequireScope('costs:write')
@@ -80,6 +83,7 @@ export class CostsController {
     return this.queries.execute(new GetCostQuery(actor, id));
   }
 
+  @OperationId('evaluateCosts')
   @Post('evaluate')
   @HttpCode(200)
   @PureResponse()
@@ -138,6 +142,7 @@ export class CostsController {
     );
   }
 
+  @OperationId('getCost')
   @Get(':id')
   @RequireScope('costs:read')
   @ApiOperation({ summary: 'Get a cost of either scope; a retired ORG cost is not served.' })
@@ -147,6 +152,7 @@ export class CostsController {
     return this.queries.execute(new GetCostQuery(actor, id));
   }
 
+  @OperationId('updateCost')
   @Patch(':id')
   @RequireScope('costs:write')
   @ApiOperation({
@@ -187,6 +193,7 @@ export class CostsController {
     return this.queries.execute(new GetCostQuery(actor, id));
   }
 
+  @OperationId('deleteCost')
   @Delete(':id')
   @HttpCode(204)
   @RequireScope('costs:write')
@@ -200,6 +207,7 @@ export class CostsController {
     await this.commands.execute(new RemoveCostCommand(actor, id));
   }
 
+  @OperationId('listCostConsumers')
   @Get(':id/consumers')
   @RequireScope('costs:read')
   @ApiOperation({
@@ -211,6 +219,7 @@ export class CostsController {
     return this.queries.execute(new ListCostConsumersQuery(actor, id, query.pageLimit, query.cursor));
   }
 
+  @OperationId('restoreCost')
   @Post(':id/restore')
   @HttpCode(200)
   @RequireScope('costs:write')

@@ -26,6 +26,7 @@ import {
 } from './plan-insights.dto';
 import { VersionNumberPipe } from './version-number.pipe';
 import type { VersionNumber } from './version-number.pipe';
+import { OperationId } from '../http/operation-id';
 
 /**
  * What a publish would do and who reads a version (model §4.7, §4.9): impact, a dry-run
@@ -40,6 +41,7 @@ export class PlanInsightsController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('republishPlans')
   @Post('republish')
   @HttpCode(200)
   @RequireScope('plans:write')
@@ -52,6 +54,7 @@ export class PlanInsightsController {
     return { data: await this.commands.execute(new RepublishPlansCommand(actor, body.plan_ids)) };
   }
 
+  @OperationId('getPlanPublishImpact')
   @Get(':id/publish_impact')
   @RequireScope('plans:read')
   @ApiOperation({ summary: 'Publish impact: ACTIVE subscriptions a publish would move (tracking latest), those holding a pin, and the movers by strategy.' })
@@ -61,6 +64,7 @@ export class PlanInsightsController {
     return this.queries.execute(new GetPlanPublishImpactQuery(actor, id));
   }
 
+  @OperationId('checkPlanPublish')
   @Get(':id/publish_check')
   @RequireScope('plans:read')
   @ApiOperation({
@@ -73,6 +77,7 @@ export class PlanInsightsController {
     return this.queries.execute(new CheckPlanPublishQuery(actor, id, query.scheduled_for));
   }
 
+  @OperationId('getPlanVersionSupersedeForecast')
   @Get(':id/versions/:version/supersede_forecast')
   @RequireScope('plans:read')
   @ApiOperation({ summary: 'Forecast superseding a version: whether it can be pinned, whether consumers republish (never, for plans), and its live readers. Uncached.' })
@@ -82,6 +87,7 @@ export class PlanInsightsController {
     return this.queries.execute(new GetSupersedeForecastQuery(actor, id, version));
   }
 
+  @OperationId('listPlanVersionReferrers')
   @Get(':id/versions/:version/referrers')
   @RequireScope('plans:read')
   @ApiOperation({ summary: 'Referrers of a version, of one type (subscription: on it, any status; change: staged or produced it), newest first, offset-paginated.' })
@@ -91,6 +97,7 @@ export class PlanInsightsController {
     return this.queries.execute(new ListVersionReferrersQuery(actor, id, version, query.type, query.limit, query.cursor));
   }
 
+  @OperationId('getPlanVersionUsage')
   @Get(':id/versions/:version/usage')
   @RequireScope('plans:read')
   @ApiOperation({ summary: 'Usage of a version: its referrers counted by type.' })

@@ -7,12 +7,14 @@ import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { RequireScope } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
 import { ListPlansQueryDto, PlanListDto } from './plans-list.dto';
+import { OperationId } from '../http/operation-id';
 
 @ApiTags('Plans')
 @Controller('plans')
 export class PlansListController {
   constructor(private readonly queries: QueryBus) {}
 
+  @OperationId('listPlans')
   @Get()
   @RequireScope('plans:read')
   @ApiOperation({

@@ -41,6 +41,7 @@ import {
 } from './plans.dto';
 import { VersionNumberPipe } from './version-number.pipe';
 import type { VersionNumber } from './version-number.pipe';
+import { OperationId } from '../http/operation-id';
 
 /** Publish controls belong to POST /v1/changes, never to a plan update. */
 const PUBLISH_CONTROLS = ['effective_at', 'save_as_draft', 'publish_now', 'product_version_pins'] as const;
@@ -82,6 +83,7 @@ export class PlansController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('createPlan')
   @Post()
   @HttpCode(201)
   @RequireScope('plans:write')
@@ -94,6 +96,7 @@ export class PlansController {
     return this.queries.execute(new GetPlanQuery(actor, id));
   }
 
+  @OperationId('getPlan')
   @Get(':id')
   @RequireScope('plans:read')
   @ApiOperation({ summary: 'Get a plan with its products: the working view (the draft’s content when a draft is open, else the live one).' })
@@ -103,6 +106,7 @@ export class PlansController {
     return this.queries.execute(new GetPlanQuery(actor, id));
   }
 
+  @OperationId('updatePlan')
   @Patch(':id')
   @RequireScope('plans:write')
   @ApiOperation({
@@ -122,6 +126,7 @@ export class PlansController {
     return this.queries.execute(new GetPlanQuery(actor, id));
   }
 
+  @OperationId('deletePlan')
   @Delete(':id')
   @HttpCode(204)
   @RequireScope('plans:write')
@@ -132,6 +137,7 @@ export class PlansController {
     await this.commands.execute(new DeletePlanCommand(actor, id));
   }
 
+  @OperationId('copyPlan')
   @Post(':id/copy')
   @HttpCode(201)
   @RequireScope('plans:write')
@@ -144,6 +150,7 @@ export class PlansController {
     return this.queries.execute(new GetPlanQuery(actor, copy));
   }
 
+  @OperationId('getPlanDraft')
   @Get(':id/draft')
   @RequireScope('plans:read')
   @ApiOperation({ summary: 'The staged draft: the id to publish, the number it will publish as, its base and a summary of what it stages; 404 when nothing is staged.' })
@@ -153,6 +160,7 @@ export class PlansController {
     return this.queries.execute(new GetPlanDraftQuery(actor, id));
   }
 
+  @OperationId('openPlanDraft')
   @Post(':id/draft')
   @HttpCode(200)
   @RequireScope('plans:write')
@@ -164,6 +172,7 @@ export class PlansController {
     return this.queries.execute(new GetPlanDraftQuery(actor, id));
   }
 
+  @OperationId('discardPlanDraft')
   @Delete(':id/draft')
   @HttpCode(204)
   @RequireScope('plans:write')
@@ -174,17 +183,22 @@ export class PlansController {
     await this.commands.execute(new DiscardPlanDraftCommand(actor, id));
   }
 
+  @OperationId('addPlanProduct')
   @Post(':id/products')
   @HttpCode(201)
   @RequireScope('plans:write')
   @ApiOperation({ summary: 'Add a product to the plan’s working draft with its terms (band and allowance); it reaches subscribers at the next publish.' })
   @ApiCreatedResponse({ type: PlanDto })
   @ApiErrors('PLAN_NOT_FOUND', 'PRODUCT_NOT_FOUND', 'ALREADY_EXISTS', 'ENTITY_ARCHIVED')
-  async addProduct(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: AddPlanProductDto) {
+  async addProduct(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: AddPlanProductDto, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.commands.execute(new AddPlanProductCommand(actor, id, body.product_id, termsInput(body), body.product_track_mode));
-    return this.queries.execute(new GetPlanQuery(actor, id));
+    const plan = await this.queries.execute(new GetPlanQuery(actor, id));
+    // The membership's own URL (where it is updated and removed); the body is the plan holding it.
+    void reply.header('Location', `/v1/plans/${plan.id}/products/${body.product_id.toLowerCase()}`);
+    return plan;
   }
 
+  @OperationId('updatePlanProduct')
   @Patch(':id/products/:product_id')
   @RequireScope('plans:write')
   @ApiOperation({
@@ -207,6 +221,7 @@ export class PlansController {
     return this.queries.execute(new GetPlanQuery(actor, id));
   }
 
+  @OperationId('removePlanProduct')
   @Delete(':id/products/:product_id')
   @HttpCode(204)
   @RequireScope('plans:write')
@@ -217,6 +232,7 @@ export class PlansController {
     await this.commands.execute(new RemovePlanProductCommand(actor, id, productId));
   }
 
+  @OperationId('listPlanVersions')
   @Get(':id/versions')
   @RequireScope('plans:read')
   @ApiOperation({ summary: 'The plan’s versions, newest number first (default all but draft; limit default 100, max 200).' })
@@ -228,6 +244,7 @@ export class PlansController {
     );
   }
 
+  @OperationId('getPlanVersion')
   @Get(':id/versions/:version')
   @RequireScope('plans:read')
   @ApiOperation({ summary: 'A version’s snapshot: its frozen fields and memberships, each resolved to a product version.' })
@@ -237,6 +254,7 @@ export class PlansController {
     return this.queries.execute(new GetPlanVersionQuery(actor, id, version));
   }
 
+  @OperationId('updatePlanVersion')
   @Patch(':id/versions/:version')
   @RequireScope('plans:write')
   @ApiOperation({ summary: 'Name or annotate a version ("" clears, absent leaves); creates no version.' })

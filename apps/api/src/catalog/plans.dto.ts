@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { Allow, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, MaxLength, Min, ValidateIf } from 'class-validator';
-import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
+import { ApiProperty, ApiPropertyOptional, refused } from '../http/api-property';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 
 const ID = '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11';
@@ -86,21 +86,16 @@ export class UpdatePlanDto extends PlanFieldsDto {
   @IsInt()
   @Min(1)
   expected_version?: number;
-  @ApiPropertyOptional({ type: String, example: '2027-01-01T00:00:00Z', description: 'Refused (400 FIELD_NOT_ALLOWED): schedule through POST /v1/changes.' })
+  @ApiPropertyOptional(refused('schedule through POST /v1/changes (`scheduled_for`).'))
   @Allow()
   effective_at?: unknown;
-  @ApiPropertyOptional({ type: Boolean, example: true, description: 'Refused (400 FIELD_NOT_ALLOWED): a plan update always stages.' })
+  @ApiPropertyOptional(refused('a plan update always stages its draft.'))
   @Allow()
   save_as_draft?: unknown;
-  @ApiPropertyOptional({ type: Boolean, example: true, description: 'Refused (400 FIELD_NOT_ALLOWED): publish through POST /v1/changes.' })
+  @ApiPropertyOptional(refused('publish through POST /v1/changes.'))
   @Allow()
   publish_now?: unknown;
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'object', additionalProperties: true },
-    example: [{ product_id: PRODUCT_ID, product_version_id: VERSION_ID }],
-    description: 'Refused (400 FIELD_NOT_ALLOWED): pins go with the change that publishes.',
-  })
+  @ApiPropertyOptional(refused('pins go with the change that publishes (POST /v1/changes `pins`).'))
   @Allow()
   product_version_pins?: unknown;
 }
@@ -205,7 +200,7 @@ export class PlanMembershipDto {
   product_version_id!: string | null;
   @ApiProperty({ type: Number, nullable: true, example: 4 }) product_version!: number | null;
   @ApiProperty({ enum: ['latest', 'pinned'], example: 'latest' }) product_track_mode!: string;
-  @ApiProperty({ type: String, nullable: true, example: null }) pinned_product_version_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null }) pinned_product_version_id!: string | null;
   @ApiProperty({ type: String, enum: ['REFRESHING', 'POOL'], nullable: true, example: 'REFRESHING' }) allowance_kind!: string | null;
   @ApiProperty({ example: 1 }) min_quantity!: number;
   @ApiProperty({ example: 1 }) default_quantity!: number;
@@ -273,9 +268,9 @@ export class PlanVersionDto extends PlanCommonDto {
   @ApiProperty({ enum: ['draft', 'scheduled', 'published', 'archived'], example: 'published' }) status!: string;
   @ApiProperty({ type: String, enum: ['canceled', 'discarded', 'errored', 'superseded'], nullable: true, example: null }) archived_reason!: string | null;
   @ApiProperty({ type: String, enum: ['manual', 'scheduled_release', 'cascade'], nullable: true, example: 'manual' }) origin!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: null }) base_version_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null }) base_version_id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091' }) change_id!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'Scheduled rows only.' }) scheduled_change_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Scheduled rows only.' }) scheduled_change_id!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null }) scheduled_for!: Date | null;
   @ApiProperty({ type: Number, nullable: true, example: null, description: 'Scheduled rows: 1-based position in the queue.' }) rank!: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: WHEN }) effective_from!: Date | null;

@@ -35,6 +35,7 @@ import {
   UpdateProductDto,
 } from './catalog.dto';
 import { COST_EXAMPLES, costInput } from './costs.controller';
+import { OperationId } from '../http/operation-id';
 
 @ApiTags('Products')
 @Controller('products')
@@ -44,6 +45,7 @@ export class ProductsController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('createProduct')
   @Post()
   @HttpCode(201)
   @RequireScope('products:write')
@@ -70,6 +72,7 @@ export class ProductsController {
     return this.queries.execute(new GetProductQuery(actor, id));
   }
 
+  @OperationId('listProducts')
   @Get()
   @RequireScope('products:read')
   @ApiOperation({ summary: 'List products, newest first.' })
@@ -78,6 +81,7 @@ export class ProductsController {
     return this.queries.execute(new ListProductsQuery(actor, query.pageLimit, query.cursor));
   }
 
+  @OperationId('getProduct')
   @Get(':id')
   @RequireScope('products:read')
   @ApiOperation({ summary: 'Get a product: live fields, the working formula, the live and draft versions.' })
@@ -87,6 +91,7 @@ export class ProductsController {
     return this.queries.execute(new GetProductQuery(actor, id));
   }
 
+  @OperationId('updateProduct')
   @Patch(':id')
   @RequireScope('products:write')
   @ApiOperation({
@@ -107,6 +112,7 @@ export class ProductsController {
     return this.queries.execute(new GetProductQuery(actor, id));
   }
 
+  @OperationId('listProductVersions')
   @Get(':id/versions')
   @RequireScope('products:read')
   @ApiOperation({ summary: 'The product’s versions, newest number first, with their unit price and materialized costs.' })
@@ -116,6 +122,7 @@ export class ProductsController {
     return this.queries.execute(new ListProductVersionsQuery(actor, id, query.pageLimit, query.cursor));
   }
 
+  @OperationId('getProductDraft')
   @Get(':id/draft')
   @RequireScope('products:read')
   @ApiOperation({ summary: 'The staged draft and its diff from its base; 404 STAGED_DRAFT_NOT_FOUND when none is open.' })
@@ -125,6 +132,7 @@ export class ProductsController {
     return this.queries.execute(new GetProductDraftQuery(actor, id));
   }
 
+  @OperationId('openProductDraft')
   @Post(':id/draft')
   @HttpCode(200)
   @RequireScope('products:write')
@@ -138,6 +146,7 @@ export class ProductsController {
     return this.queries.execute(new GetProductDraftQuery(actor, id));
   }
 
+  @OperationId('discardProductDraft')
   @Delete(':id/draft')
   @HttpCode(204)
   @RequireScope('products:write')
@@ -148,6 +157,7 @@ export class ProductsController {
     await this.commands.execute(new DiscardProductDraftCommand(actor, id));
   }
 
+  @OperationId('listProductCosts')
   @Get(':id/costs')
   @RequireScope('products:read')
   @ApiOperation({
@@ -164,6 +174,7 @@ export class ProductsController {
     return this.queries.execute(new ListProductCostsQuery(actor, id, view, query.pageLimit, query.cursor));
   }
 
+  @OperationId('createProductCost')
   @Post(':id/costs')
   @HttpCode(201)
   @RequireScope('products:write')

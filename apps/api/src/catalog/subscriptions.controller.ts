@@ -27,6 +27,7 @@ import {
   SubscriptionDto,
   SubscriptionListDto,
 } from './subscriptions.dto';
+import { OperationId } from '../http/operation-id';
 
 /**
  * Subscriptions as far as plan migration needs them (contract §3). They take the plans scopes:
@@ -40,6 +41,7 @@ export class SubscriptionsController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('createSubscription')
   @Post()
   @HttpCode(201)
   @RequireScope('plans:write')
@@ -76,6 +78,7 @@ export class SubscriptionsController {
     return this.queries.execute(new GetSubscriptionQuery(actor, id));
   }
 
+  @OperationId('listSubscriptions')
   @Get()
   @RequireScope('plans:read')
   @ApiOperation({ summary: 'List subscriptions, newest first; plan_id, customer_id and status filter (AND).' })
@@ -91,6 +94,7 @@ export class SubscriptionsController {
     );
   }
 
+  @OperationId('getSubscription')
   @Get(':id')
   @RequireScope('plans:read')
   @ApiOperation({ summary: 'Get a subscription: the plan version it bills on, its tracking mode and product pins.' })
@@ -100,6 +104,7 @@ export class SubscriptionsController {
     return this.queries.execute(new GetSubscriptionQuery(actor, id));
   }
 
+  @OperationId('cancelSubscription')
   @Post(':id/cancel')
   @HttpCode(200)
   @RequireScope('plans:write')
@@ -118,6 +123,7 @@ export class SubscriptionsController {
 export class PlanMigrationsController {
   constructor(private readonly commands: CommandBus) {}
 
+  @OperationId('migratePlanSubscriptions')
   @Post(':id/migrate')
   @HttpCode(200)
   @RequireScope('plans:write')
@@ -148,6 +154,7 @@ export class MigrationsController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('getPlanMigration')
   @Get(':id')
   @RequireScope('plans:read')
   @ApiOperation({ summary: 'Get a migration with its outcome counts by status and skips by reason.' })
@@ -157,6 +164,7 @@ export class MigrationsController {
     return this.queries.execute(new GetMigrationQuery(actor, id));
   }
 
+  @OperationId('listPlanMigrationOutcomes')
   @Get(':id/outcomes')
   @RequireScope('plans:read')
   @ApiOperation({ summary: 'A migration’s outcomes, one per subscription (by subscription id), optionally of one status.' })
@@ -166,6 +174,7 @@ export class MigrationsController {
     return this.queries.execute(new ListMigrationOutcomesQuery(actor, id, query.status, query.pageLimit, query.cursor));
   }
 
+  @OperationId('cancelPlanMigration')
   @Post(':id/cancel')
   @HttpCode(200)
   @RequireScope('plans:write')

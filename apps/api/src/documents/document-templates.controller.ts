@@ -46,8 +46,10 @@ import {
   EmailKindListDto,
   ListDocumentTemplatesQueryDto,
   PreviewDocumentTemplateDto,
+  PreviewTemplateQueryDto,
   UpdateDocumentTemplateDto,
 } from './document-templates.dto';
+import { OperationId } from '../http/operation-id';
 
 const ACCEPT_LANGUAGE = {
   name: 'Accept-Language',
@@ -78,6 +80,15 @@ const SVG_EXAMPLE =
   '<text x="482.14" y="74.5" font-family="DejaVu Sans, sans-serif" font-weight="bold" font-size="20" fill="#1f3a5f" ' +
   'textLength="65.14" lengthAdjust="spacingAndGlyphs">Invoice</text>\n</svg>';
 
+/** The thumbnail's validators, sent on its 200 and on its 304 alike. */
+const THUMBNAIL_CACHE_HEADERS = {
+  ETag: { description: 'Strong entity tag.', schema: { type: 'string', example: '"5d41402abc4b2a76b9719d911017c592"' } },
+  'Cache-Control': {
+    description: 'private, no-cache: revalidate with If-None-Match.',
+    schema: { type: 'string', example: 'private, no-cache' },
+  },
+};
+
 @ApiTags('Document templates')
 @Controller('document_templates')
 export class DocumentTemplatesController {
@@ -91,6 +102,7 @@ export class DocumentTemplatesController {
     return templateResponse(view, locale);
   }
 
+  @OperationId('listDocumentTemplates')
   @Get()
   @RequireScope('document_templates:read')
   @ApiOperation({
@@ -125,6 +137,7 @@ export class DocumentTemplatesController {
     };
   }
 
+  @OperationId('createDocumentTemplate')
   @Post()
   @HttpCode(201)
   @RequireScope('document_templates:write')
@@ -155,6 +168,7 @@ export class DocumentTemplatesController {
     return this.respond(view, negotiateLocale(acceptLanguage), reply);
   }
 
+  @OperationId('listEmailKinds')
   @Get('email_kinds')
   @RequireScope('document_templates:read')
   @ApiOperation({
@@ -183,6 +197,7 @@ export class DocumentTemplatesController {
     };
   }
 
+  @OperationId('getDocumentTemplate')
   @Get(':id')
   @RequireScope('document_templates:read')
   @ApiOperation({ summary: 'Get a template; system defaults are resolved from their built-in definitions.' })
@@ -198,6 +213,7 @@ export class DocumentTemplatesController {
     return this.respond(await this.queries.execute(new GetTemplateQuery(actor, id)), negotiateLocale(acceptLanguage), reply);
   }
 
+  @OperationId('updateDocumentTemplate')
   @Patch(':id')
   @RequireScope('document_templates:write')
   @ApiOperation({
@@ -236,6 +252,7 @@ export class DocumentTemplatesController {
     return this.respond(view, negotiateLocale(acceptLanguage), reply);
   }
 
+  @OperationId('deleteDocumentTemplate')
   @Delete(':id')
   @HttpCode(204)
   @RequireScope('document_templates:write')
@@ -248,6 +265,7 @@ export class DocumentTemplatesController {
     await this.commands.execute(new DeleteTemplateCommand(actor, id));
   }
 
+  @OperationId('copyDocumentTemplate')
   @Post(':id/copy')
   @HttpCode(201)
   @RequireScope('document_templates:write')
@@ -269,6 +287,7 @@ export class DocumentTemplatesController {
     return this.respond(view, negotiateLocale(acceptLanguage), reply);
   }
 
+  @OperationId('markDocumentTemplateDefault')
   @Put(':id/defaults/:document_type')
   @ApiParam({
     name: 'document_type',
@@ -295,6 +314,7 @@ export class DocumentTemplatesController {
     return this.respond(view, negotiateLocale(acceptLanguage), reply);
   }
 
+  @OperationId('clearDocumentTemplateDefault')
   @Delete(':id/defaults/:document_type')
   @ApiParam({
     name: 'document_type',
@@ -322,6 +342,7 @@ export class DocumentTemplatesController {
     return this.respond(view, negotiateLocale(acceptLanguage), reply);
   }
 
+  @OperationId('previewDocumentTemplate')
   @Post(':id/preview')
   @HttpCode(200)
   @PureResponse()
@@ -330,7 +351,8 @@ export class DocumentTemplatesController {
   @ApiOperation({
     summary:
       'Render the template (or the unsaved template_json of the body) with sample data: a PDF by default; ' +
-      '`Accept: text/html` or `text/plain` gives the HTML or plain-text render. Identical bytes on repeat; rate-limited ' +
+      '`format=html` or `format=text` (or, without `format`, `Accept: text/html` or `text/plain`) gives the HTML or ' +
+      'plain-text render. Identical bytes on repeat; rate-limited ' +
       'per organization (PDF_PREVIEW_RATE_LIMIT_PER_MINUTE). Idempotency-Key is accepted, not required; nothing of the render ' +
       'is stored under it (a retry renders again).',
   })
@@ -359,10 +381,11 @@ export class DocumentTemplatesController {
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
     @Body() body: PreviewDocumentTemplateDto,
+    @Query() query: PreviewTemplateQueryDto,
     @Headers('accept') accept: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
-    const format = negotiateFormat(accept);
+    const format = query.format ?? negotiateFormat(accept);
     const result = await this.queries.execute(
       new PreviewTemplateQuery(
         actor,
@@ -381,6 +404,7 @@ export class DocumentTemplatesController {
     return result.body;
   }
 
+  @OperationId('getDocumentTemplateThumbnail')
   @Get(':id/thumbnail')
   @RequireScope('document_templates:read')
   @ApiOperation({
@@ -391,17 +415,14 @@ export class DocumentTemplatesController {
   @ApiProduces('image/svg+xml')
   @ApiOkResponse({
     description: 'The thumbnail.',
-    headers: {
-      ...RENDERED_CONTENT_POLICY_HEADER,
-      ETag: { description: 'Strong entity tag.', schema: { type: 'string', example: '"5d41402abc4b2a76b9719d911017c592"' } },
-      'Cache-Control': {
-        description: 'private, no-cache: revalidate with If-None-Match.',
-        schema: { type: 'string', example: 'private, no-cache' },
-      },
-    },
-    content: { 'image/svg+xml': { schema: { type: 'string', example: SVG_EXAMPLE } } },
+    headers: { ...RENDERED_CONTENT_POLICY_HEADER, ...THUMBNAIL_CACHE_HEADERS },
+    content: { 'image/svg+xml': { schema: { type: 'string', format: 'binary', example: SVG_EXAMPLE } } },
   })
-  @ApiResponse({ status: 304, description: 'Not modified: the ETag still names the current thumbnail; no body.' })
+  @ApiResponse({
+    status: 304,
+    description: 'Not modified: the ETag still names the current thumbnail; no body.',
+    headers: THUMBNAIL_CACHE_HEADERS,
+  })
   @ApiErrors('DOCUMENT_TEMPLATE_NOT_FOUND', 'RENDER_LIMIT_EXCEEDED', 'RENDER_BUDGET_EXCEEDED')
   async thumbnail(
     @CurrentActor() actor: Actor,

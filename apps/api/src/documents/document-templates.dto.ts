@@ -1,6 +1,7 @@
 import {
   DOCUMENT_TYPES,
   EMAIL_KINDS,
+  PREVIEW_FORMATS,
   PRINTED_DOCUMENT_TYPES,
   SYSTEM_TEMPLATE_IDS,
   SYSTEM_TEMPLATES,
@@ -8,6 +9,7 @@ import {
   TEMPLATE_SORTS,
   TEMPLATE_STATUSES,
 } from '@app/documents';
+import type { PreviewFormat } from '@app/documents';
 import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -185,6 +187,18 @@ export class CopyDocumentTemplateDto {
   @MinLength(1)
   @MaxLength(200)
   name?: string;
+}
+
+export class PreviewTemplateQueryDto {
+  @ApiPropertyOptional({
+    enum: [...PREVIEW_FORMATS],
+    description:
+      'The render to answer: `pdf` (application/pdf), `html` (text/html) or `text` (text/plain). It wins over the ' +
+      '`Accept` header, which decides when it is omitted (the PDF unless Accept prefers text/html or text/plain).',
+  })
+  @IsOptional()
+  @IsIn([...PREVIEW_FORMATS])
+  format?: PreviewFormat;
 }
 
 export class PreviewDocumentTemplateDto {

@@ -6,6 +6,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../http/error-catalog';
 import { ShutdownGate, shuttingDown } from '../http/shutdown-gate';
 import { HealthDto, ReadinessDto } from './health.dto';
+import { OperationId } from '../http/operation-id';
 
 @ApiTags('Health')
 @Public()
@@ -16,6 +17,7 @@ export class HealthController {
     private readonly shutdown: ShutdownGate,
   ) {}
 
+  @OperationId('getLiveness')
   @Get('live')
   @HttpCode(200)
   @ApiOperation({ summary: 'Liveness: the process answers.' })
@@ -24,6 +26,7 @@ export class HealthController {
     return { status: 'ok' };
   }
 
+  @OperationId('getReadiness')
   @Get('ready')
   @ApiOperation({
     summary: 'Readiness: the database answers and every migration is applied.',

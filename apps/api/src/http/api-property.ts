@@ -65,5 +65,14 @@ function validatedBounds(target: object, propertyKey: string | symbol): Record<s
 
 function declaresType(options: ApiPropertyOptions): boolean {
   const declared = options as Record<string, unknown>;
-  return ['type', 'enum', 'oneOf', 'anyOf', 'allOf', '$ref'].some((key) => declared[key] !== undefined);
+  return ['type', 'enum', 'oneOf', 'anyOf', 'allOf', '$ref', 'not'].some((key) => declared[key] !== undefined);
+}
+
+/**
+ * A field the route always refuses (400 FIELD_NOT_ALLOWED) but names, so the refusal can say where
+ * the setting belongs: `not: {}` admits no value (schema-formats.ts drops the type Swagger reflects
+ * for it), so a generated client offers no type for it and Swagger UI no example to send.
+ */
+export function refused(where: string): ApiPropertyOptions {
+  return { not: {}, description: `Always refused (400 FIELD_NOT_ALLOWED): ${where}` } as ApiPropertyOptions;
 }

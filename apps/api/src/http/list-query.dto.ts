@@ -6,11 +6,13 @@ import { ApiPropertyOptional } from './api-property';
 export class ListQueryDto {
   @ApiPropertyOptional({
     type: 'integer',
+    // No maximum: a larger value is clamped, not refused (contract §1), so the schema admits it.
     minimum: 1,
-    maximum: MAX_PAGE_LIMIT,
     default: DEFAULT_PAGE_LIMIT,
     example: DEFAULT_PAGE_LIMIT,
-    description: `Page size: default ${DEFAULT_PAGE_LIMIT}, max ${MAX_PAGE_LIMIT} (the server clamps larger values and ignores invalid ones).`,
+    description:
+      `Page size, default ${DEFAULT_PAGE_LIMIT}. A larger value than ${MAX_PAGE_LIMIT} is clamped to ${MAX_PAGE_LIMIT} ` +
+      '(accepted, not refused); a value that is not a positive integer falls back to the default.',
   })
   @Allow()
   limit?: unknown;

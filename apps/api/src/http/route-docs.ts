@@ -7,8 +7,10 @@ import { ANY_SCOPE, PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth/route-access';
 import { API_ERRORS, ErrorCode, exampleBody, statusOf } from './error-catalog';
 import { idempotencyKeyRule, IdempotencyKeyRule, replayAsConflictField } from './idempotency.interceptor';
 import { isOperational } from './operational-paths';
+import { operationIdOf } from './operation-id';
 import { RATE_LIMIT_WINDOW_SECONDS } from './rate-limiter';
 import { declaredInputOf } from './reject-undeclared-input.interceptor';
+import { addResponseHeaders, RESPONSE_HEADERS } from './response-headers.docs';
 
 export const ERROR_SCHEMA = 'ErrorBody';
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -46,7 +48,7 @@ type Operation = Record<string, any>; // eslint-disable-line @typescript-eslint/
 export function describeRoutes(app: INestApplication, document: OpenAPIObject): OpenAPIObject {
   document.components = {
     ...document.components,
-    headers: { ...document.components?.headers, ...RATE_LIMIT_HEADERS, ...NOSNIFF_HEADER },
+    headers: { ...document.components?.headers, ...RATE_LIMIT_HEADERS, ...NOSNIFF_HEADER, ...RESPONSE_HEADERS },
   };
   const handlers = handlersByOperationId(app);
   const reflector = new Reflector();
@@ -65,6 +67,7 @@ export function describeRoutes(app: INestApplication, document: OpenAPIObject): 
       }
       if (facts.rateLimited) addRateLimitHeaders(operation);
       addNosniffHeader(operation);
+      addResponseHeaders(operation, facts.idempotency !== 'none');
     }
   }
   return document;
@@ -79,8 +82,7 @@ function handlersByOperationId(app: INestApplication): Map<string, Handler> {
       for (const name of Object.getOwnPropertyNames(controller.prototype)) {
         const handler = controller.prototype[name];
         if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
-        // The operationId @nestjs/swagger gives by default: `<Controller>_<method>`.
-        handlers.set(`${controller.name}_${name}`, { controller, handler: handler as Handler['handler'], name });
+        handlers.set(operationIdOf(controller, name, handler), { controller, handler: handler as Handler['handler'], name });
       }
     }
   }

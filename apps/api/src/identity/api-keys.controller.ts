@@ -9,6 +9,7 @@ import { ApiErrors } from '../http/error-catalog';
 import { RequireScope } from '../http/auth/route-access';
 import { ListQueryDto } from '../http/list-query.dto';
 import { ApiKeyDto, ApiKeyListDto, ApiKeyWithSecretDto, CreateApiKeyDto, RotatedApiKeyDto, toApiKeyDto } from './api-keys.dto';
+import { OperationId } from '../http/operation-id';
 
 @ApiTags('API keys')
 @Controller('api_keys')
@@ -18,6 +19,7 @@ export class ApiKeysController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('listApiKeys')
   @Get()
   @RequireScope('api_keys:read')
   @ApiOperation({ summary: 'List API keys (metadata only, never secrets), newest first.' })
@@ -27,6 +29,7 @@ export class ApiKeysController {
     return { data: page.data.map(toApiKeyDto), pagination: page.pagination };
   }
 
+  @OperationId('createApiKey')
   @Post()
   @HttpCode(201)
   @RequireScope('api_keys:write')
@@ -51,6 +54,7 @@ export class ApiKeysController {
     return { ...toApiKeyDto(key), secret };
   }
 
+  @OperationId('rotateApiKey')
   @Post(':id/rotate')
   @HttpCode(201)
   @RequireScope('api_keys:write')
@@ -73,6 +77,7 @@ export class ApiKeysController {
     };
   }
 
+  @OperationId('revokeApiKey')
   @Post(':id/revoke')
   @HttpCode(200)
   @RequireScope('api_keys:write')

@@ -10,6 +10,7 @@ import { RequireScope } from '../http/auth/route-access';
 import { iso } from '../http/iso-date';
 import { PrincipalRefDto } from '../http/principal-ref.dto';
 import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
+import { OperationId } from '../http/operation-id';
 
 export class ApprovalDecisionDto {
   @ApiPropertyOptional({ example: 'Confirmed with finance.' }) @IsOptional() @IsString() @MaxLength(1000) reason?: string;
@@ -95,6 +96,7 @@ export class ApprovalsController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('getApproval')
   @Get(':id')
   @RequireScope('approvals:read')
   @ApiOperation({ summary: 'Get an approval request (poll it after a 202).' })
@@ -104,6 +106,7 @@ export class ApprovalsController {
     return toDto(await this.queries.execute(new GetApprovalQuery(actor, id)));
   }
 
+  @OperationId('approveApproval')
   @Post(':id/approve')
   @HttpCode(200)
   @RequireScope('approvals:write')
@@ -116,6 +119,7 @@ export class ApprovalsController {
     return toDto(await this.commands.execute(new DecideApprovalCommand(actor, id, 'approve', body.reason)));
   }
 
+  @OperationId('rejectApproval')
   @Post(':id/reject')
   @HttpCode(200)
   @RequireScope('approvals:write')

@@ -10,6 +10,7 @@ import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 import { PrincipalRefDto } from '../http/principal-ref.dto';
 import { IsTimestamp } from '../http/timestamp';
 import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
+import { OperationId } from '../http/operation-id';
 
 export class ListAuditEventsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: 'api_key' }) @IsOptional() @IsString() @MaxLength(100) resource_type?: string;
@@ -64,6 +65,7 @@ export class AuditEventListDto {
 export class AuditEventsController {
   constructor(private readonly queries: QueryBus) {}
 
+  @OperationId('listAuditEvents')
   @Get()
   @RequireScope('audit_events:read')
   @ApiOperation({ summary: 'Who did what, where and when, newest first (organization-wide).' })

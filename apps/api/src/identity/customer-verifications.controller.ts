@@ -27,6 +27,7 @@ import {
   OverrideVerificationStatusDto,
 } from './customer-verifications.dto';
 import { WebhookReceiptDto } from '../http/webhook-receipt.dto';
+import { OperationId } from '../http/operation-id';
 
 function toSummaryDto(verification: VerificationSummaryView): CustomerVerificationSummaryDto {
   return {
@@ -59,6 +60,7 @@ export class CustomerVerificationsController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('listCustomerVerifications')
   @Get('customer_verifications')
   @RequireScope('customer_verifications:read')
   @ApiOperation({
@@ -81,6 +83,7 @@ export class CustomerVerificationsController {
     return { data: page.data.map(toSummaryDto), pagination: page.pagination };
   }
 
+  @OperationId('getCustomerVerification')
   @Get('customer_verifications/:id')
   @RequireScope('customer_verifications:read')
   @ApiOperation({ summary: 'Get a customer verification with its provider, reference, timestamps and raw provider result.' })
@@ -90,6 +93,7 @@ export class CustomerVerificationsController {
     return toDto(await this.queries.execute(new GetVerificationQuery(actor, id)));
   }
 
+  @OperationId('updateCustomerVerification')
   @Patch('customer_verifications/:id')
   @RequireScope('customer_verifications:write')
   @ApiOperation({
@@ -105,6 +109,7 @@ export class CustomerVerificationsController {
     return toDto(await this.commands.execute(new OverrideVerificationStatusCommand(actor, id, body.status)));
   }
 
+  @OperationId('receiveVerificationWebhook')
   @Post('webhooks/verifications/:provider')
   @Public()
   @HttpCode(200)
@@ -126,6 +131,7 @@ export class CustomerVerificationsController {
     return { received: true, duplicate };
   }
 
+  @OperationId('createTestCustomerVerification')
   @Post('test_helpers/customer_verifications')
   @HttpCode(201)
   @RequireScope('customer_verifications:write')

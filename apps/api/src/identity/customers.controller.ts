@@ -10,6 +10,7 @@ import { ApiErrors } from '../http/error-catalog';
 import { RequireScope } from '../http/auth/route-access';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
+import { OperationId } from '../http/operation-id';
 
 export class CreateCustomerDto {
   @ApiProperty({ example: 'Acme GmbH' }) @IsString() name!: string;
@@ -78,6 +79,7 @@ export class CustomersController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('createCustomer')
   @Post()
   @HttpCode(201)
   @RequireScope('customers:write')
@@ -102,6 +104,7 @@ export class CustomersController {
     return toDto(customer);
   }
 
+  @OperationId('listCustomers')
   @Get()
   @RequireScope('customers:read')
   @ApiOperation({ summary: 'List customers of the workspace, newest first.' })
@@ -113,6 +116,7 @@ export class CustomersController {
     return { data: page.data.map(toDto), pagination: page.pagination };
   }
 
+  @OperationId('getCustomer')
   @Get(':id')
   @RequireScope('customers:read')
   @ApiOperation({ summary: 'Get a customer.' })

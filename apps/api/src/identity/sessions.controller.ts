@@ -1,13 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Ip, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Ip, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateSessionCommand, EndSessionCommand, SCOPE_CATALOG } from '@app/identity';
 import type { Actor } from '@app/shared-kernel';
+import type { FastifyReply } from 'fastify';
 import { IsOptional, IsString } from 'class-validator';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { Public, RequireAuthentication } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
 import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
+import { OperationId } from '../http/operation-id';
 
 export class CreateSessionDto {
   @ApiPropertyOptional({
@@ -48,6 +50,7 @@ export class PermissionListDto {
 export class SessionsController {
   constructor(private readonly commands: CommandBus) {}
 
+  @OperationId('createSession')
   @Post('sessions')
   @Public()
   @HttpCode(201)
@@ -58,10 +61,16 @@ export class SessionsController {
   })
   @ApiCreatedResponse({ type: SessionDto })
   @ApiErrors('INVALID_CREDENTIALS')
-  async create(@Body() body: CreateSessionDto, @Ip() clientAddress: string): Promise<SessionDto> {
+  async create(
+    @Body() body: CreateSessionDto,
+    @Ip() clientAddress: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SessionDto> {
     const session = await this.commands.execute(
       new CreateSessionCommand(body.email, body.password, body.organization_id, clientAddress),
     );
+    // A session is addressed as the caller's current one (DELETE signs it out).
+    void reply.header('Location', '/v1/sessions/current');
     return {
       object: 'session',
       id: session.id,
@@ -72,6 +81,7 @@ export class SessionsController {
     };
   }
 
+  @OperationId('deleteCurrentSession')
   @Delete('sessions/current')
   @HttpCode(204)
   @RequireAuthentication()
@@ -82,6 +92,7 @@ export class SessionsController {
     await this.commands.execute(new EndSessionCommand(actor));
   }
 
+  @OperationId('listPermissions')
   @Get('permissions')
   @RequireAuthentication()
   @ApiOperation({ summary: 'The scope catalog: every scope an API key can carry.' })

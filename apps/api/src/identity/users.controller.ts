@@ -10,6 +10,7 @@ import { ApiErrors } from '../http/error-catalog';
 import { RequireScope } from '../http/auth/route-access';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 import { ApiProperty } from '../http/api-property';
+import { OperationId } from '../http/operation-id';
 
 export class CreateUserDto {
   @ApiProperty({ example: 'finance@acme.example' }) @IsString() email!: string;
@@ -48,6 +49,7 @@ export class UsersController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('createUser')
   @Post()
   @HttpCode(201)
   @RequireScope('users:write')
@@ -64,6 +66,7 @@ export class UsersController {
     return toDto(user);
   }
 
+  @OperationId('listUsers')
   @Get()
   @RequireScope('users:read')
   @ApiOperation({ summary: 'List the organization’s users.' })

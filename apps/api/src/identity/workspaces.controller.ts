@@ -18,6 +18,7 @@ import { PendingApprovalDto, pendingApproval } from '../http/pending-approval.dt
 import { RequireScope } from '../http/auth/route-access';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
+import { OperationId } from '../http/operation-id';
 
 class WorkspaceSettingsDto {
   @ApiPropertyOptional({ enum: APPROVAL_CHECKPOINTS, isArray: true, example: ['wallet.adjust'] })
@@ -85,6 +86,7 @@ export class WorkspacesController {
     private readonly queries: QueryBus,
   ) {}
 
+  @OperationId('listWorkspaces')
   @Get()
   @RequireScope('workspaces:read')
   @ApiOperation({ summary: "List the organization's workspaces." })
@@ -94,6 +96,7 @@ export class WorkspacesController {
     return { data: page.data.map(toDto), pagination: page.pagination };
   }
 
+  @OperationId('createWorkspace')
   @Post()
   @HttpCode(201)
   @RequireScope('workspaces:write')
@@ -110,6 +113,7 @@ export class WorkspacesController {
     return toDto(workspace);
   }
 
+  @OperationId('updateWorkspace')
   @Patch(':id')
   @RequireScope('workspaces:write')
   @ApiOperation({

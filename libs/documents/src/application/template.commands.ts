@@ -117,7 +117,8 @@ export class ListTemplatesQuery extends Query<Page<TemplateView> & { counts?: { 
   }
 }
 
-export type PreviewFormat = 'pdf' | 'html' | 'text';
+export const PREVIEW_FORMATS = ['pdf', 'html', 'text'] as const;
+export type PreviewFormat = (typeof PREVIEW_FORMATS)[number];
 
 export interface PreviewInput {
   documentType?: string;
