@@ -3,8 +3,8 @@ import { OpenAPIObject } from '@nestjs/swagger';
 type Schema = Record<string, unknown>;
 
 /** Contract §1: money and decimals are strings of this form. */
-export const DECIMAL_PATTERN = '^-?\\d+(\\.\\d+)?$';
-const DECIMAL = new RegExp(DECIMAL_PATTERN);
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+export const DECIMAL_PATTERN = DECIMAL.source;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Every timestamp field is named `…_at`; some show no example, or only `null`. */
