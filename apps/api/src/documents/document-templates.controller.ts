@@ -24,6 +24,7 @@ import {
   negotiateLocale,
   PreviewFormat,
   PRINTED_DOCUMENT_TYPES,
+  SYSTEM_TEMPLATE_IDS,
   PreviewTemplateQuery,
   templateResponse,
   TemplateThumbnailQuery,
@@ -54,6 +55,13 @@ const ACCEPT_LANGUAGE = {
 };
 
 /** Preview formats by media type; the PDF unless the Accept header prefers another. */
+/** A stable id to try a read-only route with: the system invoice template exists in every workspace. */
+const SYSTEM_TEMPLATE_ID = {
+  name: 'id',
+  example: SYSTEM_TEMPLATE_IDS.invoice,
+  description: 'A template id (pre-filled: the system invoice template, which every workspace has).',
+};
+
 const FORMATS: Record<string, PreviewFormat> = { 'application/pdf': 'pdf', 'text/html': 'html', 'text/plain': 'text' };
 
 export function negotiateFormat(accept: string | undefined): PreviewFormat {
@@ -181,6 +189,7 @@ export class DocumentTemplatesController {
   }
 
   @Get(':id')
+  @ApiParam(SYSTEM_TEMPLATE_ID)
   @RequireScope('document_templates:read')
   @ApiOperation({ summary: 'Get a template; system defaults are resolved from their built-in definitions.' })
   @ApiHeader(ACCEPT_LANGUAGE)
@@ -244,6 +253,7 @@ export class DocumentTemplatesController {
   }
 
   @Post(':id/copy')
+  @ApiParam(SYSTEM_TEMPLATE_ID)
   @HttpCode(201)
   @RequireScope('document_templates:write')
   @ApiOperation({
@@ -318,6 +328,7 @@ export class DocumentTemplatesController {
   }
 
   @Post(':id/preview')
+  @ApiParam(SYSTEM_TEMPLATE_ID)
   @HttpCode(200)
   @IdempotencyOptional()
   // A pure render: it changes nothing, so a read-only key may preview (as it may read the thumbnail).
@@ -382,6 +393,7 @@ export class DocumentTemplatesController {
   }
 
   @Get(':id/thumbnail')
+  @ApiParam(SYSTEM_TEMPLATE_ID)
   @RequireScope('document_templates:read')
   @ApiOperation({
     summary:
