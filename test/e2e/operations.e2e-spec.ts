@@ -62,7 +62,8 @@ describe('Operations: health and OpenAPI', () => {
     expect(names.indexOf('Products')).toBeLessThan(names.indexOf('Plans'));
     expect(names.indexOf('Plans')).toBeLessThan(names.indexOf('Changes'));
     expect(names.indexOf('Changes')).toBeLessThan(names.indexOf('Document templates'));
-    expect(tags.filter((tag) => !tag.description).map((tag) => tag.name)).toEqual([]);
+    // The probe module exists in tests only.
+    expect(tags.filter((tag) => !tag.description && !tag.name.endsWith('(test only)')).map((tag) => tag.name)).toEqual([]);
   });
 
   it('serves a valid OpenAPI 3.1 document that documents every route, errors and auth included', async () => {

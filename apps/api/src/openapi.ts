@@ -19,7 +19,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         '- **Customers and wallets**: customers, each with a primary prepaid wallet on a ledger (credits, debits, holds, ' +
         'transfers, FX rates), and top-ups through a payment provider.\n' +
         '- **Catalog**: costs, versioned products and plans, publishing their drafts (changes, cascades), subscriptions and migrations.\n' +
-        '- **Documents**: invoice, credit note, quote and e-mail templates, workspace defaults, PDF previews, SVG thumbnails.\n' +
+        '- **Documents**: document templates (invoice, credit note, quote, e-mail), workspace defaults, PDF previews, SVG thumbnails.\n' +
         '- **Identity and administration**: customer verifications, API keys, workspaces, users, sessions, approvals, the audit log.\n' +
         '- **Health**: liveness and readiness probes.\n\n' +
         'Every route lives under /v1 (and answers without it). ' +
