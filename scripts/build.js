@@ -21,9 +21,16 @@ function filesUnder(root, dir) {
 }
 
 function sourceFingerprint(root) {
-  const files = [...SOURCE_DIRS.flatMap((dir) => filesUnder(root, dir)), ...SOURCE_FILES.filter((file) => existsSync(join(root, file)))];
+  const files = [
+    ...SOURCE_DIRS.flatMap((dir) => filesUnder(root, dir)),
+    ...SOURCE_FILES.filter((file) => existsSync(join(root, file))),
+  ];
   const hash = createHash('sha256');
-  for (const file of files.sort()) hash.update(`${file}\0`).update(readFileSync(join(root, file))).update('\0');
+  for (const file of files.sort())
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(join(root, file)))
+      .update('\0');
   return hash.digest('hex');
 }
 

@@ -55,7 +55,9 @@ describe('Operations: health and OpenAPI', () => {
   });
 
   it('declares its tags in workflow order, each described', async () => {
-    const { tags } = (await t.http.get('/openapi.json').expect(200)).body as { tags: Array<{ name: string; description?: string }> };
+    const { tags } = (await t.http.get('/openapi.json').expect(200)).body as {
+      tags: Array<{ name: string; description?: string }>;
+    };
     const names = tags.map((tag) => tag.name);
     expect(names.slice(0, 4)).toEqual(['Customers', 'Wallets', 'Top-ups and payments', 'FX rates']);
     expect(names.indexOf('Costs')).toBeLessThan(names.indexOf('Products'));

@@ -75,14 +75,17 @@ describe('Swagger UI at /docs, driven in headless Chromium', () => {
     }
     const tryOut = await element.waitForSelector('.try-out__btn');
     // On, the button reads "Cancel" (class cancel).
-    if (!(await tryOut!.evaluate((node) => node.classList.contains('cancel')))) await tryOut!.evaluate((node) => (node as any).click());
+    if (!(await tryOut!.evaluate((node) => node.classList.contains('cancel'))))
+      await tryOut!.evaluate((node) => (node as any).click());
     await element.waitForSelector('.execute');
     await element.evaluate((node) => node.scrollIntoView());
     return element;
   }
 
   async function fill(block: ElementHandle, parameter: string, value: string): Promise<void> {
-    const input = await block.waitForSelector(`tr[data-param-name="${parameter}"] input, tr[data-param-name="${parameter}"] textarea`);
+    const input = await block.waitForSelector(
+      `tr[data-param-name="${parameter}"] input, tr[data-param-name="${parameter}"] textarea`,
+    );
     // Typed over what the field holds, as a person would; Tab hands the (debounced) value to Swagger UI.
     await input!.focus();
     await page.keyboard.down('Control');
@@ -102,9 +105,12 @@ describe('Swagger UI at /docs, driven in headless Chromium', () => {
   /** Execute as the page stands; the answer Swagger UI shows (and a screenshot of it, when named). */
   async function execute(block: ElementHandle, method: string, path: string, screenshot?: string): Promise<Executed> {
     const url = new RegExp(`^${base}${path.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`);
-    const answered = page.waitForResponse((response) => response.request().method() === method.toUpperCase() && url.test(response.url()), {
-      timeout: 60_000,
-    });
+    const answered = page.waitForResponse(
+      (response) => response.request().method() === method.toUpperCase() && url.test(response.url()),
+      {
+        timeout: 60_000,
+      },
+    );
     await block.$eval('.execute', (node) => (node as any).click());
     const status = await answered.then(
       // A 304 on the wire is the browser revalidating its cached copy (the thumbnail's ETag): fetch hands the page that 200.
@@ -141,7 +147,11 @@ describe('Swagger UI at /docs, driven in headless Chromium', () => {
     const second = await execute(block, method, path, name);
     for (const answer of [first, second]) {
       // The body is in the message when it fails: the error code says what went wrong.
-      expect({ name, status: answer.status, body: answer.status < 300 ? 'ok' : answer.body }).toEqual({ name, status: answer.status, body: 'ok' });
+      expect({ name, status: answer.status, body: answer.status < 300 ? 'ok' : answer.body }).toEqual({
+        name,
+        status: answer.status,
+        body: 'ok',
+      });
     }
     return { block, first, second };
   }

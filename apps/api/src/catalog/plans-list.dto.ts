@@ -147,7 +147,11 @@ export const CUSTOM_FIELDS_QUERY = {
   required: false,
   style: 'deepObject' as const,
   explode: true,
-  schema: { type: 'object' as const, additionalProperties: { type: 'string' as const, maxLength: 16384 }, example: { region: 'eu' } },
+  schema: {
+    type: 'object' as const,
+    additionalProperties: { type: 'string' as const, maxLength: 16384 },
+    example: { region: 'eu' },
+  },
   description:
     'Plans whose custom field equals the value (a number or boolean when the value parses so, else a string): ' +
     'custom_fields[<key>]=<value>, the same as custom_fields.<key>=<value>, with your field key (1–64 letters, digits, _ or -) ' +

@@ -247,7 +247,8 @@ function unfillOptionalFilters(operation: Operation): void {
     const example = parameter.schema.example;
     delete parameter.schema.example;
     // "Add item" on an array fills in its items' example rather than the word "string".
-    if (Array.isArray(example) && parameter.schema.items) parameter.schema.items = { ...parameter.schema.items, example: example[0] };
+    if (Array.isArray(example) && parameter.schema.items)
+      parameter.schema.items = { ...parameter.schema.items, example: example[0] };
     const shown = `Example: \`${typeof example === 'string' ? example : JSON.stringify(example)}\`.`;
     parameter.description = parameter.description ? `${String(parameter.description).replace(/\.?$/, '.')} ${shown}` : shown;
   }

@@ -68,12 +68,16 @@ export const API_TAGS: Tag[] = [
   { name: 'Customer verifications', description: 'Identity checks of customers by a verification provider, and their webhooks.' },
   {
     name: 'API keys',
-    description: 'Keys of the organization: `sk_live_…` for the live workspace, `sk_test_…` for the sandbox; the secret is shown once.',
+    description:
+      'Keys of the organization: `sk_live_…` for the live workspace, `sk_test_…` for the sandbox; the secret is shown once.',
   },
   { name: 'Workspaces', description: 'The organization’s live and sandbox workspaces (select one with `X-Workspace-Id`).' },
   { name: 'Users', description: 'People of the organization and their roles.' },
   { name: 'Sessions and permissions', description: 'Signing in as a user (a session token) and the catalog of scopes.' },
-  { name: 'Approvals', description: 'Requests held for a second person (e.g. a wallet adjustment), approved or rejected by a human session.' },
+  {
+    name: 'Approvals',
+    description: 'Requests held for a second person (e.g. a wallet adjustment), approved or rejected by a human session.',
+  },
   { name: 'Audit log', description: 'Who did what, where and when.' },
   { name: 'Health', description: 'Liveness and readiness probes for orchestrators (no authentication).' },
 ];

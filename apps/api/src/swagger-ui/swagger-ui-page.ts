@@ -34,10 +34,13 @@ export function billingDocsPage(): void {
    * whole-body examples), and of the Idempotency-Key header.
    */
   function documentedExamples(): Map<string, Set<unknown>> {
-    const found = new Map<string, Set<unknown>>([...UNIQUE_FIELDS, ...FUTURE_FIELDS, IDEMPOTENCY_KEY].map((field) => [field, new Set()]));
+    const found = new Map<string, Set<unknown>>(
+      [...UNIQUE_FIELDS, ...FUTURE_FIELDS, IDEMPOTENCY_KEY].map((field) => [field, new Set()]),
+    );
     const visit = (node: any, inExample: boolean): void => {
       if (node === null || typeof node !== 'object') return;
-      if (node.in === 'header' && node.name === IDEMPOTENCY_KEY) found.get(IDEMPOTENCY_KEY)!.add(node.example ?? node.schema?.example);
+      if (node.in === 'header' && node.name === IDEMPOTENCY_KEY)
+        found.get(IDEMPOTENCY_KEY)!.add(node.example ?? node.schema?.example);
       for (const [name, child] of Object.entries<any>(node)) {
         if (inExample && found.has(name) && typeof child === 'string') found.get(name)!.add(child);
         if (name === 'properties' && child && typeof child === 'object') {
@@ -77,7 +80,8 @@ export function billingDocsPage(): void {
     documented ??= documentedExamples();
     const headers = request.headers ?? {};
     const name = Object.keys(headers).find((header) => header.toLowerCase() === IDEMPOTENCY_KEY.toLowerCase());
-    if (name !== undefined && (headers[name] === '' || documented.get(IDEMPOTENCY_KEY)!.has(headers[name]))) headers[name] = uuid();
+    if (name !== undefined && (headers[name] === '' || documented.get(IDEMPOTENCY_KEY)!.has(headers[name])))
+      headers[name] = uuid();
     if (typeof request.body === 'string' && request.method !== 'GET') request.body = freshBody(request.body);
     return request;
   }
@@ -104,7 +108,11 @@ export function billingDocsPage(): void {
             return h(
               'div',
               { className: 'billing-binary-body' },
-              h('a', { href, download: 'preview.pdf', className: 'billing-pdf-download' }, `Download preview.pdf (${props.content.size} bytes)`),
+              h(
+                'a',
+                { href, download: 'preview.pdf', className: 'billing-pdf-download' },
+                `Download preview.pdf (${props.content.size} bytes)`,
+              ),
               ' · ',
               h('a', { href, target: '_blank', rel: 'noopener' }, 'Open in a new tab'),
             );
@@ -115,7 +123,12 @@ export function billingDocsPage(): void {
               blob = new Blob([props.content], { type: 'image/svg+xml' });
               svgBlobs.set(props.content, blob);
             }
-            return h('img', { src: objectUrl(blob), alt: 'Thumbnail', className: 'billing-svg-image', style: { maxWidth: '100%', border: '1px solid #ddd' } });
+            return h('img', {
+              src: objectUrl(blob),
+              alt: 'Thumbnail',
+              className: 'billing-svg-image',
+              style: { maxWidth: '100%', border: '1px solid #ddd' },
+            });
           }
           return h(Original, props);
         },
