@@ -2,7 +2,8 @@
 # The README's `npm start` and `npm test` from a fresh copy inside a private (0700) directory,
 # without DATABASE_URL: the embedded PostgreSQL starts (as root it runs as `postgres`, which
 # cannot enter the copy), /health/ready answers 200, SIGTERM exits 0 and stops PostgreSQL, a
-# second start finds the same data, nothing of the cluster or the secrets is world-readable.
+# second start finds the same data without rebuilding, a start while one runs is refused at once,
+# the banner's hint works, nothing of the cluster or the secrets is world-readable.
 # The copy holds the repository's tracked files and hard links to its node_modules (cp -al).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -80,12 +81,24 @@ cluster="$(grep -o 'embedded PostgreSQL ready (data in [^)]*)' "$work/server.log
 [ -n "$cluster" ] && [ -f "$cluster/PG_VERSION" ] || fail "no cluster named in the server's log"
 grep -q 'Root API key' "$work/server.log" || fail "the first start printed no root key"
 echo "smoke: cluster in $cluster"
+# The banner comes last, and its hint works as printed.
+ready_line="$(grep -n 'billing API ready' "$work/server.log" | head -n 1 | cut -d: -f1)"
+keys_line="$(grep -n 'Root API keys' "$work/server.log" | head -n 1 | cut -d: -f1)"
+[ "$keys_line" -gt "$ready_line" ] || fail "the banner came before the ready line"
+hint="$(grep -o 'curl -H "Authorization: Bearer [^"]*" http://[^ ]*' "$work/server.log")"
+[ "$(eval "$hint -s -o /dev/null -w '%{http_code}'")" = 200 ] || fail "the banner's hint does not answer 200: $hint"
+# A second `npm start` while one runs says so at once, before building anything.
+built="$(stat -c %Y "$copy/dist/apps/api/apps/api/src/main.js")"
+(cd "$copy" && env -u DATABASE_URL -u DATA_DIR PORT="$port" npm start) >"$work/second.log" 2>&1 && fail "a second npm start did not refuse"
+grep -q 'already runs from this directory' "$work/second.log" || fail "a second npm start did not name the running server: $(cat "$work/second.log")"
 stop_server
 
 started=$SECONDS
 start_server
 echo "smoke: second start ready in $((SECONDS - started)) s"
 grep -q 'Root API key' "$work/server.log" && fail "the second start bootstrapped again: the data did not survive"
+grep -q '^Building' "$work/server.log" && fail "the second start rebuilt unchanged sources"
+[ "$(stat -c %Y "$copy/dist/apps/api/apps/api/src/main.js")" = "$built" ] || fail "dist/ was rebuilt"
 stop_server
 
 # Nothing world-readable: the cluster (0700), its password file, the app secret (0600).

@@ -44,6 +44,30 @@ describe('Operations: health and OpenAPI', () => {
     expect(response.text).toContain('swagger-ui');
   });
 
+  it('serves the same document as YAML at /openapi.yaml, and the API guide it links to', async () => {
+    const yaml = await t.http.get('/openapi.yaml').expect(200);
+    expect(yaml.headers['content-type']).toMatch(/^text\/yaml/);
+    expect(yaml.text).toMatch(/^openapi: 3\.1\.0$/m);
+    const document = (await t.http.get('/openapi.json').expect(200)).body;
+    expect(document.info.description).toContain('(/docs/api-guide.md)');
+    const guide = await t.http.get('/docs/api-guide.md').expect(200);
+    expect(guide.text).toMatch(/^# API guide/);
+  });
+
+  it('declares its tags in workflow order, each described', async () => {
+    const { tags } = (await t.http.get('/openapi.json').expect(200)).body as {
+      tags: Array<{ name: string; description?: string }>;
+    };
+    const names = tags.map((tag) => tag.name);
+    expect(names.slice(0, 4)).toEqual(['Customers', 'Wallets', 'Top-ups and payments', 'FX rates']);
+    expect(names.indexOf('Costs')).toBeLessThan(names.indexOf('Products'));
+    expect(names.indexOf('Products')).toBeLessThan(names.indexOf('Plans'));
+    expect(names.indexOf('Plans')).toBeLessThan(names.indexOf('Changes'));
+    expect(names.indexOf('Changes')).toBeLessThan(names.indexOf('Document templates'));
+    // The probe module exists in tests only.
+    expect(tags.filter((tag) => !tag.description && !tag.name.endsWith('(test only)')).map((tag) => tag.name)).toEqual([]);
+  });
+
   it('serves a valid OpenAPI 3.1 document that documents every route, errors and auth included', async () => {
     const response = await t.http.get('/openapi.json').expect(200);
     const document = response.body;

@@ -1,7 +1,8 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { RequestMethod } from '@nestjs/common';
 import { Params } from 'nestjs-pino';
-import { DestinationStream } from 'pino';
+import pino, { DestinationStream, Logger, LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
 import { AppConfig } from './config/app-config';
 
 /** Paths whose values must never reach a log line, whatever a future serializer includes. */
@@ -50,15 +51,52 @@ function redactCredentialParameters(url: string): string {
   return kept.join('');
 }
 
-/** Structured JSON logs with the request id on every line written while serving a request. */
-export function loggerParams(config: Pick<AppConfig, 'LOG_LEVEL'>, destination?: DestinationStream): Params {
+/** JSON lines, as log collectors read them; in development, lines a person reads. */
+export function logDestination(config: Pick<AppConfig, 'NODE_ENV'>): DestinationStream {
+  if (config.NODE_ENV !== 'development') return process.stdout;
+  return pretty({
+    sync: true,
+    colorize: process.stdout.isTTY,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,context',
+    singleLine: true,
+  });
+}
+
+/**
+ * Nest's start-up inventory (a line per module and per route, some 150) is for debugging a
+ * start, not for reading every time: those lines are logged at debug.
+ */
+const NEST_START_UP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
+const COMMON_OPTIONS: LoggerOptions = {
+  formatters: { level: (label: string) => ({ level: label }) },
+  timestamp: () => `,"time":"${new Date().toISOString()}"`,
+  hooks: {
+    logMethod(args, method, level) {
+      const first = args[0] as { context?: unknown } | undefined;
+      if (level === pino.levels.values.info && typeof first === 'object' && NEST_START_UP_CONTEXTS.has(String(first?.context))) {
+        this.debug(...(args as [object, string]));
+        return;
+      }
+      method.apply(this, args);
+    },
+  },
+};
+
+/** The lines main.ts writes while starting and stopping (database, migrations, ready), like every other log line. */
+export function startUpLogger(config: Pick<AppConfig, 'NODE_ENV'>): Logger {
+  return pino({ ...COMMON_OPTIONS, level: 'info' }, logDestination(config));
+}
+
+/** Structured logs with the request id on every line written while serving a request. */
+export function loggerParams(config: Pick<AppConfig, 'LOG_LEVEL' | 'NODE_ENV'>, destination?: DestinationStream): Params {
   return {
     forRoutes: [{ path: '*splat', method: RequestMethod.ALL }],
     pinoHttp: [
       {
+        ...COMMON_OPTIONS,
         level: config.LOG_LEVEL,
-        formatters: { level: (label: string) => ({ level: label }) },
-        timestamp: () => `,"time":"${new Date().toISOString()}"`,
         genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id: string }).id,
         customAttributeKeys: { reqId: 'request_id' },
         quietReqLogger: true,
@@ -75,7 +113,7 @@ export function loggerParams(config: Pick<AppConfig, 'LOG_LEVEL'>, destination?:
         customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
           error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
       },
-      destination ?? process.stdout,
+      destination ?? logDestination(config),
     ],
   };
 }

@@ -14,14 +14,19 @@ import { EmbeddedDatabase } from './runtime/embedded-postgres';
 import { EmbeddedPostgresError } from './runtime/embedded-postgres-error';
 import { Connections, shutDown } from './runtime/graceful-shutdown';
 import { rootKeyBanner } from './runtime/root-key-banner';
+import { recordServerPid } from './runtime/server-pid';
+import { startUpLogger } from './logging';
 
-function say(message: string, level: 'info' | 'error' = 'info'): void {
-  process.stdout.write(`${JSON.stringify({ level, time: new Date().toISOString(), msg: message })}\n`);
-}
+let say: (message: string, level?: 'info' | 'error') => void = (message) => process.stdout.write(`${message}\n`);
 
 async function bootstrap(): Promise<void> {
   const startedAt = performance.now();
   const config = loadConfig(process.env);
+  const logger = startUpLogger(config);
+  say = (message, level = 'info') => logger[level](message);
+  // A second `npm start` on the same data reads it and says so before building (scripts/running-server.js).
+  if (!config.DATABASE_URL) recordServerPid(config.DATA_DIR, baseUrl(config));
+  say(config.DATABASE_URL ? 'connecting to DATABASE_URL' : 'starting the embedded PostgreSQL');
   const database = await openDatabase(config, say);
   if (database.embedded) say(`embedded PostgreSQL ready (data in ${database.embedded.dataDir})`);
   try {
@@ -35,7 +40,7 @@ async function bootstrap(): Promise<void> {
 
 async function serve(config: AppConfig, { url: databaseUrl, embedded }: Database, startedAt: number): Promise<void> {
   const applied = await runMigrations(databaseUrl);
-  if (applied.length > 0) say(`applied migrations: ${applied.join(', ')}`);
+  say(applied.length > 0 ? `database migrated: ${applied.length} migrations applied` : 'database schema up to date');
 
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot({ config, databaseUrl, appSecret: config.APP_SECRET ?? developmentAppSecret(config.DATA_DIR) }),
@@ -46,12 +51,22 @@ async function serve(config: AppConfig, { url: databaseUrl, embedded }: Database
   await configureApp(app);
   await app.init();
   const bootstrapped = await app.get(CommandBus).execute(new BootstrapIfEmptyCommand());
-  if (bootstrapped) process.stdout.write(rootKeyBanner(bootstrapped));
   stopGracefullyOnSignals(app, config, embedded);
-  const host = config.HOST ?? '127.0.0.1';
-  await app.listen(config.PORT, host);
-  const base = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.PORT}`;
+  const base = baseUrl(config);
+  try {
+    await app.listen(config.PORT, config.HOST ?? '127.0.0.1');
+  } catch (error) {
+    if (bootstrapped) process.stdout.write(rootKeyBanner(bootstrapped, base));
+    throw error;
+  }
   say(`billing API ready in ${Math.round(performance.now() - startedAt)} ms on ${base} — Swagger UI: ${base}/docs`);
+  // Last, so the keys are not lost among the start-up lines.
+  if (bootstrapped) process.stdout.write(rootKeyBanner(bootstrapped, base));
+}
+
+function baseUrl(config: AppConfig): string {
+  const host = config.HOST ?? '127.0.0.1';
+  return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.PORT}`;
 }
 
 /** See runtime/graceful-shutdown.ts and README "Shutdown". */

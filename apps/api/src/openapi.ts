@@ -1,5 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { API_GUIDE_PATH, orderTags } from './swagger-ui/api-tags';
+import { setupSwaggerUi } from './swagger-ui/swagger-ui';
 import { TEMPLATE_DOCUMENT_SCHEMA, templateDocumentSchema } from './documents/document-templates.dto';
 import { BODY_LIMIT_BYTES } from './http/json-body';
 import { ErrorBodyDto } from './http/error-body.dto';
@@ -15,12 +17,21 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setOpenAPIVersion('3.1.0')
     .setTitle(API_TITLE)
     .setDescription(
-      'Identity (workspaces, users, sessions, API keys, approvals, audit log), customers, prepaid wallets on a ledger ' +
-        '(credits, debits, holds, transfers, FX rates, top-ups), and document templates (printed layouts and e-mails, ' +
-        'defaults, PDF previews, SVG thumbnails). Every route lives under /v1 (and answers without it). ' +
+      'Billing for finance and platform teams, in these parts (the tags below follow them in the order you would use them):\n\n' +
+        '- **Customers and wallets**: customers, each with a primary prepaid wallet on a ledger (credits, debits, holds, ' +
+        'transfers, FX rates), and top-ups through a payment provider.\n' +
+        '- **Catalog**: costs, versioned products and plans, publishing their drafts (changes, cascades), subscriptions and migrations.\n' +
+        '- **Documents**: document templates (invoice, credit note, quote, e-mail), workspace defaults, PDF previews, SVG thumbnails.\n' +
+        '- **Identity and administration**: customer verifications, API keys, workspaces, users, sessions, approvals, the audit log.\n' +
+        '- **Health**: liveness and readiness probes.\n\n' +
+        'Every route lives under /v1 (and answers without it). ' +
         'Authenticate with `Authorization: Bearer <sk_live_…|sk_test_…|sess_…>`; select a workspace with `X-Workspace-Id`; ' +
         'send `Idempotency-Key` on every authenticated POST (optional on the template preview, a pure render). ' +
-        `Errors share one body: see the ${ERROR_SCHEMA} schema; each operation lists the codes of each status it can answer.`,
+        `Errors share one body: see the ${ERROR_SCHEMA} schema; each operation lists the codes of each status it can answer. ` +
+        `The conventions (authentication, workspaces, idempotency, errors, pagination, money, rate limits) are in the [API guide](${API_GUIDE_PATH}).\n\n` +
+        'In this page: **Authorize** with a key (kept across reloads), then **Try it out** and **Execute**. Each Execute sends a fresh ' +
+        '`Idempotency-Key` (a key you type is sent as typed), makes the example `external_id`, `reference` and `key` unique, ' +
+        'and moves example dates to tomorrow, so every example works when executed again.',
     )
     .setVersion('1')
     .addBearerAuth(
@@ -47,35 +58,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     ...document.components,
     schemas: { ...document.components?.schemas, [TEMPLATE_DOCUMENT_SCHEMA]: templateDocumentSchema() },
   };
-  return declareTags(boundSchemas(exampleBodies(describeFormats(describeRoutes(app, document))), BODY_LIMIT_BYTES));
+  return orderTags(boundSchemas(exampleBodies(describeFormats(describeRoutes(app, document))), BODY_LIMIT_BYTES));
 }
 
-/** Every tag an operation uses (@ApiTags on the controllers), declared once at the top, sorted. */
-function declareTags(document: OpenAPIObject): OpenAPIObject {
-  const used = new Set<string>();
-  for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item as Record<string, { tags?: unknown }>)) {
-      if (operation && Array.isArray(operation.tags)) for (const tag of operation.tags) used.add(String(tag));
-    }
-  }
-  const declared = new Set((document.tags ?? []).map((tag) => tag.name));
-  document.tags = [
-    ...(document.tags ?? []),
-    ...[...used]
-      .filter((tag) => !declared.has(tag))
-      .sort()
-      .map((name) => ({ name })),
-  ];
-  return document;
-}
-
-/** OpenAPI 3.1 at /openapi.json and Swagger UI at /docs. */
+/** OpenAPI 3.1 at /openapi.json and /openapi.yaml, Swagger UI at /docs. */
 export function setupOpenApi(app: INestApplication): void {
-  const document = buildOpenApiDocument(app);
-  SwaggerModule.setup('docs', app, document, {
-    useGlobalPrefix: false,
-    jsonDocumentUrl: 'openapi.json',
-    yamlDocumentUrl: 'openapi.yaml',
-    customSiteTitle: API_TITLE,
-  });
+  setupSwaggerUi(app, buildOpenApiDocument(app), API_TITLE);
 }

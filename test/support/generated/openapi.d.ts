@@ -13685,8 +13685,6 @@ export interface operations {
                 "external_id.eq"?: string;
                 /** @description Comma list, exact (up to 100). Example: `crm-plan-042,crm-plan-043`. */
                 "external_id.in"?: string;
-                /** @description Spelled custom_fields.<key>[.eq|.in] with your field key (1–64 letters, digits, _ or -), e.g. custom_fields.region=eu or custom_fields.tier.in=1,2: plans whose custom field equals the value (a number or boolean when the value parses so, else a string). Example: `eu`. */
-                "custom_fields.{key}"?: string;
                 /** @description created_at eq the value (RFC 3339). Same as .eq. Example: `2026-11-01T00:00:00Z`. */
                 created_at?: string;
                 /** @description created_at eq the value (RFC 3339). Example: `2026-11-01T00:00:00Z`. */
@@ -13735,6 +13733,10 @@ export interface operations {
                 "version.lt"?: number;
                 /** @description version lte the value (the live version’s number). Example: `2`. */
                 "version.lte"?: number;
+                /** @description Plans whose custom field equals the value (a number or boolean when the value parses so, else a string): custom_fields[<key>]=<value>, the same as custom_fields.<key>=<value>, with your field key (1–64 letters, digits, _ or -) and an optional .eq or .in (a comma list) after it: custom_fields[region]=eu, custom_fields[tier.in]=1,2. Example: `{"region":"eu"}`. */
+                custom_fields?: {
+                    [key: string]: string;
+                };
             };
             header?: {
                 /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
@@ -18492,6 +18494,7 @@ export interface operations {
                 "X-Workspace-Id"?: string;
             };
             path: {
+                /** @description A template id (pre-filled: the system invoice template, which every workspace has). */
                 id: string;
             };
             cookie?: never;
@@ -18937,6 +18940,7 @@ export interface operations {
                 "Idempotency-Key": string;
             };
             path: {
+                /** @description A template id (pre-filled: the system invoice template, which every workspace has). */
                 id: string;
             };
             cookie?: never;
@@ -19437,6 +19441,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description A template id (pre-filled: the system invoice template, which every workspace has). */
                 id: string;
             };
             cookie?: never;
@@ -19636,6 +19641,7 @@ export interface operations {
                 "X-Workspace-Id"?: string;
             };
             path: {
+                /** @description A template id (pre-filled: the system invoice template, which every workspace has). */
                 id: string;
             };
             cookie?: never;

@@ -1,12 +1,12 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ListPlansQuery } from '@app/catalog';
 import type { Actor } from '@app/shared-kernel';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { RequireScope } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
-import { ListPlansQueryDto, PlanListDto } from './plans-list.dto';
+import { CUSTOM_FIELDS_QUERY, ListPlansQueryDto, PlanListDto } from './plans-list.dto';
 import { OperationId } from '../http/operation-id';
 
 @ApiTags('Plans')
@@ -27,6 +27,7 @@ export class PlansListController {
       'the parameter. Items are plan objects as GET /v1/plans/{id} returns them; deleted plans never appear. Cursors are bound to the ' +
       'filters, search and sort that issued them.',
   })
+  @ApiQuery(CUSTOM_FIELDS_QUERY)
   @ApiOkResponse({ type: PlanListDto })
   @ApiErrors('INVALID_FILTER', 'INVALID_SORT')
   list(@CurrentActor() actor: Actor, @Query() query: ListPlansQueryDto) {

@@ -105,15 +105,6 @@ export class ListPlansQueryDto extends ListQueryDto {
     description: `Comma list, exact (up to ${MAX_IN_VALUES}).`,
   })
   external_id_in?: string;
-
-  @ApiPropertyOptional({
-    name: 'custom_fields.{key}',
-    type: String,
-    example: 'eu',
-    description:
-      'Spelled custom_fields.<key>[.eq|.in] with your field key (1–64 letters, digits, _ or -), e.g. custom_fields.region=eu or custom_fields.tier.in=1,2: plans whose custom field equals the value (a number or boolean when the value parses so, else a string).',
-  })
-  custom_fields_key?: string;
 }
 
 /** One documented query parameter per range filter and operator: `created_at`, `created_at.gt`, …, `version.lte`. */
@@ -146,3 +137,23 @@ export class PlanListDto {
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
   @ApiPropertyOptional({ type: PlanListCountsDto, description: 'With counts=status.' }) counts?: PlanListCountsDto;
 }
+
+/**
+ * custom_fields as an OpenAPI deepObject (`custom_fields[region]=eu`): what Swagger UI and
+ * generated clients can send. The dotted spelling (`custom_fields.region.in=…`) means the same.
+ */
+export const CUSTOM_FIELDS_QUERY = {
+  name: 'custom_fields',
+  required: false,
+  style: 'deepObject' as const,
+  explode: true,
+  schema: {
+    type: 'object' as const,
+    additionalProperties: { type: 'string' as const, maxLength: 16384 },
+    example: { region: 'eu' },
+  },
+  description:
+    'Plans whose custom field equals the value (a number or boolean when the value parses so, else a string): ' +
+    'custom_fields[<key>]=<value>, the same as custom_fields.<key>=<value>, with your field key (1–64 letters, digits, _ or -) ' +
+    'and an optional .eq or .in (a comma list) after it: custom_fields[region]=eu, custom_fields[tier.in]=1,2.',
+};

@@ -24,6 +24,7 @@ import {
   negotiateLocale,
   PreviewFormat,
   PRINTED_DOCUMENT_TYPES,
+  SYSTEM_TEMPLATE_IDS,
   PreviewTemplateQuery,
   templateResponse,
   TemplateThumbnailQuery,
@@ -58,6 +59,13 @@ const ACCEPT_LANGUAGE = {
 };
 
 /** Preview formats by media type; the PDF unless the Accept header prefers another. */
+/** A stable id to try a read-only route with: the system invoice template exists in every workspace. */
+const SYSTEM_TEMPLATE_ID = {
+  name: 'id',
+  example: SYSTEM_TEMPLATE_IDS.invoice,
+  description: 'A template id (pre-filled: the system invoice template, which every workspace has).',
+};
+
 const FORMATS: Record<string, PreviewFormat> = { 'application/pdf': 'pdf', 'text/html': 'html', 'text/plain': 'text' };
 
 export function negotiateFormat(accept: string | undefined): PreviewFormat {
@@ -199,6 +207,7 @@ export class DocumentTemplatesController {
 
   @OperationId('getDocumentTemplate')
   @Get(':id')
+  @ApiParam(SYSTEM_TEMPLATE_ID)
   @RequireScope('document_templates:read')
   @ApiOperation({ summary: 'Get a template; system defaults are resolved from their built-in definitions.' })
   @ApiHeader(ACCEPT_LANGUAGE)
@@ -267,6 +276,7 @@ export class DocumentTemplatesController {
 
   @OperationId('copyDocumentTemplate')
   @Post(':id/copy')
+  @ApiParam(SYSTEM_TEMPLATE_ID)
   @HttpCode(201)
   @RequireScope('document_templates:write')
   @ApiOperation({
@@ -344,6 +354,7 @@ export class DocumentTemplatesController {
 
   @OperationId('previewDocumentTemplate')
   @Post(':id/preview')
+  @ApiParam(SYSTEM_TEMPLATE_ID)
   @HttpCode(200)
   @PureResponse()
   // A pure render: it changes nothing, so a read-only key may preview (as it may read the thumbnail).
@@ -406,6 +417,7 @@ export class DocumentTemplatesController {
 
   @OperationId('getDocumentTemplateThumbnail')
   @Get(':id/thumbnail')
+  @ApiParam(SYSTEM_TEMPLATE_ID)
   @RequireScope('document_templates:read')
   @ApiOperation({
     summary:

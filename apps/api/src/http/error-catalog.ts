@@ -17,7 +17,10 @@ interface CatalogEntry {
 const CATALOG = {
   // Input, before or around any handler.
   VALIDATION_ERROR: { kind: 'invalid_request', message: 'Unknown parameter: colour.', param: 'colour' },
-  MALFORMED_REQUEST: { kind: 'invalid_request', message: 'The request body is not valid JSON.' },
+  MALFORMED_REQUEST: {
+    kind: 'invalid_request',
+    message: 'The request body is not valid JSON: syntax error at position 12 (line 1, column 13).',
+  },
   INVALID_CURSOR: {
     kind: 'invalid_request',
     message: 'The cursor is invalid for this list, its filters or its order.',

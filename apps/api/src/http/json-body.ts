@@ -36,7 +36,7 @@ export function acceptJsonBodiesOnly(adapter: FastifyAdapter, bodyLimit: number)
     }
     const text = body.toString('utf8');
     parse(request, text, (error, value) => {
-      if (error) done(error, undefined);
+      if (error) done(syntaxErrorOf(text) ?? error, undefined);
       else if (nestsDeeperThan(value, MAX_JSON_DEPTH)) done(tooDeep(), undefined);
       else {
         const refusal = nulInBody(text, value);
@@ -67,6 +67,26 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
     }
   }
   return false;
+}
+
+/**
+ * Where a body stops being JSON, as position, line and column: V8's own message may quote the
+ * body (a secret in it would be echoed and logged), so only its position is kept.
+ */
+export function syntaxErrorOf(text: string): DomainError | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    const position = Number(/at position (\d+)/.exec((error as Error).message)?.[1] ?? text.length);
+    const before = text.slice(0, position).split('\n');
+    return new DomainError(
+      'invalid_request',
+      'MALFORMED_REQUEST',
+      `The request body is not valid JSON: syntax error at position ${position} (line ${before.length}, column ${before[before.length - 1].length + 1}).`,
+    );
+  }
 }
 
 /** JSON travels as UTF-8 (RFC 8259 §8.1); a body declared in another charset would be read as mojibake. */

@@ -13,7 +13,7 @@ export const RATE_LIMIT_WINDOW_SECONDS = WINDOW_MS / 1000;
 
 /**
  * Fixed one-minute windows counted in process, per caller. Costs no I/O on the hot path;
- * with N instances behind a balancer the effective ceiling is N × limit (noted in the README).
+ * with N instances behind a balancer the effective ceiling is N × limit (noted in docs/design.md, "Scaling out").
  * What must hold across instances (sign-in attempts, PDF previews) is counted in the database.
  * `now` is the application's Clock (the database's time), so every instance's windows start
  * on the same minute boundary whatever its host clock says (R9).

@@ -253,6 +253,9 @@ function unfillOptionalFilters(operation: Operation): void {
       continue;
     const example = parameter.schema.example;
     delete parameter.schema.example;
+    // "Add item" on an array fills in its items' example rather than the word "string".
+    if (Array.isArray(example) && parameter.schema.items)
+      parameter.schema.items = { ...parameter.schema.items, example: example[0] };
     const shown = `Example: \`${typeof example === 'string' ? example : JSON.stringify(example)}\`.`;
     parameter.description = parameter.description ? `${String(parameter.description).replace(/\.?$/, '.')} ${shown}` : shown;
   }
@@ -310,6 +313,8 @@ function addNosniffHeader(operation: Operation): void {
   }
 }
 
+export const IDEMPOTENCY_KEY_EXAMPLE = '5b0e7a7e-3c1f-4d2a-9e8b-6f4a2d1c0b9e';
+
 function addIdempotencyKeyHeader(operation: Operation, rule: IdempotencyKeyRule): void {
   operation.parameters = [
     ...(operation.parameters ?? []),
@@ -320,7 +325,8 @@ function addIdempotencyKeyHeader(operation: Operation, rule: IdempotencyKeyRule)
       description:
         'A unique key per logical request (a UUID will do), 1–255 printable ASCII characters. A retry with the same key and ' +
         'body replays the first answer (`Idempotent-Replayed: true`); the same key with another body is a 422.',
-      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+      // Swagger UI pre-fills it; its page sends a fresh key in place of this example on every Execute (swagger-ui-page.ts).
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$', example: IDEMPOTENCY_KEY_EXAMPLE },
     },
   ];
 }

@@ -1,5 +1,7 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError, FieldError } from '@app/shared-kernel';
+import { getMetadataStorage } from 'class-validator';
+import { closestName } from './closest-name';
 import { parsesOwnQuery } from './own-query';
 
 /** class-validator constraint names → the contract's stable field error codes. */
@@ -34,10 +36,30 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
     const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) => ({
       param,
       code: (error.contexts?.[constraint]?.code as string | undefined) ?? CONSTRAINT_CODES[constraint] ?? 'INVALID_VALUE',
-      message: constraint === 'whitelistValidation' ? `Unknown parameter: ${param}.` : message,
+      message: newcomerMessage(error, constraint, param) ?? message,
     }));
     return [...own, ...flatten(error.children ?? [], param)];
   });
+}
+
+/** The mistakes a newcomer makes first, answered with what to send instead (the codes stay class-validator's). */
+function newcomerMessage(error: ValidationError, constraint: string, param: string): string | undefined {
+  if (constraint === 'whitelistValidation') {
+    const guess = closestName(error.property, declaredProperties(error.target));
+    return `Unknown parameter: ${param}.${guess ? ` Did you mean ${guess}?` : ''}`;
+  }
+  if (error.value === undefined) return `${param} is required.`;
+  if (constraint === 'isString' && typeof error.value === 'number') {
+    return `${param} must be a string, not a JSON number: amounts are decimal strings such as "10.50".`;
+  }
+  return undefined;
+}
+
+/** The fields a DTO declares (those class-validator knows), where a mistyped one was sent. */
+function declaredProperties(target: object | undefined): string[] {
+  if (target === undefined) return [];
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(target.constructor, '', true, false);
+  return [...new Set(metadata.map((entry) => entry.propertyName))];
 }
 
 /** A request refused by its shape, before any handler ran: never stored for idempotent replay. */
@@ -76,7 +98,8 @@ export function createValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
     transform: true,
-    validationError: { target: false, value: false },
+    // Target and value shape the messages (newcomerMessage); neither is ever copied into the answer.
+    validationError: { target: true, value: true },
     exceptionFactory: (errors) => validationFailed(flatten(errors)),
   });
 }

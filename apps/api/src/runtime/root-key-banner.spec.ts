@@ -13,14 +13,21 @@ describe('rootKeyBanner', () => {
   };
 
   it('shows the live and the sandbox root key, each on a labelled line', () => {
-    const lines = rootKeyBanner(result).split('\n');
+    const lines = rootKeyBanner(result, 'http://127.0.0.1:3000').split('\n');
     expect(lines).toContain('    live:     sk_live_LIVESECRET');
     expect(lines).toContain('    sandbox:  sk_test_SANDBOXSECRET');
-    expect(lines.filter((line) => line.includes('SECRET'))).toHaveLength(2);
+    expect(lines.filter((line) => line.includes('LIVESECRET'))).toHaveLength(1);
+  });
+
+  it('ends with a command that works as printed: the sandbox key on a route it may read, on the real address', () => {
+    const banner = rootKeyBanner(result, 'http://127.0.0.1:3417');
+    expect(banner).toContain('  Try: curl -H "Authorization: Bearer sk_test_SANDBOXSECRET" http://127.0.0.1:3417/v1/customers');
+    expect(banner).toContain('open http://127.0.0.1:3417/docs');
+    expect(banner).not.toContain('<');
   });
 
   it('names the organization and both workspaces', () => {
-    const banner = rootKeyBanner(result);
+    const banner = rootKeyBanner(result, 'http://127.0.0.1:3000');
     expect(banner).toContain(result.organization_id);
     expect(banner).toContain(`live (${result.workspaces[0].id}), sandbox (${result.workspaces[1].id})`);
   });

@@ -4,7 +4,7 @@ import type { BootstrapResult } from '@app/identity';
  * The first start's banner: the only time the root keys' secrets are shown (the database keeps
  * their hashes alone). A live key and a sandbox key, as Stripe hands out both at once.
  */
-export function rootKeyBanner(result: BootstrapResult): string {
+export function rootKeyBanner(result: BootstrapResult, baseUrl: string): string {
   const rule = '='.repeat(78);
   return [
     '',
@@ -19,7 +19,8 @@ export function rootKeyBanner(result: BootstrapResult): string {
     '',
     '  The sandbox key works on test data only: test cards (pm_card_visa, pm_card_declined)',
     '  and the test helpers (POST /v1/test_helpers/top_ups/{id}/succeed).',
-    '  Try: curl -H "Authorization: Bearer <key>" http://127.0.0.1:<port>/v1/workspaces',
+    `  Try: curl -H "Authorization: Bearer ${result.sandbox_api_key.secret}" ${baseUrl}/v1/customers`,
+    `  or open ${baseUrl}/docs, click Authorize and paste a key.`,
     rule,
     '',
   ].join('\n');

@@ -69,6 +69,14 @@ describe('plan list query grammar (model §6)', () => {
     ]);
   });
 
+  it('reads custom_fields[<key>] (a deepObject, as Swagger UI and generated clients send it) as custom_fields.<key>', () => {
+    expect(criteriaOf({ 'custom_fields[region]': 'eu' }).filters).toEqual(criteriaOf({ 'custom_fields.region': 'eu' }).filters);
+    expect(criteriaOf({ 'custom_fields[tier.in]': '2,gold' }).filters).toEqual([
+      { field: 'custom_fields', key: 'tier', op: 'in', values: ['"gold"', '2'] },
+    ]);
+    expect(() => criteriaOf({ 'custom_fields[region]': 'eu', 'custom_fields.region': 'us' })).toThrow(/repeats the filter/);
+  });
+
   it('normalizes timestamps to the UTC instant with microseconds', () => {
     const [filter] = criteriaOf({ 'created_at.gte': '2026-01-01T01:30:00.1234567+01:30' }).filters;
     expect(filter).toEqual({ field: 'created_at', op: 'gte', value: '2026-01-01T00:00:00.123456Z' });
@@ -100,6 +108,8 @@ describe('plan list query grammar (model §6)', () => {
       [{ 'external_id.in': Array.from({ length: 101 }, (_, i) => `x${i}`).join(',') }, 'external_id.in'],
       [{ 'custom_fields.bad key': 'x' }, 'custom_fields.bad key'],
       [{ custom_fields: 'x' }, 'custom_fields'],
+      [{ 'custom_fields[]': 'x' }, 'custom_fields[]'],
+      [{ 'custom_fields[bad key]': 'x' }, 'custom_fields[bad key]'],
       [{ [`custom_fields.${'k'.repeat(65)}`]: 'x' }, `custom_fields.${'k'.repeat(65)}`],
       [{ 'custom_fields.region.contains': 'e' }, 'custom_fields.region.contains'],
       [{ status: 'live' }, 'status'],

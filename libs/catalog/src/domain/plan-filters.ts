@@ -165,7 +165,12 @@ function single(param: string, raw: unknown): string {
   return raw;
 }
 
+/** `custom_fields[region]` (OpenAPI's deepObject, as Swagger UI and generated clients send it) is `custom_fields.region`. */
+const CUSTOM_FIELD_BRACKETS = /^custom_fields\[([^\]]*)\]$/;
+
 function parseFilter(param: string, value: string): PlanFilter {
+  const bracketed = CUSTOM_FIELD_BRACKETS.exec(param);
+  if (bracketed) return parseCustomField(param, bracketed[1].split('.'), value);
   const [field, ...rest] = param.split('.');
   if (field === 'custom_fields') return parseCustomField(param, rest, value);
   if (rest.length > 1) throw invalidFilter(param, `Unknown filter: ${param}.`);

@@ -5553,10 +5553,6 @@ export type ListPlansData = {
          */
         'external_id.in'?: string;
         /**
-         * Spelled custom_fields.<key>[.eq|.in] with your field key (1–64 letters, digits, _ or -), e.g. custom_fields.region=eu or custom_fields.tier.in=1,2: plans whose custom field equals the value (a number or boolean when the value parses so, else a string). Example: `eu`.
-         */
-        'custom_fields.{key}'?: string;
-        /**
          * created_at eq the value (RFC 3339). Same as .eq. Example: `2026-11-01T00:00:00Z`.
          */
         created_at?: string;
@@ -5652,6 +5648,12 @@ export type ListPlansData = {
          * version lte the value (the live version’s number). Example: `2`.
          */
         'version.lte'?: number;
+        /**
+         * Plans whose custom field equals the value (a number or boolean when the value parses so, else a string): custom_fields[<key>]=<value>, the same as custom_fields.<key>=<value>, with your field key (1–64 letters, digits, _ or -) and an optional .eq or .in (a comma list) after it: custom_fields[region]=eu, custom_fields[tier.in]=1,2. Example: `{"region":"eu"}`.
+         */
+        custom_fields?: {
+            [key: string]: string;
+        };
     };
     url: '/v1/plans';
 };
@@ -7753,6 +7755,9 @@ export type GetDocumentTemplateData = {
         'X-Workspace-Id'?: string;
     };
     path: {
+        /**
+         * A template id (pre-filled: the system invoice template, which every workspace has).
+         */
         id: string;
     };
     query?: never;
@@ -7889,6 +7894,9 @@ export type CopyDocumentTemplateData = {
         'Idempotency-Key': string;
     };
     path: {
+        /**
+         * A template id (pre-filled: the system invoice template, which every workspace has).
+         */
         id: string;
     };
     query?: never;
@@ -8103,6 +8111,9 @@ export type PreviewDocumentTemplateData = {
         'Idempotency-Key'?: string;
     };
     path: {
+        /**
+         * A template id (pre-filled: the system invoice template, which every workspace has).
+         */
         id: string;
     };
     query?: {
@@ -8185,6 +8196,9 @@ export type GetDocumentTemplateThumbnailData = {
         'X-Workspace-Id'?: string;
     };
     path: {
+        /**
+         * A template id (pre-filled: the system invoice template, which every workspace has).
+         */
         id: string;
     };
     query?: never;

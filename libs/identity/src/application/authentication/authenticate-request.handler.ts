@@ -29,6 +29,9 @@ export class AuthenticateRequestHandler implements IQueryHandler<AuthenticateReq
 
   async execute({ authorization, ip, workspace }: AuthenticateRequestQuery): Promise<Actor> {
     if (!authorization) throw unauthenticated('Send an API key or session token as `Authorization: Bearer <token>`.');
+    if (!/^Bearer\s/i.test(authorization)) {
+      throw unauthenticated('The Authorization header takes the Bearer scheme: send `Authorization: Bearer <token>`.');
+    }
     const token = BEARER.exec(authorization)?.[1];
     const kind = token === undefined ? undefined : verifyTokenShape(token);
     if (!token || !kind) throw unauthenticated('The bearer token is malformed.');
