@@ -21,6 +21,7 @@ import { PlanTimesAfterCreation1763805400000 } from './1763805400000-plan-times-
 import { PlanMigrationSweep1763805500000 } from './1763805500000-plan-migration-sweep';
 import { PlanStatusCounts1763805600000 } from './1763805600000-plan-status-counts';
 import { DistributionReadyKeys1763806000000 } from './1763806000000-distribution-ready-keys';
+import { DistributeOnCitus1763807000000 } from './1763807000000-distribute-on-citus';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   PlanMigrationSweep1763805500000,
   PlanStatusCounts1763805600000,
   DistributionReadyKeys1763806000000,
+  DistributeOnCitus1763807000000,
 ];
