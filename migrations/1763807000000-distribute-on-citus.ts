@@ -5,6 +5,7 @@ import {
   distributeTenantTable,
   isCitusDatabase,
 } from '../libs/shared-kernel/src/persistence/citus-distribution';
+import { COLUMNS as WALLET_LOCK_COLUMNS, RETURNS as WALLET_LOCK_RETURNS } from './1763800600000-hot-path-plans';
 
 interface ForeignKey {
   table: string;
@@ -27,6 +28,12 @@ interface ForeignKey {
  * them shard by shard). The `plans` status-count triggers need `citus.enable_unsafe_triggers` (they
  * write `plan_status_counts`, colocated: the same shard group). Rows already present move to the
  * shards.
+ *
+ * wallet_lock finds each wallet by its id and checks the tenant on the row found (see
+ * HotPathPlans): Citus routes, and so may lock, only a statement that names the organization by
+ * equality, so on Citus it names it (each shard's planner then finds the row by its primary key),
+ * in the correlated lookup of the open lots too (by the parameter: Citus does not carry the wallet's
+ * organization into it, and would read the lots of every shard).
  */
 export class DistributeOnCitus1763807000000 implements MigrationInterface {
   name = 'DistributeOnCitus1763807000000';
@@ -55,6 +62,26 @@ export class DistributeOnCitus1763807000000 implements MigrationInterface {
     for (const { table } of tenantTables) await distributeTenantTable(q, table);
 
     for (const key of foreignKeys) await q.query(`ALTER TABLE ${key.table} ADD CONSTRAINT ${key.name} ${key.definition}`);
+
+    await q.query(`
+      CREATE OR REPLACE FUNCTION wallet_lock(p_organization_id uuid, p_workspace_id uuid, p_ids uuid[])
+      ${WALLET_LOCK_RETURNS}
+      LANGUAGE plpgsql VOLATILE AS $$
+      #variable_conflict use_column
+      DECLARE
+        v_id uuid;
+      BEGIN
+        FOR v_id IN SELECT DISTINCT k FROM unnest(p_ids) AS k WHERE k IS NOT NULL ORDER BY k LOOP
+          PERFORM 1 FROM wallets w
+            WHERE w.organization_id = p_organization_id AND w.workspace_id = p_workspace_id AND w.id = v_id
+            FOR UPDATE OF w;
+          RETURN QUERY
+            SELECT ${WALLET_LOCK_COLUMNS.replace('l.organization_id = w.organization_id', 'l.organization_id = p_organization_id')}
+              FROM wallets w
+             WHERE w.organization_id = p_organization_id AND w.workspace_id = p_workspace_id AND w.id = v_id;
+        END LOOP;
+      END
+      $$`);
   }
 
   async down(q: QueryRunner): Promise<void> {
