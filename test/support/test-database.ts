@@ -76,6 +76,18 @@ function runId(): string {
   return process.env.TEST_RUN_ID ?? 'adhoc';
 }
 
+/** Builds this run's template ahead of the test files (the global setup), so no file's hook pays for the migrations. */
+export async function prepareTemplate(): Promise<void> {
+  const nodes = await databaseNodes(serverUrl());
+  const admin = new Client({ connectionString: serverUrl() });
+  await admin.connect();
+  try {
+    await ensureTemplate(admin, nodes);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** A fresh, fully migrated database of its own for one test file (on Citus: on every node). */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const nodes = await databaseNodes(serverUrl());
