@@ -1,11 +1,11 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-const RETURNS = `RETURNS TABLE (organization_id uuid, workspace_id uuid, id uuid, customer_id uuid, currency char(3), is_primary boolean,
+export const RETURNS = `RETURNS TABLE (organization_id uuid, workspace_id uuid, id uuid, customer_id uuid, currency char(3), is_primary boolean,
                      cash_balance numeric, promotional_balance numeric, held_balance numeric, credit_limit numeric, max_balance numeric,
                      max_single_credit numeric, low_balance_threshold numeric, auto_topup_enabled boolean, auto_topup_amount numeric,
                      auto_topup_payment_method_id text, version integer, created_at timestamptz, updated_at timestamptz, lots json)`;
 
-const COLUMNS = `w.organization_id, w.workspace_id, w.id, w.customer_id, w.currency, w.is_primary, w.cash_balance::numeric,
+export const COLUMNS = `w.organization_id, w.workspace_id, w.id, w.customer_id, w.currency, w.is_primary, w.cash_balance::numeric,
                  w.promotional_balance::numeric, w.held_balance::numeric, w.credit_limit::numeric, w.max_balance::numeric,
                  w.max_single_credit::numeric, w.low_balance_threshold::numeric, w.auto_topup_enabled, w.auto_topup_amount::numeric,
                  w.auto_topup_payment_method_id, w.version, w.created_at, w.updated_at,

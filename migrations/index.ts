@@ -22,6 +22,7 @@ import { PlanMigrationSweep1763805500000 } from './1763805500000-plan-migration-
 import { PlanStatusCounts1763805600000 } from './1763805600000-plan-status-counts';
 import { DistributionReadyKeys1763806000000 } from './1763806000000-distribution-ready-keys';
 import { SignInAttempts1763806100000 } from './1763806100000-sign-in-attempts';
+import { DistributeOnCitus1763807000000 } from './1763807000000-distribute-on-citus';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   PlanStatusCounts1763805600000,
   DistributionReadyKeys1763806000000,
   SignInAttempts1763806100000,
+  DistributeOnCitus1763807000000,
 ];

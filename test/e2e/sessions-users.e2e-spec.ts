@@ -157,7 +157,7 @@ describe('Sessions and users', () => {
       await t.http.get('/v1/users').set('Authorization', staying).expect(200);
 
       const [row] = await db.query(
-        `SELECT s.revoked_at, (SELECT count(*)::int FROM audit_events a WHERE a.action = 'session.ended' AND a.resource_id = s.id::text)
+        `SELECT s.revoked_at, (SELECT count(*)::int FROM audit_events a WHERE a.organization_id = s.organization_id AND a.action = 'session.ended' AND a.resource_id = s.id::text)
                 AS audited
            FROM sessions s WHERE s.token_hash = $1`,
         [createHash('sha256').update(ending.slice('Bearer '.length)).digest()],

@@ -247,7 +247,7 @@ describe('Wallet transfers and FX rates', () => {
       expect((await transactions(target.id))[0]).toEqual(response.body.credit_transaction);
       const rows = await db.query(
         `SELECT source_wallet_id, target_wallet_id, amount::text, target_amount::text, exchange_rate, debit_transaction_id,
-                credit_transaction_id, (SELECT count(*) FROM fx_clearing_entries c WHERE c.transfer_id = w.id)::int AS clearing
+                credit_transaction_id, (SELECT count(*) FROM fx_clearing_entries c WHERE c.organization_id = w.organization_id AND c.transfer_id = w.id)::int AS clearing
            FROM wallet_transfers w WHERE id = $1`,
         [transferId],
       );

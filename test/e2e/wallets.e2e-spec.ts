@@ -1433,10 +1433,10 @@ describe('Wallets (prepaid, on the ledger)', () => {
 
       const [sums] = await db.query(
         `SELECT w.cash_balance::text AS cash, w.promotional_balance::text AS promotional,
-                (SELECT sum(amount) FROM wallet_transactions t WHERE t.wallet_id = w.id)::text AS total,
-                (SELECT sum(cash_amount) FROM wallet_transactions t WHERE t.wallet_id = w.id)::text AS cash_total,
-                (SELECT sum(promotional_amount) FROM wallet_transactions t WHERE t.wallet_id = w.id)::text AS promotional_total,
-                (SELECT count(*) FROM wallet_transactions t WHERE t.wallet_id = w.id)::int AS lines
+                (SELECT sum(amount) FROM wallet_transactions t WHERE t.organization_id = w.organization_id AND t.wallet_id = w.id)::text AS total,
+                (SELECT sum(cash_amount) FROM wallet_transactions t WHERE t.organization_id = w.organization_id AND t.wallet_id = w.id)::text AS cash_total,
+                (SELECT sum(promotional_amount) FROM wallet_transactions t WHERE t.organization_id = w.organization_id AND t.wallet_id = w.id)::text AS promotional_total,
+                (SELECT count(*) FROM wallet_transactions t WHERE t.organization_id = w.organization_id AND t.wallet_id = w.id)::int AS lines
            FROM wallets w WHERE w.id = $1`,
         [wallet.id],
       );

@@ -6,6 +6,7 @@ const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { randomBytes } = require('node:crypto');
+const { execFileSync } = require('node:child_process');
 const { EmbeddedPostgresError } = require('../../apps/api/src/runtime/embedded-postgres-error');
 const { postgresBinaries } = require('../../apps/api/src/runtime/postgres-binaries');
 const { freePort, initCluster, startServer } = require('../../apps/api/src/runtime/postgres-server');
@@ -13,7 +14,21 @@ const { postgresUser } = require('../../apps/api/src/runtime/postgres-user');
 
 module.exports = async function globalSetup() {
   process.env.TEST_RUN_ID = randomBytes(4).toString('hex');
-  if (process.env.DATABASE_URL) return;
+  if (process.env.DATABASE_URL) {
+    // The run's migrated template, built before any file starts (on a Citus cluster that takes longer
+    // than a file's hook may wait); in a process of its own, which resolves the `@app/…` paths.
+    execFileSync(
+      process.execPath,
+      [
+        '-r',
+        join(__dirname, 'register-ts.js'),
+        '-e',
+        `require(${JSON.stringify(join(__dirname, 'test-database.ts'))}).prepareTemplate()`,
+      ],
+      { stdio: 'inherit', env: process.env },
+    );
+    return;
+  }
   // Private to this run; PostgreSQL's own user (as root: `postgres`) may pass through to `data`.
   const parent = mkdtempSync(join(tmpdir(), 'billing-test-pg-'));
   chmodSync(parent, 0o711);

@@ -175,7 +175,9 @@ export async function ledgerViolations(db: DataSource, walletIds?: string[]): Pr
   const lines: LineRow[] = await db.query(
     `SELECT wallet_id, id, type, amount::text, cash_amount::text, promotional_amount::text, ending_cash_balance::text,
             ending_promotional_balance::text, funding, created_at,
-            (SELECT h.created_at FROM wallet_holds h WHERE h.id = t.hold_id AND t.type = 'hold_capture') AS reserved_at
+            (SELECT h.created_at FROM wallet_holds h
+              WHERE h.organization_id = t.organization_id AND h.workspace_id = t.workspace_id AND h.wallet_id = t.wallet_id
+                AND h.id = t.hold_id AND t.type = 'hold_capture') AS reserved_at
        FROM wallet_transactions t WHERE $1::uuid[] IS NULL OR wallet_id = ANY ($1) ORDER BY wallet_id, id`,
     [ids],
   );

@@ -23,6 +23,7 @@ export * from './outbox/integration-event';
 export * from './outbox/integration-event-handler';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
+export * from './persistence/citus-distribution';
 export * from './persistence/database-health';
 export * from './persistence/pg-notifications';
 export * from './persistence/database-errors';

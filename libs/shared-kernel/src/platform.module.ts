@@ -17,6 +17,7 @@ import { DatabaseClock } from './persistence/database-clock';
 import { DatabaseHealth } from './persistence/database-health';
 import { PgNotifications } from './persistence/pg-notifications';
 import { RateLimitCounter } from './persistence/rate-limit-counter';
+import { TenantRouting } from './persistence/tenant-routing';
 import { TransactionalNotifier } from './persistence/transactional-notifier';
 import { DEFAULT_IDEMPOTENCY_RESPONSE_MAX_BYTES } from './idempotency/idempotency-store';
 import { PlatformOptions } from './platform-options';
@@ -82,6 +83,7 @@ export class PlatformModule {
         IdempotencyStore,
         TransactionalNotifier,
         RateLimitCounter,
+        TenantRouting,
       ],
       exports: [
         PlatformOptions,

@@ -1,4 +1,6 @@
 import { Client } from 'pg';
+import { DISTRIBUTION_COLUMN } from '@app/shared-kernel';
+import { GLOBAL_TABLES, NOT_APPLICATION_TABLES } from '../../support/global-tables';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
 /**
@@ -10,32 +12,9 @@ import { createTestDatabase, TestDatabase } from '../../support/test-database';
  * - every table in `public` with an organization_id column leads its primary key, every unique
  *   constraint and unique index, and every foreign key with organization_id, and each foreign
  *   key references a key of a table that leads with its own distribution column;
- * - every table without the column is declared below with where it lives once distributed,
+ * - every table without the column is declared (test/support/global-tables.ts) with where it lives once distributed,
  *   and none of them references a tenant table (a reference or coordinator-local table cannot).
  */
-const DISTRIBUTION_COLUMN = 'organization_id';
-
-/** Tables without organization_id: each one's distribution key (if any) and why it has no organization_id. */
-const GLOBAL_TABLES: Record<string, { distributedBy?: string; reason: string }> = {
-  organizations: {
-    distributedBy: 'id',
-    reason: 'the root of every tenant: its id IS the distribution key (distributed by id, colocated with the tenant tables)',
-  },
-  payment_webhook_events: {
-    reason:
-      'provider inbox deduplicated by (provider, event_id) before any tenant is known: the event names only a top-up id, ' +
-      'and an event for an unknown top-up is still recorded and acknowledged; a coordinator-local table',
-  },
-  legacy_sign_ins: {
-    reason:
-      'the one global invariant: an address that signs in without naming its organization identifies one user across ' +
-      'all organizations; a coordinator-local (or reference) table looked up before the tenant is known',
-  },
-};
-
-/** Not the application's tables. pg-boss keeps its own schema (`pgboss`), outside `public`. */
-const NOT_APPLICATION_TABLES = new Set(['schema_migrations']);
-
 interface TableRow {
   table: string;
   has_column: boolean;
@@ -134,7 +113,11 @@ describe('Schema ready for distribution by organization_id (pg_catalog of a migr
     const undeclared = tables.filter((row) => !row.has_column && !(row.table in GLOBAL_TABLES)).map((row) => row.table);
     const declaredWithColumn = tables.filter((row) => row.has_column && row.table in GLOBAL_TABLES).map((row) => row.table);
     const declaredMissing = Object.keys(GLOBAL_TABLES).filter((table) => !tables.some((row) => row.table === table));
-    expect({ undeclared, declaredWithColumn, declaredMissing }).toEqual({ undeclared: [], declaredWithColumn: [], declaredMissing: [] });
+    expect({ undeclared, declaredWithColumn, declaredMissing }).toEqual({
+      undeclared: [],
+      declaredWithColumn: [],
+      declaredMissing: [],
+    });
     for (const { reason } of Object.values(GLOBAL_TABLES)) expect(reason.length).toBeGreaterThan(20);
   });
 
@@ -161,15 +144,23 @@ describe('Schema ready for distribution by organization_id (pg_catalog of a migr
   it('leads every foreign key of a tenant table with organization_id, referencing a key led by the distribution column', () => {
     const offenders = foreignKeys
       .filter((fk) => distributionColumn(fk.table) === DISTRIBUTION_COLUMN)
-      .filter((fk) => !leads(fk.columns, DISTRIBUTION_COLUMN) || !leads(fk.referenced_columns, distributionColumn(fk.referenced_table)))
-      .map((fk) => `${fk.table}.${fk.name}: (${fk.columns.join(', ')}) -> ${fk.referenced_table} (${fk.referenced_columns.join(', ')})`);
+      .filter(
+        (fk) => !leads(fk.columns, DISTRIBUTION_COLUMN) || !leads(fk.referenced_columns, distributionColumn(fk.referenced_table)),
+      )
+      .map(
+        (fk) =>
+          `${fk.table}.${fk.name}: (${fk.columns.join(', ')}) -> ${fk.referenced_table} (${fk.referenced_columns.join(', ')})`,
+      );
     expect(offenders).toEqual([]);
   });
 
   it('lets no table without a distribution column reference a tenant table, nor the root reference anything', () => {
     const offenders = foreignKeys
       .filter((fk) => distributionColumn(fk.table) !== DISTRIBUTION_COLUMN)
-      .map((fk) => `${fk.table}.${fk.name}: (${fk.columns.join(', ')}) -> ${fk.referenced_table} (${fk.referenced_columns.join(', ')})`);
+      .map(
+        (fk) =>
+          `${fk.table}.${fk.name}: (${fk.columns.join(', ')}) -> ${fk.referenced_table} (${fk.referenced_columns.join(', ')})`,
+      );
     expect(offenders).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CursorCodec, isUuid, keysetPage, newestFirstPosition, sameTenant } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { Wallet } from '../domain/wallet';
-import { toEntry, toWallet, TRANSACTION_COLUMNS, TransactionRow, WALLET_SELECT, WalletRow } from '../infrastructure/wallet-rows';
+import { toEntry, toWallet, TRANSACTION_COLUMNS, TransactionRow, walletSelect, WalletRow } from '../infrastructure/wallet-rows';
 import { GetWalletQuery, ListWalletsQuery, ListWalletTransactionsQuery } from './wallet.commands';
 import { walletNotFound } from './wallet-keys';
 import { assertWalletVisible } from './visibility';
@@ -13,11 +13,10 @@ export class GetWalletHandler implements IQueryHandler<GetWalletQuery> {
 
   async execute({ actor, walletId }: GetWalletQuery): Promise<Wallet> {
     const rows: WalletRow[] = isUuid(walletId)
-      ? await this.dataSource.query(`SELECT ${WALLET_SELECT} FROM wallets w WHERE w.id = $3 AND ${sameTenant('w', '$1', '$2')}`, [
-          actor.organizationId,
-          actor.workspaceId,
-          walletId,
-        ])
+      ? await this.dataSource.query(
+          `SELECT ${walletSelect('$1')} FROM wallets w WHERE w.id = $3 AND ${sameTenant('w', '$1', '$2')}`,
+          [actor.organizationId, actor.workspaceId, walletId],
+        )
       : [];
     if (!rows[0]) throw walletNotFound();
     return toWallet(rows[0]);
@@ -46,7 +45,7 @@ export class ListWalletsHandler implements IQueryHandler<ListWalletsQuery> {
       { limit, cursor },
       (after, rows) =>
         this.dataSource.query(
-          `SELECT ${WALLET_SELECT} FROM wallets w
+          `SELECT ${walletSelect('$1')} FROM wallets w
             WHERE w.organization_id = $1 AND w.workspace_id = $2
               AND ($3::uuid IS NULL OR w.customer_id = $3) AND ($4::text[] IS NULL OR w.currency = ANY ($4))
               AND ($5::boolean IS NULL OR w.is_primary = $5) AND ($6::boolean IS NULL OR w.auto_topup_enabled = $6)

@@ -99,14 +99,28 @@ export class TopUpStore {
     return rows[0] && toStored(rows[0]);
   }
 
-  /** Any tenant's top-up by id, row-locked: webhooks carry no tenant. */
+  /**
+   * Any tenant's top-up by id, row-locked: webhooks carry no tenant, so it is read first (a top-up
+   * never changes tenant), then locked by its key: on Citus only a statement naming the
+   * organization (one shard) may lock rows.
+   */
   async lock(id: string, tenant?: { organizationId: string; workspaceId: string }): Promise<StoredTopUp | undefined> {
     if (!isUuid(id)) return undefined;
+    const owner = tenant ?? (await this.tenantOf(id));
+    if (!owner) return undefined;
     const rows: TopUpRow[] = await this.txHost.tx.query(
-      `SELECT ${COLUMNS} FROM wallet_top_ups WHERE id = $1 AND ($2::uuid IS NULL OR (organization_id = $2 AND workspace_id = $3)) FOR UPDATE`,
-      [id, tenant?.organizationId ?? null, tenant?.workspaceId ?? null],
+      `SELECT ${COLUMNS} FROM wallet_top_ups WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 FOR UPDATE`,
+      [owner.organizationId, owner.workspaceId, id],
     );
     return rows[0] && toStored(rows[0]);
+  }
+
+  private async tenantOf(id: string): Promise<{ organizationId: string; workspaceId: string } | undefined> {
+    const rows: { organization_id: string; workspace_id: string }[] = await this.txHost.tx.query(
+      `SELECT organization_id, workspace_id FROM wallet_top_ups WHERE id = $1`,
+      [id],
+    );
+    return rows[0] && { organizationId: rows[0].organization_id, workspaceId: rows[0].workspace_id };
   }
 
   async settle(

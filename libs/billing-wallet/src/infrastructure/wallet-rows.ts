@@ -1,14 +1,18 @@
 import { Money, sameTenant, SqlWrite } from '@app/shared-kernel';
 import { EntryType, LedgerEntry, PromotionalLot, Source, Wallet, WalletState } from '../domain/wallet';
 
-/** The columns of a wallet read, with its open lots aggregated as JSON (one round trip). */
-export const WALLET_SELECT = `
+/**
+ * The columns of a wallet read, with its open lots aggregated as JSON (one round trip). The lots
+ * name the organization by its parameter (`organization`, e.g. `$1`), not by the wallet's column:
+ * Citus routes the correlated lookup to the organization's shard only so (else it reads every shard).
+ */
+export const walletSelect = (organization: string) => `
   w.organization_id, w.workspace_id, w.id, w.customer_id, w.currency, w.is_primary, w.cash_balance, w.promotional_balance,
   w.held_balance, w.credit_limit, w.max_balance, w.max_single_credit, w.low_balance_threshold, w.auto_topup_enabled,
   w.auto_topup_amount, w.auto_topup_payment_method_id, w.version, w.created_at, w.updated_at,
   COALESCE((SELECT json_agg(json_build_object('id', l.id, 'amount', l.amount::text, 'remaining', l.remaining::text, 'expires_at', l.expires_at, 'created_at', l.created_at))
               FROM promotional_lots l
-             WHERE l.organization_id = w.organization_id AND l.workspace_id = w.workspace_id AND l.wallet_id = w.id AND l.remaining > 0),
+             WHERE l.organization_id = ${organization} AND l.workspace_id = w.workspace_id AND l.wallet_id = w.id AND l.remaining > 0),
            '[]') AS lots`;
 
 export interface WalletRow {

@@ -13,7 +13,7 @@ import {
   PlanStatus,
   RawQuery,
 } from '../domain/plan-filters';
-import { PLAN_COLUMNS, PlanRow, planViews, PlanView } from './plan-views';
+import { planColumns, PlanRow, planViews, PlanView } from './plan-views';
 
 export interface PlanListView extends Page<PlanView> {
   counts?: { status: Record<PlanStatus, number> };
@@ -98,6 +98,9 @@ function filterSql(filter: PlanFilter, params: Parameters): string {
     }
   }
 }
+
+/** conditions() adds the organization first: its parameter. */
+const TENANT_PARAMETER = '$1';
 
 /** Every condition of the criteria (tenant first), optionally without the status filter (counts are facets). */
 function conditions(actor: Actor, criteria: PlanListCriteria, params: Parameters, options: { status: boolean }): string[] {
@@ -193,7 +196,7 @@ function pageSql(
   const wrap = (
     inner: string,
     order: string,
-  ) => `SELECT ${PLAN_COLUMNS}, p._k_created_at, p._k_lower_name, p._k_description, p.status_order, p._grp, p._rank
+  ) => `SELECT ${planColumns(TENANT_PARAMETER)}, p._k_created_at, p._k_lower_name, p._k_description, p.status_order, p._grp, p._rank
       FROM (${inner}) p ORDER BY ${order}`;
 
   if (criteria.sort === null && criteria.search !== null) {

@@ -80,11 +80,15 @@ export interface PlanRow {
 /**
  * The columns of a PlanRow, read from `plans p` (or a derived table exposing the plans columns as
  * `p`). The draft's number is a correlated lookup: wrapped around a limited page it runs once per
- * row shown, never once per row sorted.
+ * row shown, never once per row sorted. It names the organization by its parameter (`organization`,
+ * e.g. `$1`) rather than by the row's column: Citus routes it to the organization's shard only so
+ * (it cannot plan a correlated subquery over a derived table otherwise).
  */
-export const PLAN_COLUMNS = `p.id, p.name, p.description, p.public_description, p.external_id, p.metadata, p.custom_fields, p.translations,
-  p.tags, p.price_cadence_unit, p.status, p.version, p.head_version_id, p.draft_version_id,
-  (SELECT d.version FROM plan_versions d WHERE d.organization_id = p.organization_id AND d.workspace_id = p.workspace_id
+export const planColumns = (
+  organization: string,
+) => `p.id, p.name, p.description, p.public_description, p.external_id, p.metadata,
+  p.custom_fields, p.translations, p.tags, p.price_cadence_unit, p.status, p.version, p.head_version_id, p.draft_version_id,
+  (SELECT d.version FROM plan_versions d WHERE d.organization_id = ${organization} AND d.workspace_id = p.workspace_id
       AND d.id = p.draft_version_id) AS draft_version,
   p.next_release_at, p.published_at, p.archived_at, p.created_at, p.updated_at`;
 

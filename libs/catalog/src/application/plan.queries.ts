@@ -5,7 +5,7 @@ import { Actor, CursorCodec, DomainError, isUuid, keysetPage, Page, parseLimit }
 import { catalogNotFound } from '../domain/catalog-errors';
 import { VERSION_COLUMNS, VersionRow } from '../infrastructure/version-rows';
 import { VersionLifecycleView } from './catalog.views';
-import { memberships, PLAN_COLUMNS, PlanMembershipView, PlanRow, planViews, PlanView } from './plan-views';
+import { memberships, planColumns, PlanMembershipView, PlanRow, planViews, PlanView } from './plan-views';
 import { lifecycleView } from './product.queries';
 
 export type { PlanMembershipView, PlanView } from './plan-views';
@@ -115,7 +115,7 @@ function planVersionView(row: PlanVersionRow, products: PlanMembershipView[]): P
 async function planRow(txHost: TransactionHost<TransactionalAdapterTypeOrm>, actor: Actor, planId: string): Promise<PlanRow> {
   const [row]: PlanRow[] = isUuid(planId)
     ? await txHost.tx.query(
-        `SELECT ${PLAN_COLUMNS} FROM plans p
+        `SELECT ${planColumns('$1')} FROM plans p
           WHERE p.organization_id = $1 AND p.workspace_id = $2 AND p.id = $3 AND p.deleted_at IS NULL`,
         [actor.organizationId, actor.workspaceId, planId],
       )
@@ -149,11 +149,16 @@ export class GetPlanDraftHandler implements IQueryHandler<GetPlanDraftQuery> {
     );
     const draft = rows.find((row) => row.id === plan.draft_version_id)!;
     const base = rows.find((row) => row.id === draft.base_version_id);
-    const byVersion = await memberships(this.txHost, actor, rows.map((row) => row.id));
+    const byVersion = await memberships(
+      this.txHost,
+      actor,
+      rows.map((row) => row.id),
+    );
     const after = byVersion.get(draft.id) ?? [];
     const before = base ? (byVersion.get(base.id) ?? []) : [];
     const same = (a: PlanMembershipView, b: PlanMembershipView) =>
-      JSON.stringify({ ...a, product_version_id: null, product_version: null }) === JSON.stringify({ ...b, product_version_id: null, product_version: null });
+      JSON.stringify({ ...a, product_version_id: null, product_version: null }) ===
+      JSON.stringify({ ...b, product_version_id: null, product_version: null });
     return {
       ...planVersionView(draft, after),
       opened_at: draft.created_at,
@@ -205,7 +210,12 @@ export class ListPlanVersionsHandler implements IQueryHandler<ListPlanVersionsQu
       this.cursors,
       {
         list: 'plan_versions',
-        filters: { plan_id: planId, status: [...statuses].sort(), archived_reason: filters.archivedReason ?? null, usage: filters.includeUsageCount },
+        filters: {
+          plan_id: planId,
+          status: [...statuses].sort(),
+          archived_reason: filters.archivedReason ?? null,
+          usage: filters.includeUsageCount,
+        },
         order: 'version:desc',
       },
       { limit: parseLimit(limit, { default: 100, max: 200 }), cursor },
@@ -219,7 +229,11 @@ export class ListPlanVersionsHandler implements IQueryHandler<ListPlanVersionsQu
         ),
       (row) => [row.version],
     );
-    const byVersion = await memberships(this.txHost, actor, page.data.map((row) => row.id));
+    const byVersion = await memberships(
+      this.txHost,
+      actor,
+      page.data.map((row) => row.id),
+    );
     return { ...page, data: page.data.map((row) => planVersionView(row, byVersion.get(row.id) ?? [])) };
   }
 }

@@ -64,10 +64,12 @@ function toMigration(tenant: TenantKey, row: MigrationRow): PlanMigration {
 
 /** `s` holds a product pin whose product is not on the target version (`$target` names it). */
 function pinNotIn(target: string): string {
+  // The organization by its parameter ($1 in every statement here): Citus routes (and lets lock) a
+  // statement with correlated lookups to one shard only so.
   return `EXISTS (SELECT 1 FROM subscription_product_pins p
-                   WHERE p.organization_id = s.organization_id AND p.workspace_id = s.workspace_id AND p.subscription_id = s.id
+                   WHERE p.organization_id = $1 AND p.workspace_id = s.workspace_id AND p.subscription_id = s.id
                      AND NOT EXISTS (SELECT 1 FROM plan_version_products m
-                                      WHERE m.organization_id = p.organization_id AND m.workspace_id = p.workspace_id
+                                      WHERE m.organization_id = $1 AND m.workspace_id = p.workspace_id
                                         AND m.plan_version_id = ${target} AND m.product_id = p.product_id))`;
 }
 
@@ -337,7 +339,7 @@ export class TypeOrmPlanMigrationRepository extends PlanMigrationRepository {
   ): Promise<{ settled: number; last: BatchPosition }> {
     const rows = await this.query<{ subscription_id: string; effective_at: Date }>(
       `UPDATE plan_migration_outcomes o SET status = 'failed', reason = $5, processed_at = $4
-        WHERE (o.organization_id, o.workspace_id, o.migration_id, o.subscription_id) = (
+        WHERE o.organization_id = $1 AND (o.organization_id, o.workspace_id, o.migration_id, o.subscription_id) = (
           SELECT d.organization_id, d.workspace_id, d.migration_id, d.subscription_id FROM plan_migration_outcomes d
            WHERE d.organization_id = $1 AND d.workspace_id = $2 AND d.migration_id = $3 AND d.status = 'pending' AND d.effective_at <= $4
              AND (d.effective_at, d.subscription_id) > ($6::timestamptz, $7::uuid)
@@ -367,7 +369,12 @@ export class TypeOrmPlanMigrationRepository extends PlanMigrationRepository {
        LIMIT $1`,
       [limit],
     );
-    return rows.map((row) => ({ organizationId: row.organization_id, workspaceId: row.workspace_id, id: row.id, status: row.status }));
+    return rows.map((row) => ({
+      organizationId: row.organization_id,
+      workspaceId: row.workspace_id,
+      id: row.id,
+      status: row.status,
+    }));
   }
 
   private query<Row = Record<string, unknown>>(text: string, values: unknown[]): Promise<Row[]> {

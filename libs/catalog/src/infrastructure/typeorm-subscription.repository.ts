@@ -71,6 +71,7 @@ export class TypeOrmSubscriptionRepository extends SubscriptionRepository {
     super();
   }
 
+  /** The pins name the organization by its parameter: Citus routes (and lets lock) a correlated lookup only so. */
   async lock(tenant: TenantKey, subscriptionId: string): Promise<Subscription | undefined> {
     if (!isUuid(subscriptionId)) return undefined;
     const [row] = await this.query<SubscriptionRow>(
@@ -78,7 +79,7 @@ export class TypeOrmSubscriptionRepository extends SubscriptionRepository {
               s.current_period_start, s.current_period_end, s.created_at, s.updated_at, s.canceled_at,
               coalesce((SELECT jsonb_agg(jsonb_build_object('product_id', p.product_id, 'product_version_id', p.product_version_id) ORDER BY p.product_id)
                           FROM subscription_product_pins p
-                         WHERE p.organization_id = s.organization_id AND p.workspace_id = s.workspace_id AND p.subscription_id = s.id), '[]') AS pins
+                         WHERE p.organization_id = $1 AND p.workspace_id = s.workspace_id AND p.subscription_id = s.id), '[]') AS pins
          FROM subscriptions s WHERE s.organization_id = $1 AND s.workspace_id = $2 AND s.id = $3 FOR UPDATE OF s`,
       [tenant.organizationId, tenant.workspaceId, subscriptionId],
     );

@@ -89,14 +89,20 @@ export class TypeOrmCustomerVerificationRepository extends CustomerVerificationR
   /**
    * The reference is unique per organization only (so the table can be distributed by it); a
    * provider issues each one once, and one found in two organizations resolves none rather than
-   * either.
+   * either. It is found without a lock, then locked by its key: on Citus only a statement naming
+   * the organization (one shard) may lock rows.
    */
   async lockByReference(provider: string, reference: string): Promise<CustomerVerification | undefined> {
-    const rows: VerificationRow[] = await this.txHost.tx.query(
-      `SELECT ${VERIFICATION_COLUMNS} FROM customer_verifications WHERE provider = $1 AND provider_reference = $2 LIMIT 2 FOR UPDATE`,
+    const found: { organization_id: string; workspace_id: string; id: string }[] = await this.txHost.tx.query(
+      `SELECT organization_id, workspace_id, id FROM customer_verifications WHERE provider = $1 AND provider_reference = $2 LIMIT 2`,
       [provider, reference],
     );
-    return rows.length === 1 ? CustomerVerification.restore(toVerificationState(rows[0])) : undefined;
+    if (found.length !== 1) return undefined;
+    return this.lock({
+      organizationId: found[0].organization_id,
+      workspaceId: found[0].workspace_id,
+      verificationId: found[0].id,
+    });
   }
 
   async insert(verification: CustomerVerification): Promise<void> {

@@ -32,8 +32,10 @@ export class IdempotencyRetention implements OnModuleInit {
     let total = 0;
     for (;;) {
       const [, deleted]: [unknown, number] = await this.dataSource.query(
-        `DELETE FROM idempotency_records WHERE ctid IN (
-           SELECT ctid FROM idempotency_records WHERE created_at < $1 LIMIT ${BATCH_SIZE})`,
+        // By key, not ctid: on Citus a ctid names a row of one shard only.
+        `DELETE FROM idempotency_records WHERE (organization_id, workspace_id, principal_id, idempotency_key) IN (
+           SELECT organization_id, workspace_id, principal_id, idempotency_key FROM idempotency_records
+            WHERE created_at < $1 LIMIT ${BATCH_SIZE})`,
         [cutoff],
       );
       total += deleted;

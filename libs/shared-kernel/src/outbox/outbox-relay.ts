@@ -14,9 +14,12 @@ interface Subscriber {
   handler: IntegrationEventHandler<object>;
 }
 
-interface OutboxRow {
+interface OutboxKey {
   organization_id: string;
   id: string;
+}
+
+interface OutboxRow extends OutboxKey {
   event_type: string;
   payload: Record<string, unknown>;
   attempts: number;
@@ -24,11 +27,17 @@ interface OutboxRow {
 
 const SAFETY_POLL_MS = 5_000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/** Due events read per pass; each is then claimed on its own. */
+const DUE_BATCH = 50;
 
 /**
  * Delivers committed outbox events to their handlers, at least once, on whichever instance
  * claims them first (FOR UPDATE SKIP LOCKED). Woken by the NOTIFY sent at commit; a slow poll
  * picks up retries and anything a missed notification left behind.
+ *
+ * The due events of every organization are found by a read without locks, then each is claimed
+ * by its key (organization_id, id): on Citus a row lock is only possible in a statement that names
+ * one organization (one shard), so no statement locks across organizations.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -91,23 +100,38 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped && (await this.deliverNext())) {
-      // one event per transaction, so a failing handler never holds back the others
+    while (!this.stopped) {
+      let claimed = false;
+      for (const event of await this.dueEvents()) {
+        if (this.stopped) return;
+        // one event per transaction, so a failing handler never holds back the others
+        if (await this.deliver(event)) claimed = true;
+      }
+      // Nothing due, or every due event claimed by another instance, which delivers it.
+      if (!claimed) return;
     }
   }
 
-  /** Claims and delivers one due event; false when none is due. */
-  private async deliverNext(): Promise<boolean> {
+  private dueEvents(): Promise<OutboxKey[]> {
+    return this.dataSource.query(
+      `SELECT organization_id, id FROM outbox_events
+        WHERE dispatched_at IS NULL AND next_attempt_at <= $1
+        ORDER BY next_attempt_at, id
+        LIMIT ${DUE_BATCH}`,
+      [this.clock.now()],
+    );
+  }
+
+  /** Claims and delivers one event; false when it is no longer due or another instance holds it. */
+  private async deliver(key: OutboxKey): Promise<boolean> {
     let failed: { row: OutboxRow; error: Error } | undefined;
     const delivered = await this.txHost
       .withTransaction(async () => {
         const rows: OutboxRow[] = await this.txHost.tx.query(
           `SELECT organization_id, id, event_type, payload, attempts FROM outbox_events
-            WHERE dispatched_at IS NULL AND next_attempt_at <= $1
-            ORDER BY next_attempt_at, id
-            LIMIT 1
+            WHERE organization_id = $1 AND id = $2 AND dispatched_at IS NULL AND next_attempt_at <= $3
             FOR UPDATE SKIP LOCKED`,
-          [this.clock.now()],
+          [key.organization_id, key.id, this.clock.now()],
         );
         const row = rows[0];
         if (!row) return false;
@@ -140,12 +164,9 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     const attempts = row.attempts + 1;
     const backoffMs = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts, 22));
     this.logger.error(`outbox event ${row.id} (${row.event_type}) failed on attempt ${attempts}: ${error.message}`);
-    await this.dataSource.query(`UPDATE outbox_events SET attempts = $3, last_error = $4, next_attempt_at = $5 WHERE organization_id = $1 AND id = $2`, [
-      row.organization_id,
-      row.id,
-      attempts,
-      error.message.slice(0, 2000),
-      new Date(this.clock.now().getTime() + backoffMs),
-    ]);
+    await this.dataSource.query(
+      `UPDATE outbox_events SET attempts = $3, last_error = $4, next_attempt_at = $5 WHERE organization_id = $1 AND id = $2`,
+      [row.organization_id, row.id, attempts, error.message.slice(0, 2000), new Date(this.clock.now().getTime() + backoffMs)],
+    );
   }
 }

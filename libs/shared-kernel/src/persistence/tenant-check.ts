@@ -1,3 +1,16 @@
+let tenantsByEquality = false;
+
+/**
+ * On Citus the tenant is checked by plain equalities instead (TenantRouting turns it on at start):
+ * Citus routes a statement to the organization's shard, and lets it lock rows, only when it names
+ * the organization by equality; there each shard's planner finds the row by its primary key (all
+ * three columns bound). On one PostgreSQL an equality on organization_id alone would let the planner
+ * walk the primary key over the whole organization for the id.
+ */
+export function checkTenantsByEquality(on: boolean): void {
+  tenantsByEquality = on;
+}
+
 /**
  * A row found by its globally unique id, its tenant checked on the row rather than searched for.
  * Every index of a tenant table leads with (organization_id, workspace_id); with statistics taken
@@ -8,5 +21,7 @@
  */
 export function sameTenant(alias: string | null, organizationId: string, workspaceId: string): string {
   const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  if (tenantsByEquality)
+    return `${column('organization_id')} = ${organizationId}::uuid AND ${column('workspace_id')} = ${workspaceId}::uuid`;
   return `(${column('organization_id')}, ${column('workspace_id')}) IS NOT DISTINCT FROM (${organizationId}::uuid, ${workspaceId}::uuid)`;
 }

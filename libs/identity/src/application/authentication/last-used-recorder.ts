@@ -34,16 +34,25 @@ export class LastUsedRecorder implements OnModuleInit, BeforeApplicationShutdown
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
-    const ids = [...batch.keys()];
-    try {
-      await this.dataSource.query(
-        `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
-           FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS u(organization_id, id, at)
-          WHERE k.organization_id = u.organization_id AND k.id = u.id`,
-        [ids.map((id) => batch.get(id)!.organizationId), ids, ids.map((id) => batch.get(id)!.at)],
-      );
-    } catch (error) {
-      this.logger.warn(`could not record API key use: ${(error as Error).message}`);
+    // One statement per organization: on Citus each then runs on that organization's shard alone.
+    const byOrganization = new Map<string, { ids: string[]; at: Date[] }>();
+    for (const [id, { organizationId, at }] of batch) {
+      const uses = byOrganization.get(organizationId) ?? { ids: [], at: [] };
+      uses.ids.push(id);
+      uses.at.push(at);
+      byOrganization.set(organizationId, uses);
+    }
+    for (const [organizationId, uses] of byOrganization) {
+      try {
+        await this.dataSource.query(
+          `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
+             FROM unnest($2::uuid[], $3::timestamptz[]) AS u(id, at)
+            WHERE k.organization_id = $1 AND k.id = u.id`,
+          [organizationId, uses.ids, uses.at],
+        );
+      } catch (error) {
+        this.logger.warn(`could not record API key use: ${(error as Error).message}`);
+      }
     }
   }
 }
