@@ -90,16 +90,22 @@ export class MigrationRunner implements OnModuleInit {
 
   /**
    * Sends the run job for `at` (now when omitted), inside the caller's transaction when there is one.
-   * A tenant without its mode (the sweep, a go-live) runs as live work.
+   * A tenant without its mode (the sweep's resends) runs as live work.
    */
   async enqueueRun(tenant: ModedTenant, migrationId: string, at?: Date): Promise<void> {
     const job: MigrationJob = { ...modedTenantOf(tenant), migrationId, dueAt: at?.toISOString() };
     await this.jobs.send(MIGRATION_RUN_JOB, jobTenantOf(job), job, { startAfter: at, singletonKey: `${migrationId}:${job.dueAt ?? 'now'}` });
   }
 
-  async enqueueStart(migration: PlanMigration): Promise<void> {
+  async enqueueStart(migration: PlanMigration, workspaceMode: ModedTenant['workspaceMode']): Promise<void> {
     const m = migration.snapshot;
-    const job: MigrationJob = { organizationId: m.organizationId, workspaceId: m.workspaceId, migrationId: m.id, dueAt: m.scheduledAt!.toISOString() };
+    const job: MigrationJob = {
+      organizationId: m.organizationId,
+      workspaceId: m.workspaceId,
+      workspaceMode,
+      migrationId: m.id,
+      dueAt: m.scheduledAt!.toISOString(),
+    };
     await this.jobs.send(MIGRATION_START_JOB, jobTenantOf(job), job, { startAfter: m.scheduledAt!, singletonKey: m.id });
   }
 
