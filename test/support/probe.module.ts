@@ -89,7 +89,7 @@ export class WriteProbeNoteHandler implements ICommandHandler<WriteProbeNoteComm
     const id = newId();
     await this.txHost.tx.query('INSERT INTO probe_notes (id, text) VALUES ($1, $2)', [id, command.text]);
     await this.outbox.add(new ProbeNoteWritten(id, command.text), PROBE_ORGANIZATION_ID);
-    await this.jobs.send(PROBE_JOB, { noteId: id });
+    await this.jobs.send(PROBE_JOB, { organizationId: PROBE_ORGANIZATION_ID, workspaceMode: 'live' }, { noteId: id });
     if (command.failAfterWrite) {
       throw new DomainError('rule_violation', 'PROBE_REFUSED', 'The probe was asked to fail after writing.');
     }

@@ -1,7 +1,18 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, invalidParameter, isUuid, JobQueue, Money, parseDecimal } from '@app/shared-kernel';
+import {
+  AuditLog,
+  Clock,
+  DomainError,
+  invalidParameter,
+  isUuid,
+  JobQueue,
+  JobTenant,
+  jobTenantOf,
+  Money,
+  parseDecimal,
+} from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { Hold } from '../domain/hold';
 import { HoldRepository } from '../domain/hold.repository';
@@ -21,6 +32,8 @@ import { createdBy, keyOf, walletNotFound } from './wallet-keys';
 import { assertWalletVisible } from './visibility';
 
 export const RELEASE_EXPIRED_HOLD_JOB = 'wallets.release-expired-hold';
+/** Jobs queued before fair scheduling carry no workspace mode. */
+type ReleaseJob = WalletKey & { holdId: string; workspaceMode?: JobTenant['workspaceMode'] };
 const RETRY_MARGIN_MS = 250;
 
 function holdNotFound(): DomainError {
@@ -96,7 +109,8 @@ export class CreateHoldHandler implements ICommandHandler<CreateHoldCommand> {
     );
     await this.autoTopUp.afterBalanceLowered(key, wallet, availableBefore);
     if (hold.snapshot.expiresAt) {
-      await this.jobs.send(RELEASE_EXPIRED_HOLD_JOB, { ...key, holdId: hold.id }, { startAfter: hold.snapshot.expiresAt });
+      const job: ReleaseJob = { ...key, holdId: hold.id, workspaceMode: actor.workspaceMode };
+      await this.jobs.send(RELEASE_EXPIRED_HOLD_JOB, jobTenantOf(job), job, { startAfter: hold.snapshot.expiresAt });
     }
     return hold;
   }
@@ -172,7 +186,7 @@ export class ExpiredHoldReleaser implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.define<WalletKey & { holdId: string }>({
+    this.jobs.define<ReleaseJob>({
       name: RELEASE_EXPIRED_HOLD_JOB,
       // P8: released within 2 s of expires_at (a capture after it is refused anyway).
       maxLatencySeconds: 0.5,
@@ -182,7 +196,7 @@ export class ExpiredHoldReleaser implements OnModuleInit {
 
   /** A hold already captured or released, or not yet expired, is left alone. */
   @Transactional()
-  async release({ holdId, ...key }: WalletKey & { holdId: string }): Promise<void> {
+  async release({ holdId, workspaceMode, ...key }: ReleaseJob): Promise<void> {
     const wallet = await this.wallets.lock(key);
     const hold = wallet && (await this.holds.lock(key, holdId));
     const now = this.clock.now();
@@ -190,7 +204,8 @@ export class ExpiredHoldReleaser implements OnModuleInit {
     if (!hold.isExpired(now)) {
       // Picked up a moment early by this instance's clock: try again just after expires_at.
       const retryAt = new Date(Math.max(hold.snapshot.expiresAt!.getTime(), now.getTime()) + RETRY_MARGIN_MS);
-      await this.jobs.send(RELEASE_EXPIRED_HOLD_JOB, { ...key, holdId }, { startAfter: retryAt });
+      const job: ReleaseJob = { ...key, holdId, workspaceMode };
+      await this.jobs.send(RELEASE_EXPIRED_HOLD_JOB, jobTenantOf(job), job, { startAfter: retryAt });
       return;
     }
     wallet.releaseHold(hold, 'expired', now);

@@ -2,7 +2,18 @@ import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, invalidParameter, JobQueue, Money, newId } from '@app/shared-kernel';
+import {
+  AuditLog,
+  Clock,
+  DomainError,
+  invalidParameter,
+  JobQueue,
+  JobTenant,
+  jobTenantOf,
+  Money,
+  newId,
+  workspaceModeOf,
+} from '@app/shared-kernel';
 import { PaymentEvent, PaymentProvider } from '../domain/payment-provider';
 import { Wallet } from '../domain/wallet';
 import { WalletKey, WalletRepository } from '../domain/wallet.repository';
@@ -21,7 +32,7 @@ import {
   TopUpView,
 } from './top-up.commands';
 import { keyOf, walletNotFound } from './wallet-keys';
-import { assertCustomerVisible, workspaceModeOf } from './visibility';
+import { assertCustomerVisible } from './visibility';
 
 export const AUTO_TOP_UP_JOB = 'wallets.auto-top-up';
 
@@ -228,18 +239,21 @@ export class AutoTopUp implements OnModuleInit {
     if (!enabled || !amount || !paymentMethodId || !threshold) return;
     if (availableBefore.lt(threshold) || !wallet.availableBalance.lt(threshold)) return;
     const id = newId();
+    const mode = await workspaceModeOf(this.txHost.tx, key);
     const started = await this.topUps.insert(key, {
       id,
       mode: 'off_session',
       automatic: true,
       amount,
       paymentMethodId,
-      provider: await this.providerNameFor(key),
+      provider: this.providerNameIn(mode),
       providerReference: null,
       checkoutUrl: null,
       now: this.clock.now(),
     });
-    if (started) await this.jobs.send(AUTO_TOP_UP_JOB, { topUpId: id });
+    if (started) {
+      await this.jobs.send(AUTO_TOP_UP_JOB, jobTenantOf({ organizationId: key.organizationId, workspaceMode: mode }), { topUpId: id });
+    }
   }
 
   /**
@@ -275,9 +289,10 @@ export class AutoTopUp implements OnModuleInit {
   }
 
   /** 'none' when the workspace has no provider: the job then fails the top-up with the reason. */
-  private async providerNameFor(key: WalletKey): Promise<string> {
+  private providerNameIn(mode: JobTenant['workspaceMode'] | undefined): string {
+    if (!mode) return 'none';
     try {
-      return (await this.providerFor(key)).name;
+      return this.providers.forWorkspace(mode).name;
     } catch (error) {
       if (error instanceof DomainError) return 'none';
       throw error;

@@ -26,15 +26,3 @@ export async function assertCustomerVisible(db: Queryable, actor: Actor, custome
     throw new DomainError('not_found', 'CUSTOMER_NOT_FOUND', 'No such customer.', { param });
   }
 }
-
-/** Whether a workspace is live or sandbox, for work that runs without a caller (jobs). */
-export async function workspaceModeOf(
-  db: Queryable,
-  tenant: { organizationId: string; workspaceId: string },
-): Promise<'live' | 'sandbox' | undefined> {
-  const rows = (await db.query('SELECT mode FROM workspaces WHERE organization_id = $1 AND id = $2', [
-    tenant.organizationId,
-    tenant.workspaceId,
-  ])) as Array<{ mode: 'live' | 'sandbox' }>;
-  return rows[0]?.mode;
-}

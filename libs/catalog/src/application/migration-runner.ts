@@ -1,12 +1,13 @@
 import { Propagation, Transactional } from '@nestjs-cls/transactional';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Clock, isRefusedWrite, JobQueue, Outbox } from '@app/shared-kernel';
+import { Clock, isRefusedWrite, JobQueue, jobTenantOf, Outbox } from '@app/shared-kernel';
 import { PlanMigration } from '../domain/plan-migration';
 import type { TenantKey } from '../domain/repositories';
 import { PlanGoLiveListener, PlanMigrationRepository, SubscriptionRepository } from '../domain/subscriber-ports';
 import type { BatchPosition } from '../domain/subscriber-ports';
 import { SubscriptionVersionChanged } from '../domain/subscription';
 import { VersionRecord } from '../domain/version-line';
+import { ModedTenant, modedTenantOf } from './job-tenants';
 
 export const MIGRATION_RUN_JOB = 'catalog.migration-run';
 export const MIGRATION_START_JOB = 'catalog.migration-start';
@@ -26,9 +27,7 @@ export const MIGRATION_BATCHES_PER_RUN = 2;
  */
 const CLOCK_SKEW_TOLERANCE_MS = 10_000;
 
-interface MigrationJob {
-  organizationId: string;
-  workspaceId: string;
+interface MigrationJob extends ModedTenant {
   migrationId: string;
   /** The instant the job was sent for (ISO), when it was sent for later. */
   dueAt?: string;
@@ -81,30 +80,33 @@ export class MigrationRunner implements OnModuleInit {
       if (migration.status === 'running') {
         await this.enqueueRun(migration, migration.id);
       } else {
-        await this.jobs.send(
-          MIGRATION_START_JOB,
-          { organizationId: migration.organizationId, workspaceId: migration.workspaceId, migrationId: migration.id },
-          { singletonKey: migration.id },
-        );
+        const job: MigrationJob = { organizationId: migration.organizationId, workspaceId: migration.workspaceId, migrationId: migration.id };
+        await this.jobs.send(MIGRATION_START_JOB, jobTenantOf(job), job, { singletonKey: migration.id });
       }
     }
     if (overdue.length > 0) this.logger.warn(`sent on ${overdue.length} migration(s) their jobs left behind`);
     return overdue.length;
   }
 
-  /** Sends the run job for `at` (now when omitted), inside the caller's transaction when there is one. */
-  async enqueueRun(tenant: TenantKey, migrationId: string, at?: Date): Promise<void> {
-    const job: MigrationJob = { ...tenantOf(tenant), migrationId, dueAt: at?.toISOString() };
-    await this.jobs.send(MIGRATION_RUN_JOB, job, { startAfter: at, singletonKey: `${migrationId}:${job.dueAt ?? 'now'}` });
+  /**
+   * Sends the run job for `at` (now when omitted), inside the caller's transaction when there is one.
+   * A tenant without its mode (the sweep's resends) runs as live work.
+   */
+  async enqueueRun(tenant: ModedTenant, migrationId: string, at?: Date): Promise<void> {
+    const job: MigrationJob = { ...modedTenantOf(tenant), migrationId, dueAt: at?.toISOString() };
+    await this.jobs.send(MIGRATION_RUN_JOB, jobTenantOf(job), job, { startAfter: at, singletonKey: `${migrationId}:${job.dueAt ?? 'now'}` });
   }
 
-  async enqueueStart(migration: PlanMigration): Promise<void> {
+  async enqueueStart(migration: PlanMigration, workspaceMode: ModedTenant['workspaceMode']): Promise<void> {
     const m = migration.snapshot;
-    await this.jobs.send(
-      MIGRATION_START_JOB,
-      { organizationId: m.organizationId, workspaceId: m.workspaceId, migrationId: m.id, dueAt: m.scheduledAt!.toISOString() },
-      { startAfter: m.scheduledAt!, singletonKey: m.id },
-    );
+    const job: MigrationJob = {
+      organizationId: m.organizationId,
+      workspaceId: m.workspaceId,
+      workspaceMode,
+      migrationId: m.id,
+      dueAt: m.scheduledAt!.toISOString(),
+    };
+    await this.jobs.send(MIGRATION_START_JOB, jobTenantOf(job), job, { startAfter: m.scheduledAt!, singletonKey: m.id });
   }
 
   /**
@@ -228,11 +230,9 @@ export class MigrationRunner implements OnModuleInit {
     const scheduledAt = job.dueAt ? new Date(job.dueAt) : undefined;
     const wait = scheduledAt ? scheduledAt.getTime() - this.clock.now().getTime() : 0;
     if (started === false && wait > 0 && wait <= CLOCK_SKEW_TOLERANCE_MS) {
-      await this.jobs.send(
-        MIGRATION_START_JOB,
-        { ...job, dueAt: undefined },
-        { startAfter: new Date(scheduledAt!.getTime() + wait) },
-      );
+      await this.jobs.send(MIGRATION_START_JOB, jobTenantOf(job), { ...job, dueAt: undefined }, {
+        startAfter: new Date(scheduledAt!.getTime() + wait),
+      });
     }
   }
 

@@ -6,6 +6,7 @@ import { Plan, PlanResolution } from '../domain/plan';
 import { PlanRepository, TenantKey } from '../domain/repositories';
 import { CascadeSource, CreatedBy, VersionRecord } from '../domain/version-line';
 import { PlanReleases } from './plan-releases';
+import { ModedTenant, modedTenantOf } from './job-tenants';
 import { PlanResolver } from './plan-resolution';
 import { CascadeRunOfTask, CascadeTaskKey, CascadeTaskStore } from '../infrastructure/cascade-task.store';
 
@@ -93,7 +94,7 @@ export class PlanCascades implements OnModuleInit {
       if (rootRunId && (await this.joinRun(tenant, rootRunId, planId, source, startAfter))) continue;
       ownRun ??= await this.startRun(tenant, source, createdBy, rootRunId);
       await this.insertTask(tenant, ownRun, planId);
-      await this.enqueue({ ...tenantOf(tenant), runId: ownRun, planId, source }, startAfter);
+      await this.enqueue({ ...modedTenantOf(tenant), runId: ownRun, planId, source }, startAfter);
     }
     return ownRun;
   }
@@ -179,7 +180,7 @@ export class PlanCascades implements OnModuleInit {
       [tenant.organizationId, tenant.workspaceId, runId, planId, this.clock.now()],
     );
     if (inserted.length > 0) {
-      await this.enqueue({ ...tenantOf(tenant), runId, planId, source }, startAfter);
+      await this.enqueue({ ...modedTenantOf(tenant), runId, planId, source }, startAfter);
       return true;
     }
     // Locked until our commit: the task, when it starts, reads this go-live.
@@ -253,9 +254,3 @@ function sourceOf(job: PlanTaskJob): CascadeSource {
   return { entityType: 'product', entityId: job.source.productId, versionId: job.source.versionId, version: job.source.version };
 }
 
-/** A tenant and, when known, its workspace's mode (the queue serves live work first). */
-type ModedTenant = TenantKey & { workspaceMode?: JobTenant['workspaceMode'] };
-
-function tenantOf(tenant: ModedTenant): ModedTenant {
-  return { organizationId: tenant.organizationId, workspaceId: tenant.workspaceId, workspaceMode: tenant.workspaceMode };
-}

@@ -1,17 +1,16 @@
 import { Propagation, Transactional } from '@nestjs-cls/transactional';
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Clock, JobQueue } from '@app/shared-kernel';
+import { Clock, JobQueue, jobTenantOf } from '@app/shared-kernel';
 import { Plan } from '../domain/plan';
 import { ChangeRepository, PlanRepository } from '../domain/repositories';
 import type { TenantKey } from '../domain/repositories';
+import type { ModedTenant } from './job-tenants';
 import { fireDueReleases } from './due-releases';
 import { PlanResolver } from './plan-resolution';
 
 export const FIRE_PLAN_RELEASE_JOB = 'catalog.fire-plan-release';
 
-interface FireReleaseJob {
-  organizationId: string;
-  workspaceId: string;
+interface FireReleaseJob extends ModedTenant {
   planId: string;
   changeId: string;
 }
@@ -47,7 +46,7 @@ export class PlanReleases implements OnModuleInit {
   }
 
   async enqueue(job: FireReleaseJob, at: Date): Promise<void> {
-    await this.jobs.send(FIRE_PLAN_RELEASE_JOB, job, { startAfter: at, singletonKey: job.changeId });
+    await this.jobs.send(FIRE_PLAN_RELEASE_JOB, jobTenantOf(job), job, { startAfter: at, singletonKey: job.changeId });
   }
 
   @Transactional()

@@ -1,18 +1,17 @@
 import { Propagation, Transactional } from '@nestjs-cls/transactional';
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Clock, JobQueue } from '@app/shared-kernel';
+import { Clock, JobQueue, jobTenantOf } from '@app/shared-kernel';
 import { Product } from '../domain/product';
 import { ChangeRepository, ProductRepository } from '../domain/repositories';
 import type { TenantKey } from '../domain/repositories';
+import type { ModedTenant } from './job-tenants';
 import { fireDueReleases } from './due-releases';
 import { PlanCascades } from './plan-cascades';
 import { Pricing } from './pricing';
 
 export const FIRE_PRODUCT_RELEASE_JOB = 'catalog.fire-product-release';
 
-interface FireReleaseJob {
-  organizationId: string;
-  workspaceId: string;
+interface FireReleaseJob extends ModedTenant {
   productId: string;
   changeId: string;
 }
@@ -47,7 +46,7 @@ export class ProductReleases implements OnModuleInit {
 
   /** Enqueued in the scheduling transaction: a rollback drops the job too. */
   async enqueue(job: FireReleaseJob, at: Date): Promise<void> {
-    await this.jobs.send(FIRE_PRODUCT_RELEASE_JOB, job, { startAfter: at, singletonKey: job.changeId });
+    await this.jobs.send(FIRE_PRODUCT_RELEASE_JOB, jobTenantOf(job), job, { startAfter: at, singletonKey: job.changeId });
   }
 
   @Transactional()

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { catalogConflict, catalogNotFound } from '../domain/catalog-errors';
 import { PlanRepository, ProductRepository, TenantKey } from '../domain/repositories';
 import { ReleaseNotes, VersionLine, VersionRecord } from '../domain/version-line';
+import { ModedTenant, modedTenantOf } from './job-tenants';
 import { PlanReleases } from './plan-releases';
 import { Pin, PlanResolver } from './plan-resolution';
 import { Pricing } from './pricing';
@@ -44,7 +45,7 @@ export class PublishTargets {
     private readonly resolver: PlanResolver,
   ) {}
 
-  async load(tenant: TenantKey, kind: SubjectKind, id: string): Promise<PublishTarget | undefined> {
+  async load(tenant: ModedTenant, kind: SubjectKind, id: string): Promise<PublishTarget | undefined> {
     return kind === 'product' ? this.product(tenant, id) : this.plan(tenant, id);
   }
 
@@ -63,7 +64,7 @@ export class PublishTargets {
     throw catalogNotFound('staged_version_id', 'version');
   }
 
-  private async product(tenant: TenantKey, id: string): Promise<PublishTarget | undefined> {
+  private async product(tenant: ModedTenant, id: string): Promise<PublishTarget | undefined> {
     const product = await this.productReleases.load(tenant, id);
     if (!product) return undefined;
     const materialize = async (at: Date) => {
@@ -77,12 +78,12 @@ export class PublishTargets {
       publish: async (input) => product.publishDraft({ ...input, materialization: (await materialize(input.now))! }),
       schedule: async (input) => product.scheduleDraft({ ...input, materialization: (await materialize(input.scheduledFor))! }),
       cancelRelease: (versionId, now) => product.cancelRelease(versionId, now),
-      enqueue: (changeId, at) => this.productReleases.enqueue({ ...tenantOf(tenant), productId: product.id, changeId }, at),
+      enqueue: (changeId, at) => this.productReleases.enqueue({ ...modedTenantOf(tenant), productId: product.id, changeId }, at),
       save: () => this.products.save(product),
     };
   }
 
-  private async plan(tenant: TenantKey, id: string): Promise<PublishTarget | undefined> {
+  private async plan(tenant: ModedTenant, id: string): Promise<PublishTarget | undefined> {
     const plan = await this.planReleases.load(tenant, id);
     if (!plan) return undefined;
     const resolve = async (at: Date, pins: Pin[]) => {
@@ -98,12 +99,8 @@ export class PublishTargets {
       publish: async (input) => plan.publishDraft({ ...input, resolution: (await resolve(input.now, input.pins))! }),
       schedule: async (input) => plan.scheduleDraft({ ...input, resolution: (await resolve(input.scheduledFor, input.pins))! }),
       cancelRelease: (versionId, now) => plan.cancelRelease(versionId, now),
-      enqueue: (changeId, at) => this.planReleases.enqueue({ ...tenantOf(tenant), planId: plan.id, changeId }, at),
+      enqueue: (changeId, at) => this.planReleases.enqueue({ ...modedTenantOf(tenant), planId: plan.id, changeId }, at),
       save: () => this.plans.save(plan),
     };
   }
-}
-/** Only the tenant goes into a job's data (an actor carries its principal too). */
-function tenantOf(tenant: TenantKey): TenantKey {
-  return { organizationId: tenant.organizationId, workspaceId: tenant.workspaceId };
 }

@@ -213,7 +213,7 @@ export class MigratePlanHandler implements ICommandHandler<MigratePlanCommand> {
       result.affected_subscriptions = await this.migrations.buildOutcomes(migration, target);
       if (await this.migrations.completeOrNextDue(actor, migration.id, now)) await this.runner.enqueueRun(actor, migration.id);
     } else {
-      await this.runner.enqueueStart(migration);
+      await this.runner.enqueueStart(migration, actor.workspaceMode);
     }
     await this.audit.record(actor, {
       action: 'plan.migration_requested',

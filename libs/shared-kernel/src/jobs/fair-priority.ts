@@ -1,4 +1,4 @@
-/** Whose work a job is: the queue orders jobs by it (JobQueue.sendFair). */
+/** Whose work a job is: the queue orders jobs by it (JobQueue.send and sendFair). */
 export interface JobTenant {
   organizationId: string;
   workspaceMode: 'live' | 'sandbox';
@@ -15,6 +15,7 @@ const SANDBOX_BASE = -1_000_000;
  * the round of its place in its own backlog: the first FAIR_ROUND_SIZE jobs it has waiting run in
  * round 0, the next ones in round 1, and so on, so the queue serves every organization's round 0
  * before anyone's round 1 (round robin by organization) however early a large fan-out was sent.
+ * For a single job, the backlog is the organization's jobs falling due at the same moment.
  */
 export function fairPriority(mode: JobTenant['workspaceMode'], backlogPosition: number): number {
   const round = Math.min(Math.floor(backlogPosition / FAIR_ROUND_SIZE), -SANDBOX_BASE - 1);

@@ -2,7 +2,9 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { type Db, PgBoss } from 'pg-boss';
+import { Clock } from '../clock';
 import { PlatformOptions } from '../platform-options';
+import { DueBucketTracker } from './due-bucket-tracker';
 import { fairPriority, JobTenant } from './fair-priority';
 
 export type JobHandler<T extends object> = (data: T) => Promise<void>;
@@ -10,7 +12,10 @@ export type JobHandler<T extends object> = (data: T) => Promise<void>;
 export interface JobDefinition<T extends object> {
   name: string;
   handler: JobHandler<T>;
-  /** A cron expression (per-minute resolution) for recurring jobs. */
+  /**
+   * A cron expression (per-minute resolution): a global recurring job (sweeps, purges), which is
+   * no organization's work and is never sent; every other job is sent with its tenant.
+   */
   cron?: string;
   retryLimit?: number;
   /**
@@ -54,11 +59,13 @@ const SUPERVISE_INTERVAL_SECONDS = 10;
 export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(JobQueue.name);
   private readonly definitions = new Map<string, JobDefinition<object>>();
+  private readonly dueBuckets = new DueBucketTracker();
   private boss?: PgBoss;
 
   constructor(
     private readonly options: PlatformOptions,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly clock: Clock,
   ) {}
 
   /** Called by the owning module before the application boots (onModuleInit). */
@@ -67,19 +74,31 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.definitions.set(definition.name, definition as unknown as JobDefinition<object>);
   }
 
-  async send<T extends object>(name: string, data: T, options: SendJobOptions = {}): Promise<void> {
-    if (!this.definitions.has(name)) throw new Error(`Job ${name} is not defined`);
+  /**
+   * Sends one job of an organization. Its priority is its place among the organization's jobs of
+   * this queue that this instance sent falling due in the same minute (see DueBucketTracker), so
+   * many jobs of one organization due at one moment cannot delay another's, and sandbox work waits
+   * for live work; no query, so no round trip is added to the sender's path.
+   */
+  async send<T extends object>(name: string, tenant: JobTenant, data: T, options: SendJobOptions = {}): Promise<void> {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`Job ${name} is not defined`);
+    if (definition.cron) throw new Error(`Job ${name} is a global recurring job: it is scheduled, not sent`);
+    const place = this.dueBuckets.place(name, tenant, options.startAfter, this.clock.now());
     await this.started().send(name, data, {
       startAfter: options.startAfter,
       singletonKey: options.singletonKey,
+      group: { id: tenant.organizationId, tier: tenant.workspaceMode },
+      priority: fairPriority(tenant.workspaceMode, place),
       db: this.txHost.isTransactionActive() ? this.transactionDatabase() : undefined,
     });
   }
 
   /**
-   * Sends an organization's jobs behind its own backlog in this queue rather than behind every
+   * Sends an organization's fan-out behind its own backlog in this queue rather than behind every
    * organization's (see fairPriority): a large fan-out cannot delay another organization's work,
-   * and sandbox work waits for live work.
+   * and sandbox work waits for live work. Unlike send, it counts the backlog in the database (one
+   * query per batch): exact across instances, for fan-outs whose batches several instances send.
    */
   async sendFair<T extends object>(name: string, tenant: JobTenant, jobs: FairJob<T>[]): Promise<void> {
     if (!this.definitions.has(name)) throw new Error(`Job ${name} is not defined`);

@@ -42,7 +42,12 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
     await this.keys.save(key);
     await this.keys.insert(successor);
     const revokesAt = key.snapshot.revokesAt!;
-    await this.jobs.send(COMPLETE_ROTATION_JOB, { organizationId: actor.organizationId, apiKeyId }, { startAfter: revokesAt });
+    await this.jobs.send(
+      COMPLETE_ROTATION_JOB,
+      { organizationId: actor.organizationId, workspaceMode: actor.workspaceMode },
+      { organizationId: actor.organizationId, apiKeyId },
+      { startAfter: revokesAt },
+    );
     await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.apiKey(apiKeyId));
     this.credentials.forget(apiKeyId);
     await this.audit.record(actor, {

@@ -1,6 +1,17 @@
-import { Transactional } from '@nestjs-cls/transactional';
+import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { AuditActor, AuditLog, Clock, DomainError, JobQueue, Outbox } from '@app/shared-kernel';
+import {
+  AuditActor,
+  AuditLog,
+  Clock,
+  DomainError,
+  JobQueue,
+  JobTenant,
+  jobTenantOf,
+  Outbox,
+  workspaceModeOf,
+} from '@app/shared-kernel';
 import { CustomerVerification, CustomerVerificationUpdated, StatusChange } from '../../domain/customer-verification';
 import { CustomerVerificationRepository } from '../../domain/customer-verification.repository';
 import type { VerificationKey } from '../../domain/customer-verification.repository';
@@ -15,6 +26,9 @@ const SYSTEM = { type: 'system', id: null };
 export function verificationNotFound(param = 'id'): DomainError {
   return new DomainError('not_found', 'VERIFICATION_NOT_FOUND', 'No such customer verification.', { param });
 }
+
+/** A verification job's data: its key and its workspace's mode (absent in jobs queued before fair scheduling). */
+type VerificationJob = VerificationKey & { workspaceMode?: JobTenant['workspaceMode'] };
 
 export function keyOf(verification: CustomerVerification): VerificationKey {
   const { organizationId, workspaceId, id } = verification.snapshot;
@@ -62,11 +76,12 @@ export class VerificationLifecycle implements OnModuleInit {
     private readonly outbox: Outbox,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
   onModuleInit(): void {
-    this.jobs.define<VerificationKey>({ name: EXPIRE_VERIFICATION_JOB, handler: (key) => this.expire(key) });
-    this.jobs.define<VerificationKey>({ name: RETRY_VERIFICATION_JOB, handler: (key) => this.retry(key) });
+    this.jobs.define<VerificationJob>({ name: EXPIRE_VERIFICATION_JOB, handler: (job) => this.expire(job) });
+    this.jobs.define<VerificationJob>({ name: RETRY_VERIFICATION_JOB, handler: (job) => this.retry(job) });
   }
 
   /** Call after saving a change; `actor` is the request's principal (admin, test helper), else the system acted. */
@@ -113,17 +128,17 @@ export class VerificationLifecycle implements OnModuleInit {
   /** The job time needs next for this record, if any (sent in the caller's transaction). */
   async scheduleFor(verification: CustomerVerification): Promise<void> {
     const state = verification.snapshot;
-    if (state.status === 'verified' && state.expiresAt) {
-      await this.jobs.send(EXPIRE_VERIFICATION_JOB, keyOf(verification), { startAfter: state.expiresAt });
-    }
-    if (state.status === 'maintenance' && state.nextRetryAt) {
-      await this.jobs.send(RETRY_VERIFICATION_JOB, keyOf(verification), { startAfter: state.nextRetryAt });
-    }
+    const expires = state.status === 'verified' && state.expiresAt;
+    const retries = state.status === 'maintenance' && state.nextRetryAt;
+    if (!expires && !retries) return;
+    const job: VerificationJob = { ...keyOf(verification), workspaceMode: await workspaceModeOf(this.txHost.tx, state) };
+    if (expires) await this.jobs.send(EXPIRE_VERIFICATION_JOB, jobTenantOf(job), job, { startAfter: expires });
+    if (retries) await this.jobs.send(RETRY_VERIFICATION_JOB, jobTenantOf(job), job, { startAfter: retries });
   }
 
   /** A verified check lapses at `expires_at`; run early (another clock) it tries again just after. */
   @Transactional()
-  async expire(key: VerificationKey): Promise<void> {
+  async expire(key: VerificationJob): Promise<void> {
     const verification = await this.verifications.lock(key);
     if (!verification) return;
     const now = this.clock.now();
@@ -132,7 +147,7 @@ export class VerificationLifecycle implements OnModuleInit {
       const { status, expiresAt } = verification.snapshot;
       if (status === 'verified' && expiresAt && expiresAt > now) {
         const retryAt = new Date(expiresAt.getTime() + RETRY_MARGIN_MS);
-        await this.jobs.send(EXPIRE_VERIFICATION_JOB, key, { startAfter: retryAt });
+        await this.jobs.send(EXPIRE_VERIFICATION_JOB, jobTenantOf(key), key, { startAfter: retryAt });
       }
       return;
     }
@@ -146,14 +161,15 @@ export class VerificationLifecycle implements OnModuleInit {
    * the last the record stays in maintenance for an admin to decide.
    */
   @Transactional()
-  async retry(key: VerificationKey): Promise<void> {
+  async retry(key: VerificationJob): Promise<void> {
     const verification = await this.verifications.lock(key);
     if (!verification) return;
     const now = this.clock.now();
     if (!verification.retryDue(now)) {
       const { status, nextRetryAt } = verification.snapshot;
       if (status === 'maintenance' && nextRetryAt && nextRetryAt > now) {
-        await this.jobs.send(RETRY_VERIFICATION_JOB, key, { startAfter: new Date(nextRetryAt.getTime() + RETRY_MARGIN_MS) });
+        const retryAt = new Date(nextRetryAt.getTime() + RETRY_MARGIN_MS);
+        await this.jobs.send(RETRY_VERIFICATION_JOB, jobTenantOf(key), key, { startAfter: retryAt });
       }
       return;
     }
