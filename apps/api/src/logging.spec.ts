@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { redactUrl } from './logging';
+import { logDestination, redactUrl } from './logging';
 
 describe('redactUrl', () => {
   const token = `sk_live_${'a1B2'.repeat(12)}Zz9Yy8x`;
@@ -40,4 +40,17 @@ describe('redactUrl', () => {
     const attack = `/v1/x${'?'.repeat(100_000)}${'AUTH'.repeat(1000)}`;
     expect(redactUrl(attack)).toBe(attack);
   }, 10_000);
+});
+
+describe('logDestination', () => {
+  it('writes JSON lines to stdout outside development, and when LOG_FORMAT=json asks for them', () => {
+    expect(logDestination({ NODE_ENV: 'production' })).toBe(process.stdout);
+    expect(logDestination({ NODE_ENV: 'test' })).toBe(process.stdout);
+    expect(logDestination({ NODE_ENV: 'development', LOG_FORMAT: 'json' })).toBe(process.stdout);
+  });
+
+  it('writes readable lines in development, and when LOG_FORMAT=pretty asks for them', () => {
+    expect(logDestination({ NODE_ENV: 'development' })).not.toBe(process.stdout);
+    expect(logDestination({ NODE_ENV: 'production', LOG_FORMAT: 'pretty' })).not.toBe(process.stdout);
+  });
 });

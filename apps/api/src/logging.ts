@@ -51,9 +51,10 @@ function redactCredentialParameters(url: string): string {
   return kept.join('');
 }
 
-/** JSON lines, as log collectors read them; in development, lines a person reads. */
-export function logDestination(config: Pick<AppConfig, 'NODE_ENV'>): DestinationStream {
-  if (config.NODE_ENV !== 'development') return process.stdout;
+/** JSON lines, as log collectors read them; in development (or with LOG_FORMAT=pretty), lines a person reads. */
+export function logDestination(config: Pick<AppConfig, 'NODE_ENV' | 'LOG_FORMAT'>): DestinationStream {
+  const format = config.LOG_FORMAT ?? (config.NODE_ENV === 'development' ? 'pretty' : 'json');
+  if (format === 'json') return process.stdout;
   return pretty({
     sync: true,
     colorize: process.stdout.isTTY,

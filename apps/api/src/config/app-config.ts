@@ -24,6 +24,11 @@ export class AppConfig {
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 
+  /** `pretty` (lines a person reads) or `json` (what log collectors and tools read); unset: pretty in development only. */
+  @IsOptional()
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT?: 'json' | 'pretty';
+
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// connection URL' })
   DATABASE_URL?: string;
