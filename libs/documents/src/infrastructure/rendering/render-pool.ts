@@ -35,7 +35,9 @@ export class RenderPool implements OnModuleDestroy {
     this.pool = new Piscina({
       filename: join(__dirname, `render-task${extname(__filename)}`),
       minThreads: 0,
-      maxThreads: Math.max(2, Math.floor(availableParallelism() / 2)),
+      // Half the cores at most (one on a 2-core machine): the rest stay with the event loop and the
+      // database, so renders queue behind each other rather than slow every other tenant's requests.
+      maxThreads: Math.max(1, Math.floor(availableParallelism() / 2)),
       idleTimeout: 60_000,
       maxQueue: budget.queued,
       resourceLimits: { maxOldGenerationSizeMb: budget.heapMegabytes },
