@@ -47,7 +47,10 @@ export function costInput(body: CreateCostDto): CostInput {
 /** Valid request bodies for Swagger UI's "Try it out" (amount and expression exclude each other). */
 export const COST_EXAMPLES = {
   amount: { summary: 'A static amount', value: { key: 'platform_fee', amount: '12.50', description: 'Platform fee per seat' } },
-  expression: { summary: 'A formula over other keys', value: { key: 'platform_fee_eu', expression: 'platform_fee * 1.2' } },
+  expression: {
+    summary: 'A formula (it may name other cost keys that exist, e.g. platform_fee * 1.2)',
+    value: { key: 'platform_fee_eu', expression: '12.50 * 1.2' },
+  },
 };
 
 const FORMULA_ERRORS = ['FORMULA_SYNTAX_ERROR', 'FORMULA_UNKNOWN_KEY', 'FORMULA_CYCLE', 'FORMULA_EVALUATION_ERROR'] as const;

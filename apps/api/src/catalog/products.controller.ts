@@ -55,7 +55,10 @@ export class ProductsController {
     type: CreateProductDto,
     examples: {
       plain: { summary: 'A product; costs and a price formula follow', value: { name: 'Seats', description: 'Per-seat licence' } },
-      priced: { summary: 'Priced by a formula over existing cost keys', value: { name: 'Seats', price_expression: 'platform_fee * 2' } },
+      priced: {
+        summary: 'Priced by a formula (a formula may name cost keys that exist, e.g. platform_fee * 2)',
+        value: { name: 'Seats', price_expression: '12.50 * 2' },
+      },
     },
   })
   @ApiErrors('FORMULA_SYNTAX_ERROR', 'FORMULA_UNKNOWN_KEY', 'FORMULA_CYCLE', 'FORMULA_EVALUATION_ERROR')
