@@ -96,13 +96,16 @@ export class SignInThrottle implements OnModuleInit {
 
   /**
    * One statement: a locked subject is left as it is (false); otherwise counted, and locked as its
-   * count requires. The update reads the row it locked, so parallel attempts each count.
+   * count requires. The update reads the row it locked, so parallel attempts each count. Every
+   * time is computed here or by immutable arithmetic on epoch seconds (`to_timestamp(float8)`):
+   * Citus refuses a STABLE function (`timestamptz + interval`) in an ON CONFLICT's SET clause.
    */
   private async count(organizationId: string, subject: string, policy: Policy, now: Date): Promise<boolean> {
-    const next = 'CASE WHEN a.last_attempt_at < $3::timestamptz - make_interval(secs => $6) THEN 1 ELSE a.attempts + 1 END';
+    const forgottenBefore = new Date(now.getTime() - FORGET_AFTER_SECONDS * 1000);
+    const next = 'CASE WHEN a.last_attempt_at < $6::timestamptz THEN 1 ELSE a.attempts + 1 END';
     const lockedUntil = (attempts: string) =>
-      `$3::timestamptz + CASE WHEN ${attempts} >= $4::int
-         THEN least($5::float8, power(2, least(${attempts} - $4::int, ${MAX_EXPONENT}))) ELSE 0 END * interval '1 second'`;
+      `to_timestamp($7::float8 + CASE WHEN ${attempts} >= $4::int
+         THEN least($5::float8, power(2, least(${attempts} - $4::int, ${MAX_EXPONENT}))) ELSE 0 END)`;
     const rows: unknown[] = await this.dataSource.query(
       `INSERT INTO sign_in_attempts AS a (organization_id, subject, attempts, locked_until, last_attempt_at)
        VALUES ($1, $2, 1, ${lockedUntil('1')}, $3::timestamptz)
@@ -110,7 +113,7 @@ export class SignInThrottle implements OnModuleInit {
           SET attempts = ${next}, locked_until = ${lockedUntil(next)}, last_attempt_at = $3
         WHERE a.locked_until <= $3::timestamptz
        RETURNING a.attempts`,
-      [organizationId, subject, now, policy.free, MAX_DELAY_SECONDS, FORGET_AFTER_SECONDS],
+      [organizationId, subject, now, policy.free, MAX_DELAY_SECONDS, forgottenBefore, now.getTime() / 1000],
     );
     return rows.length > 0;
   }
