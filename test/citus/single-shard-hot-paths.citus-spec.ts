@@ -3,6 +3,7 @@ import { OutboxRelay } from '@app/shared-kernel';
 import { createKey, createTenant, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { WalletClient } from '../support/wallet-helpers';
+import { ok, walletHotPathRound } from '../support/hot-path-round';
 import { assertCitusCoordinator } from './citus-database';
 
 /**
@@ -117,27 +118,12 @@ describe('Single-shard plans of the hot paths on Citus', () => {
     await t?.app.close();
   });
 
-  async function ok(response: Promise<{ status: number; body: any }>): Promise<any> {
-    const { status, body } = await response;
-    expect(status < 300 ? 'ok' : `${status} ${JSON.stringify(body)}`).toBe('ok');
-    return body;
-  }
-
   it('routes every hot statement to one shard group', async () => {
     const session = new WalletClient(t, await signIn(t, tenant.owner!.email, tenant.owner!.password));
     const api = new WalletClient(t, `Bearer ${worker.secret}`);
     capturing = true;
     for (let run = 0; run < RUNS; run += 1) {
-      const key = `router-debit-${run}`;
-      const debit = { amount: '0.01', source: 'INVOICE', reference: `router-${run}` };
-      await ok(api.post(`/v1/wallets/${hot}/debit`, debit, key));
-      await ok(api.post(`/v1/wallets/${hot}/debit`, debit, key));
-      await ok(api.post(`/v1/wallets/${hot}/transfer`, { amount: { value: '0.01', currency: 'USD' }, target_wallet_id: other }));
-      const hold = await ok(api.post(`/v1/wallets/${hot}/holds`, { amount: '0.01' }));
-      await ok(api.post(`/v1/wallets/${hot}/holds/${hold.id}/release`, {}));
-      await ok(api.get(`/v1/wallets/${hot}`));
-      await ok(session.get(`/v1/wallets/${hot}`));
-      await ok(api.get(`/v1/wallets/${hot}/transactions?limit=10`));
+      await walletHotPathRound(api, session, { hot, other }, `router-${run}`);
       await ok(api.get(`/v1/plans?limit=10`));
       await ok(api.post('/v1/customers', { name: `Router customer ${run}`, currency: 'USD' })); // an outbox event
     }

@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { createKey, createTenant, signIn, TestTenant } from '../../support/tenants';
 import { createTestApp, TestApp } from '../../support/test-app';
 import { WalletClient } from '../../support/wallet-helpers';
+import { walletHotPathRound } from '../../support/hot-path-round';
 
 /** auto_explain, on every connection the app opens: each statement's EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) arrives as a NOTICE. */
 const AUTO_EXPLAIN = {
@@ -221,27 +222,12 @@ describe('Hot-path query plans on a workspace that grew without ANALYZE (Postgre
     );
   }
 
-  async function ok(response: Promise<{ status: number; body: any }>): Promise<any> {
-    const { status, body } = await response;
-    expect(status < 300 ? 'ok' : `${status} ${JSON.stringify(body)}`).toBe('ok');
-    return body;
-  }
-
   it('reads a handful of rows and pages per statement, whatever the statistics say', async () => {
     const session = new WalletClient(t, await signIn(t, tenant.owner!.email, tenant.owner!.password));
     const api = new WalletClient(t, `Bearer ${worker.secret}`);
     capturing = true;
     for (let run = 0; run < RUNS; run += 1) {
-      const key = `plans-debit-${run}`;
-      const debit = { amount: '0.01', source: 'INVOICE', reference: `plans-${run}` };
-      await ok(api.post(`/v1/wallets/${hot}/debit`, debit, key));
-      await ok(api.post(`/v1/wallets/${hot}/debit`, debit, key));
-      await ok(api.post(`/v1/wallets/${hot}/transfer`, { amount: { value: '0.01', currency: 'USD' }, target_wallet_id: other }));
-      const hold = await ok(api.post(`/v1/wallets/${hot}/holds`, { amount: '0.01' }));
-      await ok(api.post(`/v1/wallets/${hot}/holds/${hold.id}/release`, {}));
-      await ok(api.get(`/v1/wallets/${hot}`));
-      await ok(session.get(`/v1/wallets/${hot}`));
-      await ok(api.get(`/v1/wallets/${hot}/transactions?limit=10`));
+      await walletHotPathRound(api, session, { hot, other }, `plans-${run}`);
     }
     capturing = false;
 
