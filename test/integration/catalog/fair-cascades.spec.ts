@@ -1,5 +1,7 @@
 import { CASCADE_EXPAND_PAGE, CASCADE_RUN_JOB, CostCascades } from '@app/catalog';
 import { ManualClock } from '@app/shared-kernel';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DataSource } from 'typeorm';
 import { CatalogClient } from '../../support/catalog-helpers';
 import { createTenant, TestTenant } from '../../support/tenants';
@@ -12,9 +14,10 @@ const FAN_OUT = 200;
 /**
  * Issue 19 item 6: the shared cascade queue serves organizations fairly and live work before
  * sandbox work. The app's clock is set after the real date, so the queue never starts the run jobs
- * by itself: the test expands a large run (every page), then a one-product run, in that order, and the app's
- * real workers take the tasks. What is asserted is order, not time: when the small cascade is done,
- * most of the large one is still pending (first come, first served finished the large one first).
+ * by itself: the test expands a large run (every page), then a one-product run, in that order and in
+ * one transaction, so the app's real workers see every task at once and only the queue's order decides
+ * which they take first. What is asserted is order, not time: when the small cascade is done, most of
+ * the large one is still pending (first come, first served finished the large one first).
  */
 describe('Cascade tasks are scheduled fairly per organization, live before sandbox (PostgreSQL)', () => {
   const clock = new ManualClock(new Date('2028-03-01T08:00:00.000Z'));
@@ -43,12 +46,13 @@ describe('Cascade tasks are scheduled fairly per organization, live before sandb
       .expand({ organizationId: tenant.organization_id, workspaceId, runId, workspaceMode: modeOf(tenant, workspaceId) });
   }
 
-  /** Every page of the run expanded (the queue may expand some pages too): all its tasks are queued. */
+  /** Every page of the run expanded, in the caller's transaction: all its tasks are queued. */
   async function expandFully(tenant: TestTenant, workspaceId: string, runId: string): Promise<void> {
+    const tx = t.app.get<TransactionHost<TransactionalAdapterTypeOrm>>(TransactionHost).tx;
     for (;;) {
-      const [run] = await db.query(`SELECT status FROM cascade_runs WHERE id = $1`, [runId]);
+      const [run] = await tx.query(`SELECT status FROM cascade_runs WHERE id = $1`, [runId]);
       if (run.status !== 'pending') return;
-      const [last] = await db.query(`SELECT subject_id FROM cascade_tasks WHERE run_id = $1 ORDER BY subject_id DESC LIMIT 1`, [
+      const [last] = await tx.query(`SELECT subject_id FROM cascade_tasks WHERE run_id = $1 ORDER BY subject_id DESC LIMIT 1`, [
         runId,
       ]);
       await t.app.get(CostCascades).expand({
@@ -59,6 +63,14 @@ describe('Cascade tasks are scheduled fairly per organization, live before sandb
         after: last?.subject_id,
       });
     }
+  }
+
+  /** The large run's tasks, then the small one's, committed together: the workers see them at once. */
+  async function enqueueInOrder(large: [TestTenant, string, string], small: [TestTenant, string, string]): Promise<void> {
+    await t.app.get(TransactionHost).withTransaction(async () => {
+      await expandFully(...large);
+      await expand(...small);
+    });
   }
 
   function modeOf(tenant: TestTenant, workspaceId: string): 'live' | 'sandbox' {
@@ -97,8 +109,7 @@ describe('Cascade tasks are scheduled fairly per organization, live before sandb
     const noisyRun = await costChangeWithConsumers(new CatalogClient(t, noisy.auth), FAN_OUT);
     const quietRun = await costChangeWithConsumers(new CatalogClient(t, quiet.auth), 1);
 
-    await expandFully(noisy, noisy.liveWorkspaceId, noisyRun);
-    await expand(quiet, quiet.liveWorkspaceId, quietRun);
+    await enqueueInOrder([noisy, noisy.liveWorkspaceId, noisyRun], [quiet, quiet.liveWorkspaceId, quietRun]);
 
     expect(await pendingOfOtherWhenDone(quietRun, noisyRun)).toBeGreaterThanOrEqual(FAN_OUT / 2);
     await drained(noisyRun);
@@ -109,8 +120,7 @@ describe('Cascade tasks are scheduled fairly per organization, live before sandb
     const sandboxRun = await costChangeWithConsumers(new CatalogClient(t, tenant.sandboxAuth), FAN_OUT);
     const liveRun = await costChangeWithConsumers(new CatalogClient(t, tenant.auth), 1);
 
-    await expandFully(tenant, tenant.sandboxWorkspaceId, sandboxRun);
-    await expand(tenant, tenant.liveWorkspaceId, liveRun);
+    await enqueueInOrder([tenant, tenant.sandboxWorkspaceId, sandboxRun], [tenant, tenant.liveWorkspaceId, liveRun]);
 
     expect(await pendingOfOtherWhenDone(liveRun, sandboxRun)).toBeGreaterThanOrEqual(FAN_OUT / 2);
     await drained(sandboxRun);

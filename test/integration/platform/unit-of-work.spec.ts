@@ -1,4 +1,7 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
 import { CommandBus } from '@nestjs/cqrs';
+import { Client } from 'pg';
+import { notifyChannelSql } from 'pg-boss/dist/plans.js';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyRetention, JobQueue, ManualClock, Outbox, OutboxRelay } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import {
@@ -87,7 +90,9 @@ describe('Unit of work, outbox and job queue on PostgreSQL', () => {
   });
 
   it('refuses to write an outbox event outside a transaction', async () => {
-    await expect(t.app.get(Outbox).add(new ProbeNoteWritten('x', 'y'), PROBE_ORGANIZATION_ID)).rejects.toThrow(/inside a transaction/);
+    await expect(t.app.get(Outbox).add(new ProbeNoteWritten('x', 'y'), PROBE_ORGANIZATION_ID)).rejects.toThrow(
+      /inside a transaction/,
+    );
   });
 
   it('purges idempotency records older than 24 hours, by the registered job', async () => {
@@ -129,5 +134,47 @@ describe('Unit of work, outbox and job queue on PostgreSQL', () => {
     const deadline = Date.now() + 10_000;
     while (!followUps.done.includes(id) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(followUps.done).toContain(id);
+  });
+
+  it("wakes the queue's workers at commit for a job due now by the app's clock, and not for a later one", async () => {
+    const [{ channel }] = await db.query(`SELECT ${notifyChannelSql('pgboss')} AS channel`);
+    const listener = new Client({ connectionString: t.database.url });
+    const wakes: string[] = [];
+    await listener.connect();
+    listener.on('notification', (message) => void wakes.push(message.payload ?? ''));
+    await listener.query(`LISTEN "${channel}"`);
+    const settle = async () => {
+      await listener.query('SELECT 1');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    };
+    const earlier = clock.now();
+    // An app clock ahead of the database's: due now by the app, future by the transaction's now().
+    clock.set(new Date(Date.now() + 3_600_000));
+    const tenant = { organizationId: PROBE_ORGANIZATION_ID, workspaceMode: 'live' as const };
+    const keys = [`wake-due-${Date.now()}`, `wake-later-${Date.now()}`];
+    try {
+      await t.app.get(TransactionHost).withTransaction(async () => {
+        await t.app.get(JobQueue).send(PROBE_JOB, tenant, { noteId: 'due' }, { startAfter: clock.now(), singletonKey: keys[0] });
+        await settle();
+        expect(wakes).toEqual([]);
+      });
+      await settle();
+      expect(wakes).toEqual([PROBE_JOB]);
+
+      await t.app
+        .get(JobQueue)
+        .send(
+          PROBE_JOB,
+          tenant,
+          { noteId: 'later' },
+          { startAfter: new Date(clock.now().getTime() + 60_000), singletonKey: keys[1] },
+        );
+      await settle();
+      expect(wakes).toEqual([PROBE_JOB]);
+    } finally {
+      clock.set(earlier);
+      await listener.end();
+      await db.query(`DELETE FROM pgboss.job WHERE name = $1 AND singleton_key = ANY($2)`, [PROBE_JOB, keys]);
+    }
   });
 });
