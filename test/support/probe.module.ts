@@ -64,15 +64,28 @@ export const PROBE_JOB = 'probe.note-follow-up';
 /** The tenant the probe's outbox events belong to (every outbox event has one; none is looked up). */
 export const PROBE_ORGANIZATION_ID = '019ab000-0000-7000-8000-000000000001';
 
-/** Runs the follow-up job that every written note enqueues. */
+/** A queue of one slot whose jobs take a while: what they started, in order (fairness between organizations). */
+export const PROBE_SLOW_JOB = 'probe.slow';
+export const PROBE_SLOW_JOB_MS = 40;
+
+/** Runs the follow-up job that every written note enqueues, and the slow probe jobs. */
 @Injectable()
 export class ProbeFollowUps implements OnModuleInit {
   readonly done: string[] = [];
+  readonly slowStarted: string[] = [];
 
   constructor(private readonly jobs: JobQueue) {}
 
   onModuleInit(): void {
     this.jobs.define<{ noteId: string }>({ name: PROBE_JOB, handler: async ({ noteId }) => void this.done.push(noteId) });
+    this.jobs.define<{ label: string }>({
+      name: PROBE_SLOW_JOB,
+      maxLatencySeconds: 0.5,
+      handler: async ({ label }) => {
+        this.slowStarted.push(label);
+        await new Promise((resolve) => setTimeout(resolve, PROBE_SLOW_JOB_MS));
+      },
+    });
   }
 }
 

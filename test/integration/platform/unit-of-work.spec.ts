@@ -2,11 +2,21 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { CommandBus } from '@nestjs/cqrs';
 import { Client } from 'pg';
 import { notifyChannelSql } from 'pg-boss/dist/plans.js';
-import { IDEMPOTENCY_RETENTION_MS, IdempotencyRetention, JobQueue, ManualClock, Outbox, OutboxRelay } from '@app/shared-kernel';
+import {
+  FAIR_ROUND_SIZE,
+  FETCH_BATCH_SIZE,
+  IDEMPOTENCY_RETENTION_MS,
+  IdempotencyRetention,
+  JobQueue,
+  ManualClock,
+  Outbox,
+  OutboxRelay,
+} from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import {
   PROBE_JOB,
   PROBE_ORGANIZATION_ID,
+  PROBE_SLOW_JOB,
   PROBE_TABLE_SQL,
   ProbeFollowUps,
   ProbeModule,
@@ -176,5 +186,30 @@ describe('Unit of work, outbox and job queue on PostgreSQL', () => {
       await listener.end();
       await db.query(`DELETE FROM pgboss.job WHERE name = $1 AND singleton_key = ANY($2)`, [PROBE_JOB, keys]);
     }
+  });
+
+  it("starts another organization's job after the one running, not after a batch fetched before it was sent", async () => {
+    const followUps = t.app.get(ProbeFollowUps);
+    const queue = t.app.get(JobQueue);
+    const large = { organizationId: '019ab000-0000-7000-8000-0000000000a1', workspaceMode: 'live' as const };
+    const small = { organizationId: '019ab000-0000-7000-8000-0000000000b2', workspaceMode: 'live' as const };
+    const jobs = Array.from({ length: 3 * FAIR_ROUND_SIZE }, (_, index) => ({ data: { label: `large-${index}` } }));
+    await queue.sendFair(PROBE_SLOW_JOB, large, jobs);
+    const deadline = Date.now() + 20_000;
+    const startedBy = async (count: number) => {
+      while (followUps.slowStarted.length < count && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 2));
+    };
+    // Past the fan-out's first round (which shares round 0 with the small job), into its later rounds.
+    await startedBy(FAIR_ROUND_SIZE + 1);
+    const startedBeforeSend = followUps.slowStarted.length;
+    await queue.send(PROBE_SLOW_JOB, small, { label: 'small' });
+    while (!followUps.slowStarted.includes('small') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+
+    // Behind at most the rest of the slot's fetched batch, and one more batch if a fetch raced the
+    // send; a batch of ten fetched before it put up to ten of the fan-out's later rounds ahead of it.
+    expect(followUps.slowStarted.indexOf('small') - startedBeforeSend).toBeLessThanOrEqual(FETCH_BATCH_SIZE);
+    await db.query(`DELETE FROM pgboss.job WHERE name = $1`, [PROBE_SLOW_JOB]);
   });
 });

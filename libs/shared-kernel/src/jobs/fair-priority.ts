@@ -4,7 +4,7 @@ export interface JobTenant {
   workspaceMode: 'live' | 'sandbox';
 }
 
-/** Jobs of one organization that share a round: about one worker batch. */
+/** Jobs of one organization that share a round (round robin by organization, see fairPriority). */
 export const FAIR_ROUND_SIZE = 10;
 
 /** Below every live round: sandbox work runs when no live work is due. */

@@ -42,6 +42,8 @@ export interface FairJob<T extends object> {
   singletonKey?: string;
 }
 
+/** Jobs a worker slot fetches at once (see onApplicationBootstrap). */
+export const FETCH_BATCH_SIZE = 2;
 /** pg-boss's schema (its default). */
 const BOSS_SCHEMA = 'pgboss';
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -179,10 +181,13 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       // A queue created by an earlier version keeps its options until told otherwise.
       await boss.updateQueue(definition.name, queue);
       const poll = definition.maxLatencySeconds ?? 2;
-      // A full batch fetches the next one at once instead of waiting for the next poll: a fan-out
-      // of thousands of jobs drains at the handlers' pace, not ten per polling interval.
+      // Two jobs per fetch: a job of another organization that is first in the queue's order waits
+      // for at most two jobs per slot fetched before it was sent, not ten (P18: a one-product cascade
+      // behind a 10,000-product one). Two, not one, because pg-boss bursts (fetches the next batch
+      // at once instead of after the poll interval) only for batches larger than one, so a fan-out
+      // still drains at the handlers' pace.
       const options = {
-        batchSize: 10,
+        batchSize: FETCH_BATCH_SIZE,
         pollingIntervalSeconds: poll,
         notifyPollingIntervalSeconds: poll,
         burstWhenBatchFull: true,
