@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { CustomerWallets } from '@app/identity';
-import { PlatformOptions } from '@app/shared-kernel';
+import { CustomerWallets, HoldForApprovalCommand } from '@app/identity';
+import { PlatformOptions, RequiresBusHandlers } from '@app/shared-kernel';
 import { AdjustApprovalExecutor } from './application/adjust-approval.executor';
 import {
   CaptureHoldHandler,
@@ -38,6 +38,8 @@ import { TypeOrmHoldRepository } from './infrastructure/typeorm-hold.repository'
 import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.repository';
 
 /** Wallets, the ledger, holds, transfers, FX rates, top-ups and the payment-provider port. */
+// An adjustment above the approval threshold is held for approval by identity (the host registers IdentityModule).
+@RequiresBusHandlers(HoldForApprovalCommand)
 @Module({
   providers: [
     { provide: WalletRepository, useClass: TypeOrmWalletRepository },

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { GetCustomerQuery } from '@app/identity';
+import { RequiresBusHandlers } from '@app/shared-kernel';
 import { CancelChangeHandler, CreateChangeHandler } from './application/change.handlers';
 import { GetCascadeRunHandler, GetChangeHandler, ListCascadeTasksHandler } from './application/change.queries';
 import { CostCascades } from './application/cost-cascades';
@@ -75,6 +77,8 @@ import { TypeOrmPlanMigrationRepository } from './infrastructure/typeorm-plan-mi
 import { TypeOrmSubscriptionRepository } from './infrastructure/typeorm-subscription.repository';
 
 /** Costs, products, plans and their versions, changes, cascades, subscriptions. */
+// A subscription names a customer, read from identity (the host registers IdentityModule).
+@RequiresBusHandlers(GetCustomerQuery)
 @Module({
   providers: [
     { provide: ProductRepository, useClass: TypeOrmProductRepository },
