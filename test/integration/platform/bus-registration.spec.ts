@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DynamicModule, Provider, Type } from '@nestjs/common';
+import { Type } from '@nestjs/common';
 import { Command, Query } from '@nestjs/cqrs';
 import * as billingWallet from '@app/billing-wallet';
 import * as catalog from '@app/catalog';
@@ -9,6 +9,7 @@ import * as identity from '@app/identity';
 import { BusMessage, busWiringProblems, handledMessageOf, ModuleProviders, requiredBusHandlersOf } from '@app/shared-kernel';
 import { AppModule } from '../../../apps/api/src/app.module';
 import { loadConfig } from '../../../apps/api/src/config/app-config';
+import { moduleGraph } from '../../support/module-graph';
 
 /**
  * Registration that cannot be forgotten (issue 22, item 2), read from the module graph the API host
@@ -25,36 +26,6 @@ const CONTEXTS: Record<string, Record<string, unknown>> = {
   documents,
   identity,
 };
-
-type ModuleRef = Type | DynamicModule | Promise<DynamicModule> | { forwardRef: () => Type };
-
-/** Every module of the graph under `root` with the classes of its providers (as Nest resolves them). */
-function walk(root: DynamicModule): Map<Type, unknown[]> {
-  const found = new Map<Type, unknown[]>();
-  const seen = new Set<unknown>();
-  const visit = (ref: ModuleRef): void => {
-    if (seen.has(ref)) return;
-    seen.add(ref);
-    if (ref instanceof Promise) throw new Error('an asynchronous dynamic module: extend this walk to await it');
-    if ('forwardRef' in ref) return visit(ref.forwardRef());
-    const type = typeof ref === 'function' ? ref : ref.module;
-    const providers: Provider[] = [
-      ...((Reflect.getMetadata('providers', type) as Provider[] | undefined) ?? []),
-      ...(typeof ref === 'function' ? [] : (ref.providers ?? [])),
-    ];
-    const classes = providers.map((provider) =>
-      typeof provider === 'function' ? provider : 'useClass' in provider ? provider.useClass : undefined,
-    );
-    found.set(type, [...(found.get(type) ?? []), ...classes.filter(Boolean)]);
-    const imports: ModuleRef[] = [
-      ...((Reflect.getMetadata('imports', type) as ModuleRef[] | undefined) ?? []),
-      ...(typeof ref === 'function' ? [] : ((ref.imports ?? []) as ModuleRef[])),
-    ];
-    for (const imported of imports) if (imported) visit(imported);
-  };
-  visit(root);
-  return found;
-}
 
 function isBusMessage(value: unknown): value is BusMessage {
   return typeof value === 'function' && (value.prototype instanceof Command || value.prototype instanceof Query);
@@ -95,7 +66,8 @@ function crossContextImports(context: string): Map<string, Set<string>> {
 }
 
 const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused' });
-const graph = walk(AppModule.forRoot({ config, databaseUrl: 'postgres://unused@127.0.0.1:1/unused', appSecret: 'a'.repeat(32) }));
+const root = AppModule.forRoot({ config, databaseUrl: 'postgres://unused@127.0.0.1:1/unused', appSecret: 'a'.repeat(32) });
+const graph = new Map([...moduleGraph(root)].map(([module, { providers }]) => [module, providers]));
 const handlers = [...graph].flatMap(([module, providers]) =>
   providers.flatMap((provider) => {
     const handled = handledMessageOf(provider);
