@@ -29,7 +29,8 @@ import {
 } from './application/product.queries';
 import { ChangeRepository, OrgCostRepository, PlanRepository, ProductRepository } from './domain/repositories';
 import { TypeOrmPlanRepository } from './infrastructure/typeorm-plan.repository';
-import { CascadeTaskStore } from './infrastructure/cascade-task.store';
+import { CascadeTaskStore } from './application/cascade-task.store';
+import { TypeOrmCascadeTaskStore } from './infrastructure/typeorm-cascade-task.store';
 import { PlanReleases } from './application/plan-releases';
 import { PlanResolver } from './application/plan-resolution';
 import { PublishTargets } from './application/publish-targets';
@@ -85,7 +86,7 @@ import { TypeOrmSubscriptionRepository } from './infrastructure/typeorm-subscrip
     { provide: OrgCostRepository, useClass: TypeOrmOrgCostRepository },
     { provide: ChangeRepository, useClass: TypeOrmChangeRepository },
     { provide: PlanRepository, useClass: TypeOrmPlanRepository },
-    CascadeTaskStore,
+    { provide: CascadeTaskStore, useClass: TypeOrmCascadeTaskStore },
     PlanReleases,
     PlanResolver,
     PublishTargets,
