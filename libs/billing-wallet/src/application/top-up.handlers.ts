@@ -252,9 +252,7 @@ export class AutoTopUp implements OnModuleInit {
       now: this.clock.now(),
     });
     if (started) {
-      await this.jobs.send(AUTO_TOP_UP_JOB, jobTenantOf({ organizationId: key.organizationId, workspaceMode: mode }), {
-        topUpId: id,
-      });
+      await this.jobs.send(AUTO_TOP_UP_JOB, jobTenantOf({ organizationId: key.organizationId, workspaceMode: mode }), { topUpId: id });
     }
   }
 
