@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { CustomerWallets } from '@app/identity';
-import { PlatformOptions } from '@app/shared-kernel';
+import { CustomerWallets, HoldForApprovalCommand } from '@app/identity';
+import { PlatformOptions, RequiresBusHandlers } from '@app/shared-kernel';
 import { AdjustApprovalExecutor } from './application/adjust-approval.executor';
 import {
   CaptureHoldHandler,
@@ -31,13 +31,17 @@ import {
 import { GetWalletHandler, ListWalletsHandler, ListWalletTransactionsHandler } from './application/wallet.queries';
 import { HoldRepository } from './domain/hold.repository';
 import { WalletRepository } from './domain/wallet.repository';
-import { PaymentMethodStore } from './infrastructure/payment-method.store';
+import { PaymentMethodStore } from './application/payment-method.store';
+import { TypeOrmPaymentMethodStore } from './infrastructure/typeorm-payment-method.store';
 import { SandboxPaymentProvider } from './infrastructure/sandbox-payment-provider';
-import { TopUpStore } from './infrastructure/top-up.store';
+import { TopUpStore } from './application/top-up.store';
+import { TypeOrmTopUpStore } from './infrastructure/typeorm-top-up.store';
 import { TypeOrmHoldRepository } from './infrastructure/typeorm-hold.repository';
 import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.repository';
 
 /** Wallets, the ledger, holds, transfers, FX rates, top-ups and the payment-provider port. */
+// An adjustment above the approval threshold is held for approval by identity (the host registers IdentityModule).
+@RequiresBusHandlers(HoldForApprovalCommand)
 @Module({
   providers: [
     { provide: WalletRepository, useClass: TypeOrmWalletRepository },
@@ -52,8 +56,8 @@ import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.reposit
         new PaymentProviders(sandbox, options.environment),
       inject: [SandboxPaymentProvider, PlatformOptions],
     },
-    PaymentMethodStore,
-    TopUpStore,
+    { provide: PaymentMethodStore, useClass: TypeOrmPaymentMethodStore },
+    { provide: TopUpStore, useClass: TypeOrmTopUpStore },
     TopUpSettlement,
     AttachPaymentMethodHandler,
     CreateTopUpHandler,

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { GetCustomerQuery } from '@app/identity';
+import { RequiresBusHandlers } from '@app/shared-kernel';
 import { CancelChangeHandler, CreateChangeHandler } from './application/change.handlers';
 import { GetCascadeRunHandler, GetChangeHandler, ListCascadeTasksHandler } from './application/change.queries';
 import { CostCascades } from './application/cost-cascades';
@@ -27,7 +29,8 @@ import {
 } from './application/product.queries';
 import { ChangeRepository, OrgCostRepository, PlanRepository, ProductRepository } from './domain/repositories';
 import { TypeOrmPlanRepository } from './infrastructure/typeorm-plan.repository';
-import { CascadeTaskStore } from './infrastructure/cascade-task.store';
+import { CascadeTaskStore } from './application/cascade-task.store';
+import { TypeOrmCascadeTaskStore } from './infrastructure/typeorm-cascade-task.store';
 import { PlanReleases } from './application/plan-releases';
 import { PlanResolver } from './application/plan-resolution';
 import { PublishTargets } from './application/publish-targets';
@@ -75,13 +78,15 @@ import { TypeOrmPlanMigrationRepository } from './infrastructure/typeorm-plan-mi
 import { TypeOrmSubscriptionRepository } from './infrastructure/typeorm-subscription.repository';
 
 /** Costs, products, plans and their versions, changes, cascades, subscriptions. */
+// A subscription names a customer, read from identity (the host registers IdentityModule).
+@RequiresBusHandlers(GetCustomerQuery)
 @Module({
   providers: [
     { provide: ProductRepository, useClass: TypeOrmProductRepository },
     { provide: OrgCostRepository, useClass: TypeOrmOrgCostRepository },
     { provide: ChangeRepository, useClass: TypeOrmChangeRepository },
     { provide: PlanRepository, useClass: TypeOrmPlanRepository },
-    CascadeTaskStore,
+    { provide: CascadeTaskStore, useClass: TypeOrmCascadeTaskStore },
     PlanReleases,
     PlanResolver,
     PublishTargets,

@@ -16,7 +16,7 @@ import {
   ResolveTemplateHandler,
 } from './application/template.queries';
 import { TemplateRepository } from './domain/template.repository';
-import { PreviewCache } from './infrastructure/preview-cache';
+import { PreviewCache } from './application/preview-cache';
 import { DocumentRenderer } from './infrastructure/rendering/document-renderer';
 import { RenderPool } from './infrastructure/rendering/render-pool';
 import { RenderBudget } from './application/render-budget';

@@ -1,5 +1,6 @@
 export * from './actor';
 export * from './audit/audit-log';
+export * from './bus-ports';
 export * from './canonical-json';
 export * from './clock';
 export * from './currency';

@@ -6,6 +6,7 @@ import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
 import { ClsModule } from 'nestjs-cls';
 import { dataSourceOptions } from '../../../ormconfig';
 import { AuditLog } from './audit/audit-log';
+import { BusPortsCheck } from './bus-ports';
 import { Clock } from './clock';
 import { CursorCodec } from './cursor';
 import { IdempotencyRetention } from './idempotency/idempotency-retention';
@@ -84,6 +85,8 @@ export class PlatformModule {
         TransactionalNotifier,
         RateLimitCounter,
         TenantRouting,
+        // Refuses to start when a context's bus port has no handler in this application (bus-ports.ts).
+        BusPortsCheck,
       ],
       exports: [
         PlatformOptions,

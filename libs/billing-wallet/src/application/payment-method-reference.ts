@@ -1,6 +1,6 @@
 import { DomainError } from '@app/shared-kernel';
 import { AutoTopup } from '../domain/wallet';
-import { PaymentMethodOwner, PaymentMethodStore } from '../infrastructure/payment-method.store';
+import { PaymentMethodOwner, PaymentMethodStore } from './payment-method.store';
 
 export function paymentMethodNotFound(param: string): DomainError {
   return new DomainError('not_found', 'PAYMENT_METHOD_NOT_FOUND', "No such payment method for this wallet's customer.", {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditLog, Clock, DomainError, Money } from '@app/shared-kernel';
 import { PaymentProvider } from '../domain/payment-provider';
 import { WalletRepository } from '../domain/wallet.repository';
-import { StoredTopUp, TopUpStore } from '../infrastructure/top-up.store';
+import { StoredTopUp, TopUpStore } from './top-up.store';
 import { walletNotFound } from './wallet-keys';
 
 const SYSTEM = { type: 'system', id: null };

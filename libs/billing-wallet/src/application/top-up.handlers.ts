@@ -17,9 +17,9 @@ import {
 import { PaymentEvent, PaymentProvider } from '../domain/payment-provider';
 import { Wallet } from '../domain/wallet';
 import { WalletKey, WalletRepository } from '../domain/wallet.repository';
-import { PaymentMethodStore } from '../infrastructure/payment-method.store';
+import { PaymentMethodStore } from './payment-method.store';
 import { SandboxPaymentProvider } from '../infrastructure/sandbox-payment-provider';
-import { StoredTopUp, TopUpStore } from '../infrastructure/top-up.store';
+import { StoredTopUp, TopUpStore } from './top-up.store';
 import { assertPaymentMethodOf } from './payment-method-reference';
 import { PaymentProviders } from './payment-providers';
 import { failureOf, TopUpSettlement } from './top-up-settlement';

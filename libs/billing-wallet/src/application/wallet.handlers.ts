@@ -14,7 +14,7 @@ import {
 } from '@app/shared-kernel';
 import { EntryType, replayOf, SOURCES, Source, Wallet } from '../domain/wallet';
 import { WalletRepository } from '../domain/wallet.repository';
-import { PaymentMethodStore } from '../infrastructure/payment-method.store';
+import { PaymentMethodStore } from './payment-method.store';
 import { assertSettingsReferences } from './payment-method-reference';
 import { toWalletSettings } from './settings-input';
 import { createdBy, keyOf, walletNotFound } from './wallet-keys';

@@ -9,7 +9,7 @@ import { Materialization, MaterializedCost } from '../domain/product';
 import { ProductRepository, TenantKey } from '../domain/repositories';
 import { CreatedBy } from '../domain/version-line';
 import { PlanCascades } from './plan-cascades';
-import { CascadeRunOfTask, CascadeTaskKey, CascadeTaskStore } from '../infrastructure/cascade-task.store';
+import { CascadeRunOfTask, CascadeTaskKey, CascadeTaskStore } from './cascade-task.store';
 import { Pricing } from './pricing';
 import { ProductReleases } from './product-releases';
 

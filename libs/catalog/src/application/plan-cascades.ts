@@ -8,7 +8,7 @@ import { CascadeSource, CreatedBy, VersionRecord } from '../domain/version-line'
 import { PlanReleases } from './plan-releases';
 import { ModedTenant, modedTenantOf } from './job-tenants';
 import { PlanResolver } from './plan-resolution';
-import { CascadeRunOfTask, CascadeTaskKey, CascadeTaskStore } from '../infrastructure/cascade-task.store';
+import { CascadeRunOfTask, CascadeTaskKey, CascadeTaskStore } from './cascade-task.store';
 
 export const PLAN_CASCADE_TASK_JOB = 'catalog.plan-cascade-task';
 

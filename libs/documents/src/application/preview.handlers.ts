@@ -12,7 +12,7 @@ import {
 } from '../domain/document-template';
 import { CONTENT_TYPES, DocumentRenderer, RenderInput } from '../infrastructure/rendering/document-renderer';
 import { RenderPool } from '../infrastructure/rendering/render-pool';
-import { PreviewCache } from '../infrastructure/preview-cache';
+import { PreviewCache } from './preview-cache';
 import { RenderBudget } from './render-budget';
 import { PreviewResult, PreviewTemplateQuery, TemplateThumbnailQuery, ThumbnailResult } from './template.commands';
 import { readTemplate } from './template.queries';

@@ -1,6 +1,6 @@
 import { SYSTEM_TEMPLATE_IDS, systemTemplate, SYSTEM_TEMPLATES } from '../../domain/system-templates';
 import { TemplateDocument } from '../../domain/template-document';
-import { PreviewCache } from '../preview-cache';
+import { PreviewCache } from '../../application/preview-cache';
 import { DocumentRenderer, RenderInput } from './document-renderer';
 import { LayoutEngine, printable } from './layout';
 import { newMeasurer } from './pdf-writer';

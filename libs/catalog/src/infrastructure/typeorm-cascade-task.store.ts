@@ -2,27 +2,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { Clock, DomainError, preparedQuery } from '@app/shared-kernel';
-import { CreatedBy } from '../domain/version-line';
-
-/** One task of a cascade run: a product or a plan to republish. */
-export interface CascadeTaskKey {
-  organizationId: string;
-  workspaceId: string;
-  runId: string;
-  subjectKind: 'product' | 'plan';
-  subjectId: string;
-}
-
-/** The run a pending task belongs to, as its task needs it. */
-export interface CascadeRunOfTask {
-  id: string;
-  trigger: string;
-  source_id: string;
-  source_version_id: string;
-  source_version: number;
-  status: string;
-  created_by: CreatedBy;
-}
+import { CascadeRunOfTask, CascadeTaskKey, CascadeTaskStore } from '../application/cascade-task.store';
 
 const KEY = `organization_id = $1 AND workspace_id = $2 AND run_id = $3 AND subject_kind = $4 AND subject_id = $5`;
 
@@ -30,16 +10,18 @@ function keyValues(key: CascadeTaskKey): unknown[] {
   return [key.organizationId, key.workspaceId, key.runId, key.subjectKind, key.subjectId];
 }
 
-/** The task rows product and plan cascades share: lock, count an attempt, finish. */
+/** The cascade task rows in PostgreSQL, through the transaction's EntityManager. */
 @Injectable()
-export class CascadeTaskStore {
+export class TypeOrmCascadeTaskStore extends CascadeTaskStore {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The pending task, locked, with its run; undefined when it already finished (a rerun does nothing). */
-  async lock(key: CascadeTaskKey): Promise<CascadeRunOfTask | undefined> {
+  override async lock(key: CascadeTaskKey): Promise<CascadeRunOfTask | undefined> {
     const [row] = await preparedQuery<CascadeRunOfTask & { task_status: string }>(
       this.txHost.tx,
       `SELECT r.id, r.trigger, r.source_id, r.source_version_id, r.source_version, r.status, r.created_by, t.status AS task_status
@@ -52,7 +34,7 @@ export class CascadeTaskStore {
   }
 
   /** Counts a failed attempt; the task's attempts so far (`fallback` when the task is gone). */
-  async countAttempt(key: CascadeTaskKey, fallback: number): Promise<number> {
+  override async countAttempt(key: CascadeTaskKey, fallback: number): Promise<number> {
     const rows = await preparedQuery<{ attempts: number }>(
       this.txHost.tx,
       `UPDATE cascade_tasks SET attempts = attempts + 1 WHERE ${KEY} RETURNING attempts`,
@@ -61,7 +43,7 @@ export class CascadeTaskStore {
     return rows[0]?.attempts ?? fallback;
   }
 
-  async finish(
+  override async finish(
     key: CascadeTaskKey,
     status: 'republished' | 'unchanged' | 'errored',
     version: { id: string; version: number } | null | undefined,

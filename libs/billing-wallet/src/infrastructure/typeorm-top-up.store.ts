@@ -3,6 +3,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { Injectable } from '@nestjs/common';
 import { isUuid, Money } from '@app/shared-kernel';
 import { TopUpView } from '../application/top-up.commands';
+import { StoredTopUp, TopUpStore } from '../application/top-up.store';
 import { WalletKey } from '../domain/wallet.repository';
 
 const COLUMNS = `organization_id, workspace_id, id, wallet_id, mode, automatic, amount::text AS amount, currency, status, payment_method_id,
@@ -27,11 +28,6 @@ interface TopUpRow {
   completed_at: Date | null;
 }
 
-export interface StoredTopUp {
-  key: WalletKey;
-  view: TopUpView;
-}
-
 function toStored(row: TopUpRow): StoredTopUp {
   return {
     key: { organizationId: row.organization_id, workspaceId: row.workspace_id, walletId: row.wallet_id },
@@ -54,13 +50,15 @@ function toStored(row: TopUpRow): StoredTopUp {
   };
 }
 
-/** Top-ups: written and settled inside the caller's transaction. */
+/** Top-ups in PostgreSQL: written and settled inside the caller's transaction. */
 @Injectable()
-export class TopUpStore {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+export class TypeOrmTopUpStore extends TopUpStore {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
 
   /** Returns undefined when an automatic top-up is already pending for the wallet. */
-  async insert(
+  override async insert(
     key: WalletKey,
     topUp: {
       id: string;
@@ -104,7 +102,7 @@ export class TopUpStore {
    * never changes tenant), then locked by its key: on Citus only a statement naming the
    * organization (one shard) may lock rows.
    */
-  async lock(id: string, tenant?: { organizationId: string; workspaceId: string }): Promise<StoredTopUp | undefined> {
+  override async lock(id: string, tenant?: { organizationId: string; workspaceId: string }): Promise<StoredTopUp | undefined> {
     if (!isUuid(id)) return undefined;
     const owner = tenant ?? (await this.tenantOf(id));
     if (!owner) return undefined;
@@ -123,7 +121,7 @@ export class TopUpStore {
     return rows[0] && { organizationId: rows[0].organization_id, workspaceId: rows[0].workspace_id };
   }
 
-  async settle(
+  override async settle(
     key: WalletKey,
     id: string,
     outcome:

@@ -1,0 +1,252 @@
+import { join, relative, sep } from 'node:path';
+import * as ts from 'typescript';
+
+/**
+ * Which error codes each route's code can throw, read from the sources with TypeScript's type
+ * checker (no run, no database): from a controller method, every call, constructor and command or
+ * query sent (`new XCommand(…)` leads to the `execute` of its @CommandHandler/@QueryHandler) is
+ * followed through the application's own code (apps/, libs/), an abstract method (a repository
+ * port) through every class that extends or implements its class; each `new DomainError(kind,
+ * code, …)` met on the way adds its code (a literal, or every literal of the argument's type).
+ *
+ * It over-approximates (a branch that cannot run for this route still counts) and does not follow
+ * what runs outside the call (guards, pipes, interceptors and filters: route-docs.ts documents
+ * theirs from the route's metadata; event and job handlers: after the response).
+ */
+export interface RouteErrors {
+  /** `<Controller>.<method>` */
+  route: string;
+  codes: Set<string>;
+  /** `new DomainError(…)` calls whose code has no literal type (file:line), met on this route's paths. */
+  unknown: Set<string>;
+}
+
+const ROOT = join(__dirname, '..', '..');
+const HTTP_DECORATORS = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete']);
+const HANDLER_DECORATORS = new Set(['CommandHandler', 'QueryHandler']);
+
+type Body = ts.FunctionLikeDeclaration;
+
+/** A code this function throws that one of its parameters decides: the argument itself, or a constant table's entry at it. */
+interface ParameterCode {
+  index: number;
+  table?: ts.ObjectLiteralExpression;
+  place: string;
+}
+
+interface Edges {
+  codes: Set<string>;
+  unknown: Set<string>;
+  callees: Body[];
+  fromParameters: ParameterCode[];
+}
+
+export function routeErrors(): RouteErrors[] {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
+    },
+  );
+  if (!config) throw new Error('tsconfig.json could not be read');
+  const own = (file: string) => /^(apps|libs)\//.test(relative(ROOT, file).split(sep).join('/'));
+  const program = ts.createProgram({
+    rootNames: config.fileNames.filter((file) => own(file) && !/\.spec\.ts$/.test(file)),
+    options: { ...config.options, noEmit: true, incremental: false },
+  });
+  const checker = program.getTypeChecker();
+  const sources = program.getSourceFiles().filter((file) => !file.isDeclarationFile && own(file.fileName));
+
+  const classOf = (node: ts.Node): ts.ClassDeclaration | undefined => {
+    let symbol = checker.getSymbolAtLocation(node);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    return symbol?.declarations?.find(ts.isClassDeclaration);
+  };
+  const decoratorsOf = (node: ts.Node) =>
+    (ts.canHaveDecorators(node) ? (ts.getDecorators(node) ?? []) : []).flatMap((decorator) =>
+      ts.isCallExpression(decorator.expression) && ts.isIdentifier(decorator.expression.expression)
+        ? [{ name: decorator.expression.expression.text, args: decorator.expression.arguments }]
+        : [],
+    );
+
+  // Handlers by the message class they handle; classes by the classes they extend or implement.
+  const handlerOf = new Map<ts.ClassDeclaration, Body>();
+  const subclasses = new Map<ts.ClassDeclaration, ts.ClassDeclaration[]>();
+  const classes: ts.ClassDeclaration[] = [];
+  for (const source of sources) {
+    const visit = (node: ts.Node): void => {
+      if (ts.isClassDeclaration(node)) {
+        classes.push(node);
+        for (const { name, args } of decoratorsOf(node)) {
+          const message = HANDLER_DECORATORS.has(name) && args[0] ? classOf(args[0]) : undefined;
+          const execute = node.members.find(
+            (member): member is ts.MethodDeclaration =>
+              ts.isMethodDeclaration(member) && member.name.getText() === 'execute' && member.body !== undefined,
+          );
+          if (message && execute) handlerOf.set(message, execute);
+        }
+        for (const clause of node.heritageClauses ?? []) {
+          for (const type of clause.types) {
+            const base = classOf(type.expression);
+            if (base) subclasses.set(base, [...(subclasses.get(base) ?? []), node]);
+          }
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  const domainError = classes.find(
+    (node) => node.name?.text === 'DomainError' && /shared-kernel/.test(node.getSourceFile().fileName),
+  );
+  if (!domainError) throw new Error('DomainError not found in libs/shared-kernel');
+  const descends = (node: ts.ClassDeclaration | undefined, base: ts.ClassDeclaration): boolean => {
+    for (let current = node; current;) {
+      if (current === base) return true;
+      const parent = current.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+      current = parent ? classOf(parent.expression) : undefined;
+    }
+    return false;
+  };
+  const implementations = (method: ts.MethodDeclaration | ts.MethodSignature): Body[] => {
+    const owner = method.parent;
+    if (!ts.isClassDeclaration(owner) && !ts.isInterfaceDeclaration(owner)) return [];
+    const name = method.name.getText();
+    const found: Body[] = [];
+    const seen = new Set<ts.ClassDeclaration>();
+    const down = (base: ts.ClassDeclaration | ts.InterfaceDeclaration) => {
+      const below = ts.isClassDeclaration(base)
+        ? (subclasses.get(base) ?? [])
+        : classes.filter((node) =>
+            node.heritageClauses?.some((clause) => clause.types.some((type) => type.expression.getText() === base.name.text)),
+          );
+      for (const sub of below) {
+        if (seen.has(sub)) continue;
+        seen.add(sub);
+        for (const member of sub.members) {
+          if ((ts.isMethodDeclaration(member) || ts.isPropertyDeclaration(member)) && member.name.getText() === name) {
+            if (ts.isMethodDeclaration(member) && member.body) found.push(member);
+            if (ts.isPropertyDeclaration(member) && member.initializer && ts.isArrowFunction(member.initializer))
+              found.push(member.initializer);
+          }
+        }
+        down(sub);
+      }
+    };
+    down(owner);
+    return found;
+  };
+  const codesOfType = (node: ts.Expression): string[] | undefined => {
+    const type = checker.getTypeAtLocation(node);
+    const parts = type.isUnion() ? type.types : [type];
+    return parts.every((part) => part.isStringLiteral()) ? parts.map((part) => (part as ts.StringLiteralType).value) : undefined;
+  };
+  const where = (node: ts.Node) => {
+    const source = node.getSourceFile();
+    return `${relative(ROOT, source.fileName)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+  };
+
+  const edgesCache = new Map<Body, Edges>();
+  /** The parameter of `body` that `node` names, if it names one. */
+  const parameterIndex = (body: Body, node: ts.Expression): number | undefined => {
+    if (!ts.isIdentifier(node)) return undefined;
+    const declaration = checker.getSymbolAtLocation(node)?.valueDeclaration;
+    const index = declaration && ts.isParameter(declaration) ? body.parameters.indexOf(declaration) : -1;
+    return index >= 0 ? index : undefined;
+  };
+  /** The object literal a `const TABLE = { … }` names (through `as const` and `satisfies`). */
+  const constantTable = (node: ts.Expression): ts.ObjectLiteralExpression | undefined => {
+    const declaration = ts.isIdentifier(node) ? checker.getSymbolAtLocation(node)?.valueDeclaration : undefined;
+    let initializer = declaration && ts.isVariableDeclaration(declaration) ? declaration.initializer : undefined;
+    while (initializer && (ts.isAsExpression(initializer) || ts.isSatisfiesExpression(initializer)))
+      initializer = initializer.expression;
+    return initializer && ts.isObjectLiteralExpression(initializer) ? initializer : undefined;
+  };
+  const lookUp = (table: ts.ObjectLiteralExpression | undefined, keys: string[]): string[] | undefined => {
+    if (!table) return keys;
+    const values = keys.map((key) => {
+      const property = table.properties.find(
+        (candidate): candidate is ts.PropertyAssignment =>
+          ts.isPropertyAssignment(candidate) && candidate.name.getText().replace(/['"]/g, '') === key,
+      );
+      return property && ts.isStringLiteralLike(property.initializer) ? property.initializer.text : undefined;
+    });
+    return values.every((value) => value !== undefined) ? (values as string[]) : undefined;
+  };
+  const edgesOf = (body: Body): Edges => {
+    const cached = edgesCache.get(body);
+    if (cached) return cached;
+    const edges: Edges = { codes: new Set(), unknown: new Set(), callees: [], fromParameters: [] };
+    edgesCache.set(body, edges);
+    /** A code decided by `argument` (at `place`): its literal types, or the caller's own parameter. */
+    const codeFrom = (argument: ts.Expression | undefined, table: ts.ObjectLiteralExpression | undefined, place: string) => {
+      // A parameter first: the caller's argument is narrower than the parameter's declared type.
+      const index = argument && parameterIndex(body, argument);
+      if (index !== undefined) return edges.fromParameters.push({ index, table, place });
+      const literal = argument && codesOfType(argument);
+      const codes = literal && lookUp(table, literal);
+      if (codes) codes.forEach((code) => edges.codes.add(code));
+      else edges.unknown.add(place);
+    };
+    const follow = (declaration: ts.Declaration | undefined, call?: ts.CallExpression | ts.NewExpression) => {
+      if (!declaration || declaration.getSourceFile().isDeclarationFile || !own(declaration.getSourceFile().fileName)) return;
+      if (ts.isFunctionLike(declaration) && 'body' in declaration && declaration.body) {
+        const callee = declaration as Body;
+        edges.callees.push(callee);
+        for (const { index, table, place } of callee === body ? [] : edgesOf(callee).fromParameters) {
+          codeFrom(call?.arguments?.[index], table, place);
+        }
+      } else if (ts.isMethodDeclaration(declaration) || ts.isMethodSignature(declaration))
+        edges.callees.push(...implementations(declaration));
+    };
+    const visit = (node: ts.Node): void => {
+      if (ts.isNewExpression(node)) {
+        const created = classOf(node.expression);
+        if (created && descends(created, domainError)) {
+          const code = node.arguments?.[1];
+          if (code && ts.isElementAccessExpression(code) && constantTable(code.expression)) {
+            codeFrom(code.argumentExpression, constantTable(code.expression), where(node));
+          } else codeFrom(code, undefined, where(node));
+        } else if (created && handlerOf.has(created)) {
+          edges.callees.push(handlerOf.get(created)!);
+        } else {
+          follow(checker.getResolvedSignature(node)?.declaration, node);
+        }
+      } else if (ts.isCallExpression(node)) {
+        follow(checker.getResolvedSignature(node)?.declaration, node);
+      }
+      ts.forEachChild(node, visit);
+    };
+    if (body.body) visit(body.body);
+    return edges;
+  };
+
+  const routes: RouteErrors[] = [];
+  for (const node of classes) {
+    if (!decoratorsOf(node).some(({ name }) => name === 'Controller')) continue;
+    for (const member of node.members) {
+      if (!ts.isMethodDeclaration(member) || !member.body) continue;
+      if (!decoratorsOf(member).some(({ name }) => HTTP_DECORATORS.has(name))) continue;
+      const result: RouteErrors = { route: `${node.name?.text}.${member.name.getText()}`, codes: new Set(), unknown: new Set() };
+      const seen = new Set<Body>();
+      const queue: Body[] = [member];
+      while (queue.length > 0) {
+        const body = queue.pop()!;
+        if (seen.has(body)) continue;
+        seen.add(body);
+        const edges = edgesOf(body);
+        edges.codes.forEach((code) => result.codes.add(code));
+        edges.unknown.forEach((place) => result.unknown.add(place));
+        // A code the route's own parameters would decide: no call site to read it from.
+        if (body === member) edges.fromParameters.forEach(({ place }) => result.unknown.add(place));
+        queue.push(...edges.callees);
+      }
+      routes.push(result);
+    }
+  }
+  return routes;
+}
