@@ -396,6 +396,30 @@ describe('Webhook endpoints and signed deliveries', () => {
     }
   });
 
+  it('sends again an attempt whose server died mid-flight (its lease expired), with the same webhook-id', async () => {
+    const endpoint = await createEndpoint(a, { url: receiver.url('/ok-sweep'), enabled_events: ['cascade_run.completed'] });
+    const event = sampleEvent(a.liveWorkspaceId, 'cascade_run.completed');
+    await enqueue(t, event, a.organization_id);
+    const [delivery] = await eventually(async () => {
+      const rows = await deliveries(a, endpoint.id);
+      return rows[0]?.status === 'succeeded' ? rows : undefined;
+    }, 10_000);
+    // As a server killed during attempt 2 leaves it: pending, claimed, the claim run out, nothing recorded.
+    await db.query(
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() - interval '1 hour',
+              lease_until = now() - interval '1 second' WHERE id = $1`,
+      [delivery.id],
+    );
+    expect(await t.app.get(WebhookDispatcher).sweep()).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (receiver.on('/ok-sweep').length === 2 ? true : undefined), 10_000);
+    const [again] = await eventually(async () => {
+      const rows = await deliveries(a, endpoint.id);
+      return rows[0]?.status === 'succeeded' && rows[0].attempt === 2 ? rows : undefined;
+    }, 10_000);
+    expect(again.id).toBe(delivery.id);
+    expect(receiver.on('/ok-sweep').map((request) => request.headers['webhook-id'])).toEqual([event.id, event.id]);
+  });
+
   it('updates by merge-patch, lists with keyset cursors, deletes with its deliveries', async () => {
     const tenant = await createTenant(t);
     const ids: string[] = [];
