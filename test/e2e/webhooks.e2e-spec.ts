@@ -55,7 +55,7 @@ describe('Webhook endpoints and signed deliveries', () => {
   /** Makes the delivery's next attempt due now and runs its job, as pg-boss would at next_attempt_at. */
   async function runNextAttempt(tenant: TestTenant, deliveryId: string): Promise<void> {
     const [before] = await db.query(`SELECT attempt FROM webhook_deliveries WHERE id = $1`, [deliveryId]);
-    await db.query(`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 second' WHERE id = $1`, [deliveryId]);
+    await db.query(`UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id = $1`, [deliveryId, new Date(Date.now() - 1000)]);
     await t.app.get(WebhookDispatcher).dispatch({ organizationId: tenant.organization_id, workspaceMode: 'live', deliveryId });
     await eventually(async () => {
       const [row] = await db.query(`SELECT attempt FROM webhook_deliveries WHERE id = $1`, [deliveryId]);
@@ -316,8 +316,9 @@ describe('Webhook endpoints and signed deliveries', () => {
     );
 
     // Once the 24 hours have passed, the old secret signs no more.
-    await db.query(`UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [
+    await db.query(`UPDATE webhook_endpoints SET previous_secret_expires_at = $2 WHERE id = $1`, [
       endpoint.id,
+      new Date(Date.now() - 1000),
     ]);
     const later = sampleEvent(a.liveWorkspaceId, 'change.applied');
     await enqueue(t, later, a.organization_id);
@@ -343,8 +344,9 @@ describe('Webhook endpoints and signed deliveries', () => {
       .then((r) => [r.body]);
     expect(state.status).toBe('enabled');
 
-    await db.query(`UPDATE webhook_endpoints SET failing_since = now() - interval '3 days 1 minute' WHERE id = $1`, [
+    await db.query(`UPDATE webhook_endpoints SET failing_since = $2 WHERE id = $1`, [
       endpoint.id,
+      new Date(Date.now() - 3 * 24 * 3_600_000 - 60_000),
     ]);
     const [pending] = await deliveries(a, endpoint.id);
     await runNextAttempt(a, pending.id);
@@ -405,11 +407,11 @@ describe('Webhook endpoints and signed deliveries', () => {
       return rows[0]?.status === 'succeeded' ? rows : undefined;
     }, 10_000);
     // As a server killed during attempt 2 leaves it: pending, claimed, the claim run out, nothing recorded.
-    await db.query(
-      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() - interval '1 hour',
-              lease_until = now() - interval '1 second' WHERE id = $1`,
-      [delivery.id],
-    );
+    await db.query(`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $2, lease_until = $3 WHERE id = $1`, [
+      delivery.id,
+      new Date(Date.now() - 3_600_000),
+      new Date(Date.now() - 1000),
+    ]);
     expect(await t.app.get(WebhookDispatcher).sweep()).toBeGreaterThanOrEqual(1);
     await eventually(async () => (receiver.on('/ok-sweep').length === 2 ? true : undefined), 10_000);
     const [again] = await eventually(async () => {
