@@ -105,10 +105,13 @@ export class WebhookEndpoints1763809000000 implements MigrationInterface {
       )`);
     await distributeTenantTable(q, 'webhook_delivery_attempts');
 
+    // One constraint per statement: Citus refuses ADD CONSTRAINT beside other subcommands.
     await q.query(`
       ALTER TABLE webhook_deliveries
         ADD CONSTRAINT webhook_deliveries_endpoint_fk FOREIGN KEY (organization_id, endpoint_id)
-          REFERENCES webhook_endpoints (organization_id, id) ON DELETE CASCADE,
+          REFERENCES webhook_endpoints (organization_id, id) ON DELETE CASCADE`);
+    await q.query(`
+      ALTER TABLE webhook_deliveries
         ADD CONSTRAINT webhook_deliveries_payload_fk FOREIGN KEY (organization_id, event_id)
           REFERENCES webhook_event_payloads (organization_id, event_id) ON DELETE CASCADE`);
     await q.query(`
