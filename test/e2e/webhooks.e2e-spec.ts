@@ -422,6 +422,29 @@ describe('Webhook endpoints and signed deliveries', () => {
     expect(receiver.on('/ok-sweep').map((request) => request.headers['webhook-id'])).toEqual([event.id, event.id]);
   });
 
+  it('purges what is older than the 30 days events are kept, except deliveries still pending', async () => {
+    const done = await createEndpoint(a, { url: receiver.url('/ok-purge'), enabled_events: ['plan.version.archived'] });
+    const failing = await createEndpoint(a, { url: receiver.url('/fail-purge'), enabled_events: ['plan.version.archived'] });
+    const event = sampleEvent(a.liveWorkspaceId, 'plan.version.archived');
+    await enqueue(t, event, a.organization_id);
+    await eventually(async () => {
+      const [ok] = await deliveries(a, done.id);
+      const [pending] = await deliveries(a, failing.id);
+      return ok?.status === 'succeeded' && pending?.attempt === 1 ? true : undefined;
+    }, 10_000);
+    const old = new Date(Date.now() - 31 * 24 * 3_600_000);
+    await db.query(`UPDATE webhook_event_payloads SET created_at = $2 WHERE event_id = $1`, [event.id, old]);
+    await t.app.get(WebhookDispatcher).purge();
+    // A delivery still being retried keeps its event.
+    expect(await deliveries(a, done.id)).toHaveLength(1);
+    await db.query(`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE event_id = $1`, [event.id]);
+    await t.app.get(WebhookDispatcher).purge();
+    expect(await deliveries(a, done.id)).toEqual([]);
+    expect(await deliveries(a, failing.id)).toEqual([]);
+    const left = await db.query(`SELECT count(*)::int AS n FROM webhook_event_payloads WHERE event_id = $1`, [event.id]);
+    expect(left[0].n).toBe(0);
+  });
+
   it('updates by merge-patch, lists with keyset cursors, deletes with its deliveries', async () => {
     const tenant = await createTenant(t);
     const ids: string[] = [];
