@@ -139,7 +139,8 @@ const CATALOG = {
   WEBHOOK_ENDPOINT_NOT_FOUND: { kind: 'not_found', message: 'No such webhook endpoint.', param: 'id' },
   WEBHOOK_URL_NOT_ALLOWED: {
     kind: 'invalid_request',
-    message: "The url's host hooks.internal.example resolves to 10.0.0.7, which may not receive webhooks (10.0.0.7 is a private address).",
+    message:
+      "The url's host hooks.internal.example resolves to 10.0.0.7, which may not receive webhooks (10.0.0.7 is a private address).",
     param: 'url',
   },
   APPROVAL_NOT_FOUND: { kind: 'not_found', message: 'No such approval.' },
