@@ -13,7 +13,7 @@ const contextBoundaries = {
       message: 'Import another context only through its index: `@app/<context>`.',
     },
     {
-      regex: '^\\.\\./(\\.\\./)*(identity|catalog|documents|billing-wallet|shared-kernel)/src(/|$)',
+      regex: '^\\.\\./(\\.\\./)*(identity|catalog|documents|billing-wallet|webhooks|shared-kernel)/src(/|$)',
       message: 'Import another context only through its index: `@app/<context>`.',
     },
   ],

@@ -52,6 +52,7 @@ const VALID_BODIES: Record<string, object> = {
   'PATCH /v1/plans/{id}/versions/{version}': { release_name: 'Hijacked' },
   'POST /v1/plans/republish': { plan_ids: [randomUUID()] },
   'POST /v1/plans/{id}/migrate': { mode: 'PREVIEW', target_version: 1 },
+  'PATCH /v1/webhook_endpoints/{id}': { description: 'Hijacked', enabled_events: ['*'] },
 };
 /** Body fields named `…_id` that hold the caller's own text, not a reference to a resource. */
 const NOT_REFERENCES = ['external_id'];
@@ -347,6 +348,9 @@ describe('Route table: every documented route enforces authentication, scope and
       const owner = await signIn(t, s.owner!.email, s.owner!.password);
       live.approvals = (await post(`/v1/wallets/${live.wallets}/adjust`, { amount: '2.00' }, owner).expect(202)).body.approval.id;
       Object.assign(live, await catalogResources(t, s.auth));
+      live.webhook_endpoints = (
+        await post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/live-hook', enabled_events: ['*'] }).expect(201)
+      ).body.id;
     });
 
     it('refuses exactly the organization-level routes with 403 SANDBOX_PRINCIPAL_FORBIDDEN; every other route answers (< 500)', async () => {
@@ -445,6 +449,11 @@ describe('Route table: every documented route enforces authentication, scope and
           'GET /v1/migrations/{id} 404',
           'GET /v1/migrations/{id}/outcomes 404',
           'POST /v1/migrations/{id}/cancel 404',
+          'GET /v1/webhook_endpoints/{id} 404',
+          'PATCH /v1/webhook_endpoints/{id} 404',
+          'DELETE /v1/webhook_endpoints/{id} 404',
+          'POST /v1/webhook_endpoints/{id}/rotate_secret 404',
+          'GET /v1/webhook_endpoints/{id}/deliveries 404',
         ]),
       );
 
@@ -525,6 +534,13 @@ describe('Route table: every documented route enforces authentication, scope and
       resources.plans = { id: catalog.plans, code: 'PLAN_NOT_FOUND' };
       resources.subscriptions = { id: catalog.subscriptions, code: 'SUBSCRIPTION_NOT_FOUND' };
       resources.migrations = { id: catalog.migrations, code: 'MIGRATION_NOT_FOUND' };
+      const endpoint = await t.http
+        .post('/v1/webhook_endpoints')
+        .set('Authorization', a.auth)
+        .set('Idempotency-Key', idem())
+        .send({ url: 'http://127.0.0.1:9/a-hook', enabled_events: ['*'] })
+        .expect(201);
+      resources.webhook_endpoints = { id: endpoint.body.id, code: 'WEBHOOK_ENDPOINT_NOT_FOUND' };
     });
 
     it('answers organization B on every route naming an organization A resource exactly as for an unknown id: 404', async () => {
@@ -599,6 +615,11 @@ describe('Route table: every documented route enforces authentication, scope and
           'POST /v1/subscriptions/{id}/cancel 404',
           'GET /v1/migrations/{id}/outcomes 404',
           'POST /v1/migrations/{id}/cancel 404',
+          'GET /v1/webhook_endpoints/{id} 404',
+          'PATCH /v1/webhook_endpoints/{id} 404',
+          'DELETE /v1/webhook_endpoints/{id} 404',
+          'POST /v1/webhook_endpoints/{id}/rotate_secret 404',
+          'GET /v1/webhook_endpoints/{id}/deliveries 404',
         ]),
       );
 

@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { WebhookDeliveries } from '@app/webhooks';
 import { eventually } from './auth-helpers';
 import { drainCascades } from './catalog-helpers';
 import { createKey, idem } from './tenants';
 import { TestApp } from './test-app';
+import { sampleEvent } from './webhook-receiver';
 import { seedVerification } from './verification-helpers';
 
 /**
@@ -33,6 +37,10 @@ export const RESOURCE_KINDS: Record<string, { table: string; notFound: string[] 
   cascade_runs: { table: 'cascade_runs', notFound: ['CASCADE_RUN_NOT_FOUND'] },
   subscriptions: { table: 'subscriptions', notFound: ['SUBSCRIPTION_NOT_FOUND'] },
   migrations: { table: 'plan_migrations', notFound: ['MIGRATION_NOT_FOUND'] },
+  webhook_endpoints: { table: 'webhook_endpoints', notFound: ['WEBHOOK_ENDPOINT_NOT_FOUND'] },
+  // Named by `event_id` (the deliveries filter); the events store is not there yet, so the event
+  // is known by the payload its deliveries carry.
+  events: { table: 'webhook_event_payloads', notFound: ['EVENT_NOT_FOUND'] },
 };
 
 /** One workspace's resources: one of every kind (plus the drafts and the second wallet writes need). */
@@ -188,6 +196,31 @@ export async function buildWorkspaceFixture(
       200,
     )
   ).migration_id;
+  // A webhook endpoint, disabled, and an event delivered to it on request: its delivery fails at once
+  // (no request is made to a disabled endpoint), so nothing moves later while the matrix compares digests.
+  ids.webhook_endpoints = (
+    await send(
+      'post',
+      '/v1/webhook_endpoints',
+      { url: `http://127.0.0.1:9/${marker}`, enabled_events: ['customer.*'], description: `Hook ${marker}` },
+      201,
+    )
+  ).id;
+  await send('patch', `/v1/webhook_endpoints/${ids.webhook_endpoints}`, { status: 'disabled' }, 200);
+  const [{ mode }]: Array<{ mode: string }> = await t.app
+    .get(DataSource)
+    .query('SELECT mode FROM workspaces WHERE id = $1', [options.workspaceId]);
+  const event = sampleEvent(options.workspaceId, 'customer.created', mode === 'live', { id: customer.id, object: 'customer' });
+  await t.app
+    .get(TransactionHost)
+    .withTransaction(() =>
+      t.app.get(WebhookDeliveries).redeliver(event, { organizationId: options.organizationId }, ids.webhook_endpoints),
+    );
+  ids.events = event.id;
+  await eventually(async () => {
+    const deliveries = await send('get', `/v1/webhook_endpoints/${ids.webhook_endpoints}/deliveries`);
+    return deliveries.data?.[0]?.status === 'failed' ? true : undefined;
+  }, 15_000);
   // The run's jobs finish now (run here rather than waiting for the queue's poll), not while the matrix compares digests.
   await drainCascades(t);
   await eventually(

@@ -13,6 +13,7 @@ import { HttpEdgeModule } from './http/http.module';
 import { ShutdownGate } from './http/shutdown-gate';
 import { IdentityHttpModule } from './identity/identity-http.module';
 import { loggerParams } from './logging';
+import { WebhooksHttpModule } from './webhooks/webhooks-http.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -43,6 +44,7 @@ export class AppModule {
         CatalogHttpModule,
         DocumentsHttpModule.register(options.config),
         BillingWalletHttpModule,
+        WebhooksHttpModule,
         HttpEdgeModule.register(options.config),
       ],
       controllers: [HealthController],

@@ -18,6 +18,8 @@ export * from './request-context';
 export * from './rfc3339';
 export * from './idempotency/idempotency-retention';
 export * from './idempotency/idempotency-store';
+export * from './idempotency/response-vault';
+export * from './events/event-types';
 export * from './jobs/fair-priority';
 export * from './jobs/job-queue';
 export * from './outbox/integration-event';

@@ -1449,6 +1449,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the workspace’s webhook endpoints (never their secrets), newest first. */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /** Create a webhook endpoint; its signing secret is returned once. */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook endpoint (never its secret). */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint; its pending deliveries are dropped with it. */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** Change a webhook endpoint’s URL, event types, description, metadata or status (merge-patch; null leaves a field unchanged). */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the signing secret: the new one is returned once; the previous one keeps signing beside it for 24 hours (each delivery then carries two signatures). */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the endpoint’s deliveries, newest first, with the figures of each one’s latest attempt. */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1567,7 +1638,7 @@ export interface components {
              *       "wallets:write"
              *     ]
              */
-            scopes: ("costs:read" | "costs:write" | "products:read" | "products:write" | "plans:read" | "plans:write" | "changes:read" | "changes:write" | "document_templates:read" | "document_templates:write" | "customers:read" | "customers:write" | "customer_verifications:read" | "customer_verifications:write" | "api_keys:read" | "api_keys:write" | "wallets:read" | "wallets:write" | "approvals:read" | "approvals:write" | "workspaces:read" | "workspaces:write" | "users:read" | "users:write" | "fx_rates:read" | "fx_rates:write" | "audit_events:read" | "audit_events:write")[];
+            scopes: ("costs:read" | "costs:write" | "products:read" | "products:write" | "plans:read" | "plans:write" | "changes:read" | "changes:write" | "document_templates:read" | "document_templates:write" | "customers:read" | "customers:write" | "customer_verifications:read" | "customer_verifications:write" | "api_keys:read" | "api_keys:write" | "wallets:read" | "wallets:write" | "approvals:read" | "approvals:write" | "workspaces:read" | "workspaces:write" | "users:read" | "users:write" | "fx_rates:read" | "fx_rates:write" | "audit_events:read" | "audit_events:write" | "webhook_endpoints:read" | "webhook_endpoints:write")[];
             /**
              * @description Addresses or CIDR blocks; empty means unrestricted. Omitted: the minting key’s own list (a session: unrestricted). A list wider than the minting key’s is refused (403 IP_RANGE_NOT_GRANTABLE).
              * @example [
@@ -5949,6 +6020,266 @@ export interface components {
              * @example 2026-11-22T10:20:00.000Z
              */
             created_at: string;
+        };
+        CreateWebhookEndpointDto: {
+            /**
+             * @description Where events are POSTed. In production https only, and a host resolving to a loopback, private, link-local, unique-local or cloud-metadata address is refused (400 WEBHOOK_URL_NOT_ALLOWED), here and again at every delivery. In development http and loopback are allowed.
+             * @example https://hooks.example.com/billing
+             */
+            url: string;
+            /**
+             * @description 1–100 entries, each "*" (every type), a type of the catalog or "prefix.*" of whole segments (e.g. "wallet.*", "wallet.hold.*"); anything else is refused (400 VALIDATION_ERROR). Types: customer.created, customer_verification.created, customer_verification.updated, api_key.created, api_key.rotated, api_key.revoked, wallet.created, wallet.updated, wallet.transaction.created, wallet.balance_low, wallet.hold.created, wallet.hold.captured, wallet.hold.released, wallet.top_up.created, wallet.top_up.succeeded, wallet.top_up.failed, approval_request.created, approval_request.approved, approval_request.rejected, cost.created, cost.updated, cost.removed, cost.restored, product.created, product.updated, product.version.published, plan.created, plan.updated, plan.deleted, plan.version.published, plan.version.scheduled, plan.version.archived, change.applied, change.canceled, cascade_run.completed, plan_migration.completed, subscription.created, subscription.canceled, subscription.version_changed, document_template.created, document_template.updated, document_template.deleted, document_template.default_changed, webhook_endpoint.disabled.
+             * @example [
+             *       "wallet.*",
+             *       "customer.created"
+             *     ]
+             */
+            enabled_events: string[];
+            /** @example Ledger sync */
+            description?: string;
+            /**
+             * @example {
+             *       "team": "finance"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        WebhookEndpointWithSecretDto: {
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6e01
+             */
+            id: string;
+            /** @example webhook_endpoint */
+            object: string;
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
+             */
+            workspace_id: string;
+            /** @example https://hooks.example.com/billing */
+            url: string;
+            /** @example Ledger sync */
+            description: string | null;
+            /**
+             * @example [
+             *       "wallet.*",
+             *       "customer.created"
+             *     ]
+             */
+            enabled_events: string[];
+            /**
+             * @example {
+             *       "team": "finance"
+             *     }
+             */
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * @example enabled
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * @description failing: disabled automatically after 3 days in which every delivery failed.
+             * @example null
+             * @enum {string|null}
+             */
+            disabled_reason: "manual" | "failing" | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            disabled_at: string | null;
+            /**
+             * Format: date-time
+             * @description After a rotation: until when the previous secret still signs beside the current one (24 hours).
+             * @example null
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            updated_at: string;
+            /**
+             * @description The signing secret, shown once, in this response only: `whsec_` + base64 of 32 random bytes.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        WebhookEndpointDto: {
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6e01
+             */
+            id: string;
+            /** @example webhook_endpoint */
+            object: string;
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
+             */
+            workspace_id: string;
+            /** @example https://hooks.example.com/billing */
+            url: string;
+            /** @example Ledger sync */
+            description: string | null;
+            /**
+             * @example [
+             *       "wallet.*",
+             *       "customer.created"
+             *     ]
+             */
+            enabled_events: string[];
+            /**
+             * @example {
+             *       "team": "finance"
+             *     }
+             */
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * @example enabled
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * @description failing: disabled automatically after 3 days in which every delivery failed.
+             * @example null
+             * @enum {string|null}
+             */
+            disabled_reason: "manual" | "failing" | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            disabled_at: string | null;
+            /**
+             * Format: date-time
+             * @description After a rotation: until when the previous secret still signs beside the current one (24 hours).
+             * @example null
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            updated_at: string;
+        };
+        WebhookEndpointListDto: {
+            data: components["schemas"]["WebhookEndpointDto"][];
+            pagination: components["schemas"]["PaginationDto"];
+        };
+        UpdateWebhookEndpointDto: {
+            /**
+             * @description Where events are POSTed. In production https only, and a host resolving to a loopback, private, link-local, unique-local or cloud-metadata address is refused (400 WEBHOOK_URL_NOT_ALLOWED), here and again at every delivery. In development http and loopback are allowed.
+             * @example https://hooks.example.com/billing-v2
+             */
+            url?: string;
+            /**
+             * @description 1–100 entries, each "*" (every type), a type of the catalog or "prefix.*" of whole segments (e.g. "wallet.*", "wallet.hold.*"); anything else is refused (400 VALIDATION_ERROR). Types: customer.created, customer_verification.created, customer_verification.updated, api_key.created, api_key.rotated, api_key.revoked, wallet.created, wallet.updated, wallet.transaction.created, wallet.balance_low, wallet.hold.created, wallet.hold.captured, wallet.hold.released, wallet.top_up.created, wallet.top_up.succeeded, wallet.top_up.failed, approval_request.created, approval_request.approved, approval_request.rejected, cost.created, cost.updated, cost.removed, cost.restored, product.created, product.updated, product.version.published, plan.created, plan.updated, plan.deleted, plan.version.published, plan.version.scheduled, plan.version.archived, change.applied, change.canceled, cascade_run.completed, plan_migration.completed, subscription.created, subscription.canceled, subscription.version_changed, document_template.created, document_template.updated, document_template.deleted, document_template.default_changed, webhook_endpoint.disabled.
+             * @example [
+             *       "*"
+             *     ]
+             */
+            enabled_events?: string[];
+            /**
+             * @description An empty string clears it.
+             * @example Ledger sync (v2)
+             */
+            description?: string;
+            /**
+             * @example {
+             *       "team": "finance"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
+            /**
+             * @description disabled: no delivery is attempted (pending ones fail); enabled again: the failure streak starts afresh.
+             * @example enabled
+             * @enum {string}
+             */
+            status?: "enabled" | "disabled";
+        };
+        WebhookDeliveryDto: {
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6e03
+             */
+            id: string;
+            /** @example webhook_delivery */
+            object: string;
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6e01
+             */
+            endpoint_id: string;
+            /**
+             * Format: uuid
+             * @description Also the `webhook-id` header of every attempt.
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6e02
+             */
+            event_id: string;
+            /** @example wallet.transaction.created */
+            event_type: string;
+            /**
+             * Format: int64
+             * @description Attempts made so far (at most 8).
+             * @example 2
+             */
+            attempt: number;
+            /**
+             * @description pending: an attempt is due at next_attempt_at; failed: the eighth attempt failed (or the endpoint is disabled).
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * Format: int64
+             * @description The latest attempt’s HTTP status, if any came.
+             * @example 503
+             */
+            response_status: number | null;
+            /**
+             * Format: int64
+             * @description The latest attempt’s duration.
+             * @example 212
+             */
+            duration_ms: number | null;
+            /** @example The endpoint answered 503. */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Retries come about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after the attempts before.
+             * @example 2026-11-22T10:20:35.000Z
+             */
+            next_attempt_at: string | null;
+        };
+        WebhookDeliveryListDto: {
+            data: components["schemas"]["WebhookDeliveryDto"][];
+            pagination: components["schemas"]["PaginationDto"];
         };
         FieldErrorDto: {
             /** @example amount */
@@ -23516,6 +23847,1044 @@ export interface operations {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Request-Id": components["headers"]["Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
+                limit?: number;
+                /** @description The `pagination.cursor` of the previous page; omit for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointListDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR, DUPLICATE_HEADER, INVALID_CURSOR. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:read). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WORKSPACE_NOT_FOUND. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
+                "X-Workspace-Id"?: string;
+                /** @description A unique key per logical request (a UUID will do), 1–255 printable ASCII characters. A retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); the same key with another body is a 422. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/billing",
+                 *       "enabled_events": [
+                 *         "wallet.*",
+                 *         "customer.created"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookEndpointDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR, DUPLICATE_HEADER, MALFORMED_REQUEST, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, WEBHOOK_URL_NOT_ALLOWED. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:write). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WORKSPACE_NOT_FOUND. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED. */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR, DUPLICATE_HEADER. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:read). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WORKSPACE_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR, DUPLICATE_HEADER. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:write). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WORKSPACE_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["UpdateWebhookEndpointDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR, DUPLICATE_HEADER, MALFORMED_REQUEST, WEBHOOK_URL_NOT_ALLOWED. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:write). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WORKSPACE_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
+                "X-Workspace-Id"?: string;
+                /** @description A unique key per logical request (a UUID will do), 1–255 printable ASCII characters. A retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); the same key with another body is a 422. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR, DUPLICATE_HEADER, MALFORMED_REQUEST, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:write). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WORKSPACE_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED. */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
+                limit?: number;
+                /** @description The `pagination.cursor` of the previous page; omit for the first page. */
+                cursor?: string;
+                /** @description Only this event’s deliveries. Example: `0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6e02`. */
+                event_id?: string;
+                /** @description Example: `failed`. */
+                status?: "pending" | "succeeded" | "failed";
+            };
+            header?: {
+                /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR, DUPLICATE_HEADER, INVALID_CURSOR. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:read). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WORKSPACE_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -136,6 +136,13 @@ const CATALOG = {
   HOLD_NOT_FOUND: { kind: 'not_found', message: 'No such hold on this wallet.' },
   CUSTOMER_NOT_FOUND: { kind: 'not_found', message: 'No such customer.', param: 'customer_id' },
   API_KEY_NOT_FOUND: { kind: 'not_found', message: 'No such API key.' },
+  WEBHOOK_ENDPOINT_NOT_FOUND: { kind: 'not_found', message: 'No such webhook endpoint.', param: 'id' },
+  WEBHOOK_URL_NOT_ALLOWED: {
+    kind: 'invalid_request',
+    message:
+      "The url's host hooks.internal.example resolves to 10.0.0.7, which may not receive webhooks (10.0.0.7 is a private address).",
+    param: 'url',
+  },
   APPROVAL_NOT_FOUND: { kind: 'not_found', message: 'No such approval.' },
   TOP_UP_NOT_FOUND: { kind: 'not_found', message: 'No such top-up.' },
   PAYMENT_METHOD_NOT_FOUND: {

@@ -79,6 +79,13 @@ export const API_TAGS: Tag[] = [
     description: 'Requests held for a second person (e.g. a wallet adjustment), approved or rejected by a human session.',
   },
   { name: 'Audit log', description: 'Who did what, where and when.' },
+  {
+    name: 'Webhook endpoints',
+    description:
+      'Where events are sent: your HTTPS URLs, the event types each receives (`*`, a type, or `prefix.*`), and the deliveries ' +
+      'made to each. Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`) ' +
+      'with the endpoint’s secret (`whsec_…`, shown once at create and rotation); verify them with the `standardwebhooks` library.',
+  },
   { name: 'Health', description: 'Liveness and readiness probes for orchestrators (no authentication).' },
 ];
 

@@ -7,13 +7,15 @@ const SMALL_BODY_DEFLATE = { level: 1, memLevel: 4, windowBits: 10 };
 /**
  * Stored responses are encrypted (AES-256-GCM, key derived from APP_SECRET): some carry a
  * secret shown once (a new API key), and no secret may rest in the database in plaintext.
+ * Other secrets kept at rest (webhook endpoints' signing secrets) use the same vault under a
+ * purpose of their own, so each purpose has its own key.
  */
 export class ResponseVault {
   /** A KeyObject made once: a raw Buffer key is converted into one on every cipher. */
   private readonly key: KeyObject;
 
-  constructor(appSecret: string) {
-    this.key = createSecretKey(Buffer.from(hkdfSync('sha256', appSecret, 'billing-api', 'idempotency-responses', 32)));
+  constructor(appSecret: string, purpose = 'idempotency-responses') {
+    this.key = createSecretKey(Buffer.from(hkdfSync('sha256', appSecret, 'billing-api', purpose, 32)));
   }
 
   seal(plaintext: string): string {

@@ -58,7 +58,7 @@ export type CreateApiKeyDto = {
     /**
      * At least one; each must be held by the caller.
      */
-    scopes: Array<'costs:read' | 'costs:write' | 'products:read' | 'products:write' | 'plans:read' | 'plans:write' | 'changes:read' | 'changes:write' | 'document_templates:read' | 'document_templates:write' | 'customers:read' | 'customers:write' | 'customer_verifications:read' | 'customer_verifications:write' | 'api_keys:read' | 'api_keys:write' | 'wallets:read' | 'wallets:write' | 'approvals:read' | 'approvals:write' | 'workspaces:read' | 'workspaces:write' | 'users:read' | 'users:write' | 'fx_rates:read' | 'fx_rates:write' | 'audit_events:read' | 'audit_events:write'>;
+    scopes: Array<'costs:read' | 'costs:write' | 'products:read' | 'products:write' | 'plans:read' | 'plans:write' | 'changes:read' | 'changes:write' | 'document_templates:read' | 'document_templates:write' | 'customers:read' | 'customers:write' | 'customer_verifications:read' | 'customer_verifications:write' | 'api_keys:read' | 'api_keys:write' | 'wallets:read' | 'wallets:write' | 'approvals:read' | 'approvals:write' | 'workspaces:read' | 'workspaces:write' | 'users:read' | 'users:write' | 'fx_rates:read' | 'fx_rates:write' | 'audit_events:read' | 'audit_events:write' | 'webhook_endpoints:read' | 'webhook_endpoints:write'>;
     /**
      * Addresses or CIDR blocks; empty means unrestricted. Omitted: the minting key’s own list (a session: unrestricted). A list wider than the minting key’s is refused (403 IP_RANGE_NOT_GRANTABLE).
      */
@@ -2207,6 +2207,138 @@ export type PaymentMethodDto = {
     brand: string;
     last4: string;
     created_at: string;
+};
+
+export type CreateWebhookEndpointDto = {
+    /**
+     * Where events are POSTed. In production https only, and a host resolving to a loopback, private, link-local, unique-local or cloud-metadata address is refused (400 WEBHOOK_URL_NOT_ALLOWED), here and again at every delivery. In development http and loopback are allowed.
+     */
+    url: string;
+    /**
+     * 1–100 entries, each "*" (every type), a type of the catalog or "prefix.*" of whole segments (e.g. "wallet.*", "wallet.hold.*"); anything else is refused (400 VALIDATION_ERROR). Types: customer.created, customer_verification.created, customer_verification.updated, api_key.created, api_key.rotated, api_key.revoked, wallet.created, wallet.updated, wallet.transaction.created, wallet.balance_low, wallet.hold.created, wallet.hold.captured, wallet.hold.released, wallet.top_up.created, wallet.top_up.succeeded, wallet.top_up.failed, approval_request.created, approval_request.approved, approval_request.rejected, cost.created, cost.updated, cost.removed, cost.restored, product.created, product.updated, product.version.published, plan.created, plan.updated, plan.deleted, plan.version.published, plan.version.scheduled, plan.version.archived, change.applied, change.canceled, cascade_run.completed, plan_migration.completed, subscription.created, subscription.canceled, subscription.version_changed, document_template.created, document_template.updated, document_template.deleted, document_template.default_changed, webhook_endpoint.disabled.
+     */
+    enabled_events: Array<string>;
+    description?: string;
+    metadata?: {
+        [key: string]: string;
+    };
+};
+
+export type WebhookEndpointWithSecretDto = {
+    id: string;
+    object: string;
+    workspace_id: string;
+    url: string;
+    description: string | null;
+    enabled_events: Array<string>;
+    metadata: {
+        [key: string]: string;
+    };
+    status: 'enabled' | 'disabled';
+    /**
+     * failing: disabled automatically after 3 days in which every delivery failed.
+     */
+    disabled_reason: 'manual' | 'failing' | null;
+    disabled_at: string | null;
+    /**
+     * After a rotation: until when the previous secret still signs beside the current one (24 hours).
+     */
+    previous_secret_expires_at: string | null;
+    created_at: string;
+    updated_at: string;
+    /**
+     * The signing secret, shown once, in this response only: `whsec_` + base64 of 32 random bytes.
+     */
+    secret: string;
+};
+
+export type WebhookEndpointDto = {
+    id: string;
+    object: string;
+    workspace_id: string;
+    url: string;
+    description: string | null;
+    enabled_events: Array<string>;
+    metadata: {
+        [key: string]: string;
+    };
+    status: 'enabled' | 'disabled';
+    /**
+     * failing: disabled automatically after 3 days in which every delivery failed.
+     */
+    disabled_reason: 'manual' | 'failing' | null;
+    disabled_at: string | null;
+    /**
+     * After a rotation: until when the previous secret still signs beside the current one (24 hours).
+     */
+    previous_secret_expires_at: string | null;
+    created_at: string;
+    updated_at: string;
+};
+
+export type WebhookEndpointListDto = {
+    data: Array<WebhookEndpointDto>;
+    pagination: PaginationDto;
+};
+
+export type UpdateWebhookEndpointDto = {
+    /**
+     * Where events are POSTed. In production https only, and a host resolving to a loopback, private, link-local, unique-local or cloud-metadata address is refused (400 WEBHOOK_URL_NOT_ALLOWED), here and again at every delivery. In development http and loopback are allowed.
+     */
+    url?: string;
+    /**
+     * 1–100 entries, each "*" (every type), a type of the catalog or "prefix.*" of whole segments (e.g. "wallet.*", "wallet.hold.*"); anything else is refused (400 VALIDATION_ERROR). Types: customer.created, customer_verification.created, customer_verification.updated, api_key.created, api_key.rotated, api_key.revoked, wallet.created, wallet.updated, wallet.transaction.created, wallet.balance_low, wallet.hold.created, wallet.hold.captured, wallet.hold.released, wallet.top_up.created, wallet.top_up.succeeded, wallet.top_up.failed, approval_request.created, approval_request.approved, approval_request.rejected, cost.created, cost.updated, cost.removed, cost.restored, product.created, product.updated, product.version.published, plan.created, plan.updated, plan.deleted, plan.version.published, plan.version.scheduled, plan.version.archived, change.applied, change.canceled, cascade_run.completed, plan_migration.completed, subscription.created, subscription.canceled, subscription.version_changed, document_template.created, document_template.updated, document_template.deleted, document_template.default_changed, webhook_endpoint.disabled.
+     */
+    enabled_events?: Array<string>;
+    /**
+     * An empty string clears it.
+     */
+    description?: string;
+    metadata?: {
+        [key: string]: string;
+    };
+    /**
+     * disabled: no delivery is attempted (pending ones fail); enabled again: the failure streak starts afresh.
+     */
+    status?: 'enabled' | 'disabled';
+};
+
+export type WebhookDeliveryDto = {
+    id: string;
+    object: string;
+    endpoint_id: string;
+    /**
+     * Also the `webhook-id` header of every attempt.
+     */
+    event_id: string;
+    event_type: string;
+    /**
+     * Attempts made so far (at most 8).
+     */
+    attempt: number;
+    /**
+     * pending: an attempt is due at next_attempt_at; failed: the eighth attempt failed (or the endpoint is disabled).
+     */
+    status: 'pending' | 'succeeded' | 'failed';
+    /**
+     * The latest attempt’s HTTP status, if any came.
+     */
+    response_status: number | null;
+    /**
+     * The latest attempt’s duration.
+     */
+    duration_ms: number | null;
+    error: string | null;
+    created_at: string;
+    /**
+     * Retries come about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after the attempts before.
+     */
+    next_attempt_at: string | null;
+};
+
+export type WebhookDeliveryListDto = {
+    data: Array<WebhookDeliveryDto>;
+    pagination: PaginationDto;
 };
 
 export type FieldErrorDto = {
@@ -9764,3 +9896,454 @@ export type FailTestTopUpResponses = {
 };
 
 export type FailTestTopUpResponse = FailTestTopUpResponses[keyof FailTestTopUpResponses];
+
+export type ListWebhookEndpointsData = {
+    body?: never;
+    headers?: {
+        /**
+         * Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
+         */
+        limit?: number;
+        /**
+         * The `pagination.cursor` of the previous page; omit for the first page.
+         */
+        cursor?: string;
+    };
+    url: '/v1/webhook_endpoints';
+};
+
+export type ListWebhookEndpointsErrors = {
+    /**
+     * VALIDATION_ERROR, DUPLICATE_HEADER, INVALID_CURSOR.
+     */
+    400: ErrorBody;
+    /**
+     * UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED.
+     */
+    401: ErrorBody;
+    /**
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:read).
+     */
+    403: ErrorBody;
+    /**
+     * WORKSPACE_NOT_FOUND.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED.
+     */
+    429: ErrorBody;
+    /**
+     * HEADERS_TOO_LARGE.
+     */
+    431: ErrorBody;
+    /**
+     * SHUTTING_DOWN, DATABASE_UNAVAILABLE.
+     */
+    503: ErrorBody;
+};
+
+export type ListWebhookEndpointsError = ListWebhookEndpointsErrors[keyof ListWebhookEndpointsErrors];
+
+export type ListWebhookEndpointsResponses = {
+    200: WebhookEndpointListDto;
+};
+
+export type ListWebhookEndpointsResponse = ListWebhookEndpointsResponses[keyof ListWebhookEndpointsResponses];
+
+export type CreateWebhookEndpointData = {
+    body: CreateWebhookEndpointDto;
+    headers: {
+        /**
+         * Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode.
+         */
+        'X-Workspace-Id'?: string;
+        /**
+         * A unique key per logical request (a UUID will do), 1–255 printable ASCII characters. A retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); the same key with another body is a 422.
+         */
+        'Idempotency-Key': string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/webhook_endpoints';
+};
+
+export type CreateWebhookEndpointErrors = {
+    /**
+     * VALIDATION_ERROR, DUPLICATE_HEADER, MALFORMED_REQUEST, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, WEBHOOK_URL_NOT_ALLOWED.
+     */
+    400: ErrorBody;
+    /**
+     * UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED.
+     */
+    401: ErrorBody;
+    /**
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:write).
+     */
+    403: ErrorBody;
+    /**
+     * WORKSPACE_NOT_FOUND.
+     */
+    404: ErrorBody;
+    /**
+     * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE.
+     */
+    415: ErrorBody;
+    /**
+     * IDEMPOTENCY_KEY_REUSED.
+     */
+    422: ErrorBody;
+    /**
+     * RATE_LIMITED.
+     */
+    429: ErrorBody;
+    /**
+     * HEADERS_TOO_LARGE.
+     */
+    431: ErrorBody;
+    /**
+     * SHUTTING_DOWN, DATABASE_UNAVAILABLE.
+     */
+    503: ErrorBody;
+};
+
+export type CreateWebhookEndpointError = CreateWebhookEndpointErrors[keyof CreateWebhookEndpointErrors];
+
+export type CreateWebhookEndpointResponses = {
+    201: WebhookEndpointWithSecretDto;
+};
+
+export type CreateWebhookEndpointResponse = CreateWebhookEndpointResponses[keyof CreateWebhookEndpointResponses];
+
+export type DeleteWebhookEndpointData = {
+    body?: never;
+    headers?: {
+        /**
+         * Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhook_endpoints/{id}';
+};
+
+export type DeleteWebhookEndpointErrors = {
+    /**
+     * VALIDATION_ERROR, DUPLICATE_HEADER.
+     */
+    400: ErrorBody;
+    /**
+     * UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED.
+     */
+    401: ErrorBody;
+    /**
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:write).
+     */
+    403: ErrorBody;
+    /**
+     * WORKSPACE_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED.
+     */
+    429: ErrorBody;
+    /**
+     * HEADERS_TOO_LARGE.
+     */
+    431: ErrorBody;
+    /**
+     * SHUTTING_DOWN, DATABASE_UNAVAILABLE.
+     */
+    503: ErrorBody;
+};
+
+export type DeleteWebhookEndpointError = DeleteWebhookEndpointErrors[keyof DeleteWebhookEndpointErrors];
+
+export type DeleteWebhookEndpointResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteWebhookEndpointResponse = DeleteWebhookEndpointResponses[keyof DeleteWebhookEndpointResponses];
+
+export type GetWebhookEndpointData = {
+    body?: never;
+    headers?: {
+        /**
+         * Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhook_endpoints/{id}';
+};
+
+export type GetWebhookEndpointErrors = {
+    /**
+     * VALIDATION_ERROR, DUPLICATE_HEADER.
+     */
+    400: ErrorBody;
+    /**
+     * UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED.
+     */
+    401: ErrorBody;
+    /**
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:read).
+     */
+    403: ErrorBody;
+    /**
+     * WORKSPACE_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED.
+     */
+    429: ErrorBody;
+    /**
+     * HEADERS_TOO_LARGE.
+     */
+    431: ErrorBody;
+    /**
+     * SHUTTING_DOWN, DATABASE_UNAVAILABLE.
+     */
+    503: ErrorBody;
+};
+
+export type GetWebhookEndpointError = GetWebhookEndpointErrors[keyof GetWebhookEndpointErrors];
+
+export type GetWebhookEndpointResponses = {
+    200: WebhookEndpointDto;
+};
+
+export type GetWebhookEndpointResponse = GetWebhookEndpointResponses[keyof GetWebhookEndpointResponses];
+
+export type UpdateWebhookEndpointData = {
+    body: UpdateWebhookEndpointDto;
+    headers?: {
+        /**
+         * Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhook_endpoints/{id}';
+};
+
+export type UpdateWebhookEndpointErrors = {
+    /**
+     * VALIDATION_ERROR, DUPLICATE_HEADER, MALFORMED_REQUEST, WEBHOOK_URL_NOT_ALLOWED.
+     */
+    400: ErrorBody;
+    /**
+     * UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED.
+     */
+    401: ErrorBody;
+    /**
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:write).
+     */
+    403: ErrorBody;
+    /**
+     * WORKSPACE_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED.
+     */
+    429: ErrorBody;
+    /**
+     * HEADERS_TOO_LARGE.
+     */
+    431: ErrorBody;
+    /**
+     * SHUTTING_DOWN, DATABASE_UNAVAILABLE.
+     */
+    503: ErrorBody;
+};
+
+export type UpdateWebhookEndpointError = UpdateWebhookEndpointErrors[keyof UpdateWebhookEndpointErrors];
+
+export type UpdateWebhookEndpointResponses = {
+    200: WebhookEndpointDto;
+};
+
+export type UpdateWebhookEndpointResponse = UpdateWebhookEndpointResponses[keyof UpdateWebhookEndpointResponses];
+
+export type RotateWebhookEndpointSecretData = {
+    body?: never;
+    headers: {
+        /**
+         * Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode.
+         */
+        'X-Workspace-Id'?: string;
+        /**
+         * A unique key per logical request (a UUID will do), 1–255 printable ASCII characters. A retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); the same key with another body is a 422.
+         */
+        'Idempotency-Key': string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhook_endpoints/{id}/rotate_secret';
+};
+
+export type RotateWebhookEndpointSecretErrors = {
+    /**
+     * VALIDATION_ERROR, DUPLICATE_HEADER, MALFORMED_REQUEST, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID.
+     */
+    400: ErrorBody;
+    /**
+     * UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED.
+     */
+    401: ErrorBody;
+    /**
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:write).
+     */
+    403: ErrorBody;
+    /**
+     * WORKSPACE_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND.
+     */
+    404: ErrorBody;
+    /**
+     * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE.
+     */
+    415: ErrorBody;
+    /**
+     * IDEMPOTENCY_KEY_REUSED.
+     */
+    422: ErrorBody;
+    /**
+     * RATE_LIMITED.
+     */
+    429: ErrorBody;
+    /**
+     * HEADERS_TOO_LARGE.
+     */
+    431: ErrorBody;
+    /**
+     * SHUTTING_DOWN, DATABASE_UNAVAILABLE.
+     */
+    503: ErrorBody;
+};
+
+export type RotateWebhookEndpointSecretError = RotateWebhookEndpointSecretErrors[keyof RotateWebhookEndpointSecretErrors];
+
+export type RotateWebhookEndpointSecretResponses = {
+    200: WebhookEndpointWithSecretDto;
+};
+
+export type RotateWebhookEndpointSecretResponse = RotateWebhookEndpointSecretResponses[keyof RotateWebhookEndpointSecretResponses];
+
+export type ListWebhookDeliveriesData = {
+    body?: never;
+    headers?: {
+        /**
+         * Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
+         */
+        limit?: number;
+        /**
+         * The `pagination.cursor` of the previous page; omit for the first page.
+         */
+        cursor?: string;
+        /**
+         * Only this event’s deliveries. Example: `0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6e02`.
+         */
+        event_id?: string;
+        /**
+         * Example: `failed`.
+         */
+        status?: 'pending' | 'succeeded' | 'failed';
+    };
+    url: '/v1/webhook_endpoints/{id}/deliveries';
+};
+
+export type ListWebhookDeliveriesErrors = {
+    /**
+     * VALIDATION_ERROR, DUPLICATE_HEADER, INVALID_CURSOR.
+     */
+    400: ErrorBody;
+    /**
+     * UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED.
+     */
+    401: ErrorBody;
+    /**
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:read).
+     */
+    403: ErrorBody;
+    /**
+     * WORKSPACE_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED.
+     */
+    429: ErrorBody;
+    /**
+     * HEADERS_TOO_LARGE.
+     */
+    431: ErrorBody;
+    /**
+     * SHUTTING_DOWN, DATABASE_UNAVAILABLE.
+     */
+    503: ErrorBody;
+};
+
+export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
+
+export type ListWebhookDeliveriesResponses = {
+    200: WebhookDeliveryListDto;
+};
+
+export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
