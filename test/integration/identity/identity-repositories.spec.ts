@@ -5,6 +5,7 @@ import { ApiKey, ApiKeyState } from '../../../libs/identity/src/domain/api-key';
 import { IpAllowlist } from '../../../libs/identity/src/domain/ip-allowlist';
 import { ApiKeyRepository, WorkspaceRepository } from '../../../libs/identity/src/domain/repositories';
 import { WorkspaceState } from '../../../libs/identity/src/domain/workspace';
+import { DataSource } from 'typeorm';
 import { createKey, createTenant, TestTenant } from '../../support/tenants';
 import { createTestApp, TestApp } from '../../support/test-app';
 
@@ -109,8 +110,8 @@ describe('Identity repositories round trip (PostgreSQL)', () => {
 
       const used = new Date(clock.now().getTime() + 1000);
       await t.app
-        .get(TransactionHost)
-        .tx.query('UPDATE api_keys SET last_used_at = $3 WHERE organization_id = $1 AND id = $2', [
+        .get(DataSource)
+        .query('UPDATE api_keys SET last_used_at = $3 WHERE organization_id = $1 AND id = $2', [
           tenant.organization_id,
           id,
           used,
