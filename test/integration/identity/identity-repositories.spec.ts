@@ -3,11 +3,14 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { DomainError, ManualClock } from '@app/shared-kernel';
 import { ApiKey, ApiKeyState } from '../../../libs/identity/src/domain/api-key';
 import { IpAllowlist } from '../../../libs/identity/src/domain/ip-allowlist';
+import { CustomerVerification, VerificationState } from '../../../libs/identity/src/domain/customer-verification';
+import { CustomerVerificationRepository } from '../../../libs/identity/src/domain/customer-verification.repository';
 import { ApiKeyRepository, WorkspaceRepository } from '../../../libs/identity/src/domain/repositories';
 import { WorkspaceState } from '../../../libs/identity/src/domain/workspace';
 import { DataSource } from 'typeorm';
-import { createKey, createTenant, TestTenant } from '../../support/tenants';
+import { createKey, createTenant, idem, TestTenant } from '../../support/tenants';
 import { createTestApp, TestApp } from '../../support/test-app';
+import { seedVerification } from '../../support/verification-helpers';
 
 /** A snapshot as plain data: an allowlist by its entries, a buffer by its hex. */
 function plain(state: object): Record<string, unknown> {
@@ -30,7 +33,9 @@ function differing(a: object, b: object): string[] {
  * Persistence that cannot forget state: each identity repository's save, then a fresh load, gives
  * back every field of the aggregate. The changed state touches every field the aggregate has but
  * its key (a field added later and not listed here fails the first expectation: list it, and make
- * the save write it); saves are version-checked, so a stale aggregate is refused, never written.
+ * the save write it). API keys and workspaces are version-checked, so a stale aggregate is refused,
+ * never written; a verification's every writer locks it first (lock, lockByReference), so there
+ * its lock serializes them.
  */
 describe('Identity repositories round trip (PostgreSQL)', () => {
   const clock = new ManualClock(new Date('2027-03-01T09:00:00.000Z'));
@@ -158,6 +163,67 @@ describe('Identity repositories round trip (PostgreSQL)', () => {
       stale.update({ name: 'Second' }, clock.now());
       await expect(inTransaction(() => workspaces.save(stale))).rejects.toMatchObject({ kind: 'conflict', code: 'CONFLICT' });
       expect((await load(tenant.sandboxWorkspaceId)).snapshot).toMatchObject({ name: 'First', version: stale.storedVersion + 1 });
+    });
+  });
+
+  describe('customer verifications', () => {
+    /** What a verification's life never changes: its key, customer, type, provider and reference, its creation. */
+    const IMMUTABLE: (keyof VerificationState)[] = [
+      'organizationId',
+      'workspaceId',
+      'id',
+      'customerId',
+      'verificationType',
+      'provider',
+      'providerReference',
+      'createdAt',
+    ];
+
+    it('saves every field its life changes (over two states the schema allows) and loads them back', async () => {
+      const customer = await t.http
+        .post('/v1/customers')
+        .set('Authorization', tenant.auth)
+        .set('Idempotency-Key', idem())
+        .send({ name: 'Verified GmbH', currency: 'EUR' })
+        .expect(201);
+      const id = await seedVerification(t, tenant, tenant.liveWorkspaceId, customer.body.id);
+      const key = { organizationId: tenant.organization_id, workspaceId: tenant.liveWorkspaceId, verificationId: id };
+      const repository = t.app.get(CustomerVerificationRepository, { strict: false });
+      const load = () => inTransaction(() => repository.lock(key)).then((verification) => verification!.snapshot);
+      const before = await load();
+      const at = (minutes: number) => new Date(before.createdAt.getTime() + minutes * 60_000);
+      // In maintenance a retry is due (never completed); verified, it is completed (no retry due).
+      const maintenance: VerificationState = {
+        ...before,
+        status: 'maintenance',
+        providerResult: '{"status":"unavailable","attempt":2}',
+        lastEventAt: at(1),
+        retryCount: 2,
+        nextRetryAt: at(30),
+        updatedAt: at(2),
+        expiresAt: at(60 * 24),
+      };
+      const verified: VerificationState = {
+        ...maintenance,
+        status: 'verified',
+        providerResult: '{"status":"approved"}',
+        lastEventAt: at(40),
+        nextRetryAt: null,
+        updatedAt: at(41),
+        completedAt: at(41),
+        expiresAt: at(60 * 24 * 365),
+      };
+      const changed = new Set<string>();
+      for (const state of [maintenance, verified]) {
+        for (const field of differing(await load(), state)) changed.add(field);
+        await inTransaction(() => repository.update(CustomerVerification.restore(state)));
+        expect(plain(await load())).toEqual(plain(state));
+      }
+      expect([...changed].sort()).toEqual(
+        Object.keys(before)
+          .filter((field) => !IMMUTABLE.includes(field as keyof VerificationState))
+          .sort(),
+      );
     });
   });
 });
