@@ -33,7 +33,7 @@ function bearer(secret: string): string {
   return `Bearer ${secret}`;
 }
 
-describe('API keys: create, list, rotate, revoke', () => {
+describe('API keys: create, list, update, rotate, revoke', () => {
   let t: TestApp;
   let clock: ManualClock;
   let org: TestTenant;
@@ -614,6 +614,173 @@ describe('API keys: create, list, rotate, revoke', () => {
       const reader = await mint(org.auth, { name: 'reader', scopes: ['api_keys:read'] });
       expectError(await post(`/v1/api_keys/${target.id}/revoke`, bearer(reader.secret)), 403, 'INSUFFICIENT_SCOPE');
       await usable(target.secret).expect(200);
+    });
+  });
+
+  describe('update', () => {
+    function patch(id: string, auth: string, body: unknown) {
+      return t.http
+        .patch(`/v1/api_keys/${id}`)
+        .set('Authorization', auth)
+        .send(body as object);
+    }
+
+    async function row(id: string) {
+      const [stored] = await t.app
+        .get(DataSource)
+        .query('SELECT name, scopes, allowed_ips::text[] AS allowed_ips, version FROM api_keys WHERE id = $1', [id]);
+      return stored;
+    }
+
+    async function updates(id: string) {
+      return t.app
+        .get(DataSource)
+        .query(
+          `SELECT data, principal_id FROM audit_events WHERE resource_id = $1 AND action = 'api_key.updated' ORDER BY occurred_at, id`,
+          [id],
+        );
+    }
+
+    it('renames, narrows and restricts: 200 with the key, kept in the database, audited, and the removed scope refused at once', async () => {
+      const key = await mint(org.auth, { name: 'worker', scopes: ['costs:read', 'customers:read'] });
+      await t.http.get('/v1/customers').set('Authorization', bearer(key.secret)).expect(200); // cached now
+      // No Idempotency-Key: PATCH never needs one.
+      const response = await patch(key.id, org.auth, {
+        name: '  worker (EU) ',
+        scopes: ['costs:read'],
+        allowed_ips: ['127.0.0.1', '10.0.0.0/8'],
+      }).expect(200);
+      expect(response.body).toEqual({
+        ...key.body,
+        secret: undefined,
+        name: 'worker (EU)',
+        scopes: ['costs:read'],
+        allowed_ips: ['127.0.0.1', '10.0.0.0/8'],
+      });
+      expect(Object.keys(response.body).sort()).toEqual(KEY_FIELDS);
+      expect(await listed(key.id)).toEqual(response.body);
+      expect(await row(key.id)).toEqual({
+        name: 'worker (EU)',
+        scopes: ['costs:read'],
+        allowed_ips: ['127.0.0.1/32', '10.0.0.0/8'],
+        version: 2,
+      });
+      expect(await updates(key.id)).toEqual([
+        {
+          principal_id: org.api_key.id,
+          data: {
+            changed: ['name', 'scopes', 'allowed_ips'],
+            name: 'worker (EU)',
+            scopes: ['costs:read'],
+            allowed_ips: ['127.0.0.1', '10.0.0.0/8'],
+            previous: { name: 'worker', scopes: ['costs:read', 'customers:read'], allowed_ips: [] },
+          },
+        },
+      ]);
+      expectError(await t.http.get('/v1/customers').set('Authorization', bearer(key.secret)), 403, 'INSUFFICIENT_SCOPE');
+      await t.http.get('/v1/costs').set('Authorization', bearer(key.secret)).expect(200);
+    });
+
+    it('merge-patch: absent or null leaves a field, and a patch that changes nothing writes nothing', async () => {
+      const key = await mint(org.auth, { name: 'steady', scopes: ['costs:read'], allowed_ips: ['127.0.0.1'] });
+      const unchanged = { ...key.body, secret: undefined };
+      for (const body of [{}, { name: null, scopes: null, allowed_ips: null }, { name: 'steady', scopes: ['costs:read'] }]) {
+        expect((await patch(key.id, org.auth, body).expect(200)).body).toEqual(unchanged);
+      }
+      expect((await patch(key.id, org.auth, { name: 'renamed only', scopes: null }).expect(200)).body).toEqual({
+        ...unchanged,
+        name: 'renamed only',
+      });
+      expect(await row(key.id)).toEqual({
+        name: 'renamed only',
+        scopes: ['costs:read'],
+        allowed_ips: ['127.0.0.1/32'],
+        version: 2,
+      });
+      expect((await updates(key.id)).map((event: { data: { changed: string[] } }) => event.data.changed)).toEqual([['name']]);
+    });
+
+    it('refuses scopes beyond the caller’s (403 SCOPE_NOT_GRANTABLE, as create) and addresses beyond its own (403 IP_RANGE_NOT_GRANTABLE)', async () => {
+      const caller = await mint(org.auth, {
+        name: 'fenced manager',
+        scopes: ['api_keys:write', 'costs:read', 'customers:read'],
+        allowed_ips: ['127.0.0.1'],
+      });
+      const target = await mint(org.auth, { name: 'managed', scopes: ['costs:read'] });
+      const created = expectError(
+        await post('/v1/api_keys', bearer(caller.secret), { name: 'x', scopes: ['costs:read', 'wallets:write'] }),
+        403,
+        'SCOPE_NOT_GRANTABLE',
+      );
+      const updated = expectError(
+        await patch(target.id, bearer(caller.secret), { scopes: ['costs:read', 'wallets:write'] }),
+        403,
+        'SCOPE_NOT_GRANTABLE',
+      );
+      expect(updated).toEqual({ ...created, message: expect.any(String), request_id: expect.any(String) });
+      expect(updated.details).toEqual({ not_grantable: ['wallets:write'] });
+      for (const allowed_ips of [[], ['10.0.0.0/8'], ['127.0.0.1', '192.168.0.1']]) {
+        expectError(await patch(target.id, bearer(caller.secret), { allowed_ips }), 403, 'IP_RANGE_NOT_GRANTABLE');
+      }
+      expect(await row(target.id)).toEqual({ name: 'managed', scopes: ['costs:read'], allowed_ips: [], version: 1 });
+      const within = await patch(target.id, bearer(caller.secret), { scopes: ['customers:read'], allowed_ips: ['127.0.0.1'] });
+      expect(within.status).toBe(200);
+      expect(within.body).toEqual(expect.objectContaining({ scopes: ['customers:read'], allowed_ips: ['127.0.0.1'] }));
+      // The caller needs every scope the key holds now, as to rotate or revoke it.
+      const wider = await mint(org.auth, { name: 'wider', scopes: ['costs:read', 'wallets:write'] });
+      const narrowing = expectError(
+        await patch(wider.id, bearer(caller.secret), { scopes: ['costs:read'] }),
+        403,
+        'SCOPE_NOT_GRANTABLE',
+      );
+      expect(narrowing.details).toEqual({ not_grantable: ['wallets:write'] });
+      expect((await row(wider.id)).scopes).toEqual(['costs:read', 'wallets:write']);
+    });
+
+    it('answers 404 API_KEY_NOT_FOUND for an unknown, foreign or malformed id, and for a live key to a sandbox principal', async () => {
+      for (const id of [randomUUID(), other.api_key.id, 'not-a-uuid', '1']) {
+        expect(expectError(await patch(id, org.auth, { name: 'taken over' }), 404, 'API_KEY_NOT_FOUND').param).toBe('id');
+      }
+      await usable(other.rootKey).expect(200);
+      const live = await mint(org.auth, { name: 'live, out of reach', scopes: ['costs:read'] });
+      const refused = await patch(live.id, org.sandboxAuth, { name: 'sandboxed', scopes: ['customers:read'] });
+      expect(expectError(refused, 404, 'API_KEY_NOT_FOUND').param).toBe('id');
+      expect(await row(live.id)).toEqual({ name: 'live, out of reach', scopes: ['costs:read'], allowed_ips: [], version: 1 });
+      const test = await mint(org.sandboxAuth, { name: 'sandbox, in reach', scopes: ['costs:read'] });
+      expect((await patch(test.id, org.sandboxAuth, { name: 'sandbox, renamed' }).expect(200)).body.name).toBe(
+        'sandbox, renamed',
+      );
+    });
+
+    it('refuses bad input with 400 and changes nothing', async () => {
+      const key = await mint(org.auth, { name: 'validated', scopes: ['costs:read'] });
+      expectFieldError(await patch(key.id, org.auth, { scopes: [] }), 'scopes', 'REQUIRED');
+      expectFieldError(await patch(key.id, org.auth, { scopes: ['costs:read', 'costs:fly'] }), 'scopes[1]', 'INVALID_SCOPE');
+      expectFieldError(await patch(key.id, org.auth, { allowed_ips: ['256.0.0.1'] }), 'allowed_ips[0]', 'INVALID_IP');
+      for (const name of ['', '   ', 'x'.repeat(201)])
+        expectFieldError(await patch(key.id, org.auth, { name }), 'name', 'OUT_OF_RANGE');
+      for (const body of [{ name: 42 }, { scopes: 'costs:read' }, { allowed_ips: '127.0.0.1' }]) {
+        expectError(await patch(key.id, org.auth, body), 400, 'VALIDATION_ERROR');
+      }
+      for (const field of ['expires_at', 'key_type', 'secret', 'version']) {
+        expectFieldError(await patch(key.id, org.auth, { [field]: null }), field, 'UNKNOWN_PARAMETER');
+      }
+      expect(await row(key.id)).toEqual({ name: 'validated', scopes: ['costs:read'], allowed_ips: [], version: 1 });
+      expect(await updates(key.id)).toEqual([]);
+    });
+
+    it('refuses a revoked key with 409 API_KEY_NOT_ACTIVE', async () => {
+      const key = await mint(org.auth, { name: 'gone', scopes: ['costs:read'] });
+      await post(`/v1/api_keys/${key.id}/revoke`, org.auth).expect(200);
+      expectError(await patch(key.id, org.auth, { name: 'revived' }), 409, 'API_KEY_NOT_ACTIVE');
+      expect((await row(key.id)).name).toBe('gone');
+    });
+
+    it('requires api_keys:write', async () => {
+      const target = await mint(org.auth, { name: 'target', scopes: ['costs:read'] });
+      const reader = await mint(org.auth, { name: 'reader', scopes: ['api_keys:read', 'costs:read'] });
+      expectError(await patch(target.id, bearer(reader.secret), { name: 'hijacked' }), 403, 'INSUFFICIENT_SCOPE');
+      expect((await row(target.id)).name).toBe('target');
     });
   });
 

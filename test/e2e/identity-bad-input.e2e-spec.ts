@@ -13,7 +13,7 @@ import { createKey, createTenant, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /**
- * R8 for the identity routes: customers, API keys (create, rotate, revoke), users, workspaces
+ * R8 for the identity routes: customers, API keys (create, update, rotate, revoke), users, workspaces
  * and sessions get valid requests spoiled by exactly one defect (see test/support/bad-input.ts);
  * each must be answered 4xx in the contract's error shape, and nothing may change. The seed is
  * printed; SEED=<n> replays a run, BAD_INPUT_RUNS=<n> sizes it.
@@ -56,6 +56,14 @@ const ROUTES: BadInputRoute[] = [
   },
   { name: 'rotate key', method: 'post', path: (ids) => `/v1/api_keys/${ids.key}/rotate`, body: () => ({}), takesIds: true },
   { name: 'revoke key', method: 'post', path: (ids) => `/v1/api_keys/${ids.key}/revoke`, body: () => ({}), takesIds: true },
+  {
+    name: 'update key',
+    method: 'patch',
+    path: (ids) => `/v1/api_keys/${ids.key}`,
+    body: () => ({ name: 'Billing worker (EU)', scopes: ['wallets:read'], allowed_ips: ['203.0.113.0/24'] }),
+    takesIds: true,
+    wrongTypes: { name: nonString, scopes: nonArray, allowed_ips: nonArray },
+  },
   {
     name: 'user',
     method: 'post',

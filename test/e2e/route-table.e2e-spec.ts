@@ -39,6 +39,7 @@ const VALID_BODIES: Record<string, object> = {
   'POST /v1/wallets/{id}/top_ups': { mode: 'hosted_checkout', amount: '5.00' },
   'POST /v1/customers/{id}/payment_methods': { token: 'pm_card_visa' },
   'PATCH /v1/workspaces/{id}': { name: 'Hijacked', settings: { approval_required_for: [] } },
+  'PATCH /v1/api_keys/{id}': { name: 'Hijacked', scopes: ['customers:read'] },
   'PATCH /v1/customer_verifications/{id}': { status: 'manual' },
   'POST /v1/test_helpers/customer_verifications': { customer_id: randomUUID(), verification_type: 'kyc' },
   'PATCH /v1/document_templates/{id}': { expected_version: 1, name: 'Hijacked' },
@@ -415,6 +416,7 @@ describe('Route table: every documented route enforces authentication, scope and
           'POST /v1/wallets/{id}/holds/{hold_id}/capture 404',
           'POST /v1/api_keys/{id}/rotate 404',
           'POST /v1/api_keys/{id}/revoke 404',
+          'PATCH /v1/api_keys/{id} 404',
           'POST /v1/approvals/{id}/approve 404',
           'GET /v1/approvals/{id} 404',
           'PATCH /v1/workspaces/{id} 403',
@@ -583,6 +585,7 @@ describe('Route table: every documented route enforces authentication, scope and
         expect.arrayContaining([
           'POST /v1/api_keys/{id}/rotate 404',
           'POST /v1/api_keys/{id}/revoke 404',
+          'PATCH /v1/api_keys/{id} 404',
           'PATCH /v1/workspaces/{id} 404',
           'GET /v1/document_templates/{id} 404',
           'DELETE /v1/document_templates/{id} 404',

@@ -13,10 +13,10 @@ import { createKey, createTenant, idem, signIn, TestTenant } from '../support/te
 import { createTestApp, TEST_APP_SECRET, TestApp } from '../support/test-app';
 
 /**
- * R7, keys: a revoked, expired, IP-blocked, post-grace, scopeless or narrow key and a
- * signed-out or lapsed session are refused on every authenticated route of the live OpenAPI document
- * (with the contract's code, never 2xx or 5xx, changing nothing), on a second instance too
- * (revocation reaches it through LISTEN/NOTIFY); and after every flow that handles a secret,
+ * R7, keys: a revoked, expired, IP-blocked, post-grace, scopeless, narrow or narrowed (by PATCH) key
+ * and a signed-out or lapsed session are refused on every authenticated route of the live OpenAPI
+ * document (with the contract's code, never 2xx or 5xx, changing nothing), on a second instance too
+ * (revocation, sign-out and an update reach it through LISTEN/NOTIFY); and after every flow that handles a secret,
  * no secret, token, password or webhook secret the client saw rests in any table or log line.
  *
  * Nothing is randomized (no seed). NOTIFY_WINDOW_MS bounds how long a change may take to reach
@@ -142,15 +142,19 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
     const rotated = await full('to rotate');
     const scopeless = await createScopelessKey(t, a);
     const narrow = await createKey(t, a.auth, { name: 'costs reader', scopes: ['costs:read'] });
+    // Every scope now; PATCHed down to costs:read below, while both instances have it cached.
+    const narrowed = await full('to narrow');
     const revokedTest = await createKey(t, a.sandboxAuth, { name: 'sandbox, to revoke', scopes: catalog });
     const session = await signIn(t, a.owner!.email, a.owner!.password);
     const lapsing = await signIn(t, a.owner!.email, a.owner!.password);
-    for (const [label, key] of Object.entries({ revoked, revokedTest, expired, ipBlocked, rotated, scopeless, narrow }))
+    for (const [label, key] of Object.entries({ revoked, revokedTest, expired, ipBlocked, rotated, scopeless, narrow, narrowed }))
       seen(`${label} key`, key.secret);
     seen('signed-out session', session.slice('Bearer '.length));
     seen('lapsed session', lapsing.slice('Bearer '.length));
     for (const app of [t, t2]) {
-      for (const auth of [revoked, revokedTest, expired, rotated].map((key) => bearer(key.secret)).concat(session, lapsing)) {
+      for (const auth of [revoked, revokedTest, expired, rotated, narrowed]
+        .map((key) => bearer(key.secret))
+        .concat(session, lapsing)) {
         expect(outcome(await listCustomers(app, auth))).toBe('200');
       }
       expect(outcome(await listCustomers(app, bearer(ipBlocked.secret)))).toBe('403 IP_NOT_ALLOWED');
@@ -163,6 +167,18 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
     await post(t, `/v1/api_keys/${revoked.id}/revoke`, a.auth).expect(200);
     figures.revocation_ms = await reaches(t2, bearer(revoked.secret), '401 API_KEY_REVOKED', since);
     await post(t, `/v1/api_keys/${revokedTest.id}/revoke`, a.sandboxAuth).expect(200);
+    since = Date.now();
+    const update = await t.http
+      .patch(`/v1/api_keys/${narrowed.id}`)
+      .set('Authorization', a.auth)
+      .send({ name: 'narrowed to costs:read', scopes: ['costs:read'] })
+      .expect(200);
+    expect(update.body.scopes).toEqual(['costs:read']);
+    // On the instance that made the change, at once; on the other, through the NOTIFY.
+    expect(outcome(await listCustomers(t, bearer(narrowed.secret)))).toBe('403 INSUFFICIENT_SCOPE');
+    figures.narrowing_ms = await reaches(t2, bearer(narrowed.secret), '403 INSUFFICIENT_SCOPE', since);
+    for (const app of [t, t2])
+      expect(outcome(await app.http.get('/v1/costs').set('Authorization', bearer(narrowed.secret)))).toBe('200');
     since = Date.now();
     await t.http.delete('/v1/sessions/current').set('Authorization', session).expect(204);
     figures.sign_out_ms = await reaches(t2, session, '401 UNAUTHENTICATED', since);
@@ -197,6 +213,12 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
       {
         name: 'costs:read only',
         auth: bearer(narrow.secret),
+        expected: { status: 403, code: 'INSUFFICIENT_SCOPE' },
+        applies: (operation) => operation.scope !== undefined && operation.scope !== 'costs:read',
+      },
+      {
+        name: 'narrowed to costs:read',
+        auth: bearer(narrowed.secret),
         expected: { status: 403, code: 'INSUFFICIENT_SCOPE' },
         applies: (operation) => operation.scope !== undefined && operation.scope !== 'costs:read',
       },
@@ -279,15 +301,22 @@ describe('R7 key lifecycle: refused credentials on every route, across instances
     );
     expect(sample).toHaveLength(4);
     const { checked, mismatches } = await walk(t2, sample);
-    // Revocation and sign-out reached the second instance within the window (measured in beforeAll).
-    expect({ revocation_ms: figures.revocation_ms, sign_out_ms: figures.sign_out_ms, mismatches }).toEqual({
+    // Revocation, sign-out and narrowing reached the second instance within the window (measured in beforeAll).
+    expect({
+      revocation_ms: figures.revocation_ms,
+      sign_out_ms: figures.sign_out_ms,
+      narrowing_ms: figures.narrowing_ms,
+      mismatches,
+    }).toEqual({
       revocation_ms: expect.any(Number),
       sign_out_ms: expect.any(Number),
+      narrowing_ms: expect.any(Number),
       mismatches: [],
     });
     console.log(
       `R7 key lifecycle, second instance: ${checked} requests refused; revocation reached it ${figures.revocation_ms} ms ` +
-        `after the revoke's response was asked for, sign-out ${figures.sign_out_ms} ms (bound ${NOTIFY_WINDOW_MS} ms)`,
+        `after the revoke's response was asked for, sign-out ${figures.sign_out_ms} ms, a narrowing PATCH ` +
+        `${figures.narrowing_ms} ms (bound ${NOTIFY_WINDOW_MS} ms)`,
     );
   });
 

@@ -86,6 +86,7 @@ function validBody(operation: DocumentedOperation, own: WorkspaceFixture): objec
   const ids = own.ids;
   const bodies: Record<string, object> = {
     'POST /v1/api_keys': { name: 'Mass', scopes: ['customers:read'] },
+    'PATCH /v1/api_keys/{id}': { name: 'Hijacked', scopes: ['customers:read'] },
     'POST /v1/workspaces': { name: 'Mass', slug: 'mass-assigned', mode: 'live' },
     'POST /v1/users': { email: 'mass@example.com', password: 'a long passphrase', role: 'viewer' },
     'POST /v1/customers': { name: 'Mass', currency: 'EUR' },

@@ -5,6 +5,7 @@ import { DecideApprovalHandler, GetApprovalHandler, HoldForApprovalHandler } fro
 import { ListAuditEventsHandler } from './application/audit/list-audit-events.handler';
 import { AuthenticateRequestHandler } from './application/authentication/authenticate-request.handler';
 import { CredentialCache } from './application/authentication/credential-cache';
+import { CredentialChanges } from './application/authentication/credential-changes';
 import { LastUsedRecorder } from './application/authentication/last-used-recorder';
 import { WorkspaceDirectory } from './application/authentication/workspace-directory';
 import { BootstrapIfEmptyHandler, BootstrapOrganizationHandler } from './application/bootstrap/bootstrap-organization.handler';
@@ -38,6 +39,7 @@ const PROVIDERS = [
   { provide: WorkspaceRepository, useClass: TypeOrmWorkspaceRepository },
   { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
   CredentialCache,
+  CredentialChanges,
   WorkspaceDirectory,
   LastUsedRecorder,
   AuthenticateRequestHandler,

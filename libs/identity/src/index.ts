@@ -9,6 +9,8 @@ export { AuthenticateRequestQuery } from './application/authentication/authentic
 export { CreateApiKeyCommand } from './application/api-keys/create-api-key.command';
 export type { CreateApiKeyInput } from './application/api-keys/create-api-key.command';
 export { RotateApiKeyCommand, RevokeApiKeyCommand } from './application/api-keys/api-key-lifecycle.commands';
+export { UpdateApiKeyCommand } from './application/api-keys/update-api-key.command';
+export type { UpdateApiKeyInput } from './application/api-keys/update-api-key.command';
 export { COMPLETE_ROTATION_JOB } from './application/api-keys/api-key-lifecycle.handlers';
 export { ListApiKeysQuery } from './application/api-keys/list-api-keys.query';
 export type { ApiKeyView } from './application/api-keys/api-key.view';

@@ -1,14 +1,28 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateApiKeyCommand, ListApiKeysQuery, RevokeApiKeyCommand, RotateApiKeyCommand } from '@app/identity';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  CreateApiKeyCommand,
+  ListApiKeysQuery,
+  RevokeApiKeyCommand,
+  RotateApiKeyCommand,
+  UpdateApiKeyCommand,
+} from '@app/identity';
 import type { Actor } from '@app/shared-kernel';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { ApiErrors } from '../http/error-catalog';
 import { RequireScope } from '../http/auth/route-access';
 import { ListQueryDto } from '../http/list-query.dto';
-import { ApiKeyDto, ApiKeyListDto, ApiKeyWithSecretDto, CreateApiKeyDto, RotatedApiKeyDto, toApiKeyDto } from './api-keys.dto';
+import {
+  ApiKeyDto,
+  ApiKeyListDto,
+  ApiKeyWithSecretDto,
+  CreateApiKeyDto,
+  RotatedApiKeyDto,
+  toApiKeyDto,
+  UpdateApiKeyDto,
+} from './api-keys.dto';
 import { OperationId } from '../http/operation-id';
 
 @ApiTags('API keys')
@@ -52,6 +66,35 @@ export class ApiKeysController {
     );
     void reply.header('Location', `/v1/api_keys/${key.id}`);
     return { ...toApiKeyDto(key), secret };
+  }
+
+  @OperationId('updateApiKey')
+  @Patch(':id')
+  @RequireScope('api_keys:write')
+  @ApiOperation({
+    summary:
+      'Rename or re-scope an active key (merge-patch; absent or null leaves a field); effective on every instance within a second.',
+    description:
+      'scopes and allowed_ips replace the key’s lists and stay within the caller’s own, as on create; the caller also needs ' +
+      'every scope the key holds now (as to rotate or revoke it). A sandbox principal cannot see live keys (404). A patch ' +
+      'that changes nothing writes nothing. No Idempotency-Key needed: applying the same patch twice is the same change.',
+  })
+  @ApiBody({
+    type: UpdateApiKeyDto,
+    examples: {
+      rename: { summary: 'Rename', value: { name: 'Billing worker (EU)' } },
+      narrow: { summary: 'Narrow the scopes (the removed one is refused at once)', value: { scopes: ['wallets:read'] } },
+      addresses: { summary: 'Restrict to an office network', value: { allowed_ips: ['203.0.113.0/24'] } },
+    },
+  })
+  @ApiOkResponse({ type: ApiKeyDto })
+  @ApiErrors('API_KEY_NOT_FOUND', 'API_KEY_NOT_ACTIVE', 'SCOPE_NOT_GRANTABLE', 'IP_RANGE_NOT_GRANTABLE')
+  async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateApiKeyDto): Promise<ApiKeyDto> {
+    return toApiKeyDto(
+      await this.commands.execute(
+        new UpdateApiKeyCommand(actor, id, { name: body.name, scopes: body.scopes, allowedIps: body.allowed_ips }),
+      ),
+    );
   }
 
   @OperationId('rotateApiKey')

@@ -52,6 +52,46 @@ export class CreateApiKeyDto {
   key_type?: 'sk_live' | 'sk_test';
 }
 
+/** Merge-patch: an absent or null field is left as it is; there is no way to clear one. */
+export class UpdateApiKeyDto {
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Billing worker (EU)',
+    description: 'Trimmed; 1–200 characters. Absent or null: unchanged.',
+  })
+  @IsOptional()
+  @IsString()
+  name?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    example: ['wallets:read'],
+    description:
+      'Replaces the key’s scopes: at least one, each held by the caller (else 403 SCOPE_NOT_GRANTABLE, as on create). ' +
+      'A removed scope is refused on every instance within a second. Absent or null: unchanged.',
+    enum: ALL_SCOPES,
+    isArray: true,
+    nullable: true,
+  })
+  @IsOptional()
+  @IsArray()
+  scopes?: unknown[] | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    example: ['203.0.113.0/24'],
+    description:
+      'Replaces the key’s addresses or CIDR blocks; empty means unrestricted. Within the calling key’s own list (a ' +
+      'session: any), else 403 IP_RANGE_NOT_GRANTABLE. Absent or null: unchanged.',
+    isArray: true,
+    nullable: true,
+  })
+  @IsOptional()
+  @IsArray()
+  allowed_ips?: unknown[] | null;
+}
+
 export class ApiKeyDto {
   @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d' }) id!: string;
   @ApiProperty({ example: 'api_key' }) object!: 'api_key';

@@ -94,3 +94,62 @@ describe('ApiKey limits inherited from the minter', () => {
     expect(key.snapshot.allowedIps.unrestricted).toBe(true);
   });
 });
+
+describe('ApiKey update (merge-patch)', () => {
+  const wide = minter('live', ['costs:read', 'wallets:read', 'api_keys:write']);
+
+  function wideKey() {
+    return mint('sk_live', wide, ['costs:read', 'wallets:read']).key;
+  }
+
+  it('renames, narrows and restricts in one change, one version later, and names what changed', () => {
+    const key = wideKey();
+    const changed = key.update({ name: '  Renamed ', scopes: ['wallets:read'], allowedIps: ['10.0.0.0/8'] }, wide, NOW);
+    expect(changed).toEqual(['name', 'scopes', 'allowed_ips']);
+    expect(key.snapshot).toMatchObject({ name: 'Renamed', scopes: ['wallets:read'], version: key.storedVersion + 1 });
+    expect(key.snapshot.allowedIps.entries).toEqual(['10.0.0.0/8']);
+    // A second change in the same unit of work is still one version past the stored one.
+    key.update({ name: 'Again' }, wide, NOW);
+    expect(key.snapshot.version).toBe(key.storedVersion + 1);
+  });
+
+  it('leaves absent and null fields, and a patch restating the key changes nothing', () => {
+    const key = wideKey();
+    const before = key.snapshot;
+    expect(key.update({ name: null, scopes: undefined, allowedIps: null }, wide, NOW)).toEqual([]);
+    expect(key.update({ name: 'k', scopes: ['wallets:read', 'costs:read', 'costs:read'], allowedIps: [] }, wide, NOW)).toEqual(
+      [],
+    );
+    expect(key.snapshot).toBe(before);
+  });
+
+  it('refuses what create refuses: a scope the caller lacks, addresses beyond its own, bad values', () => {
+    const key = wideKey();
+    const before = key.snapshot;
+    expect(() => key.update({ scopes: ['costs:read', 'wallets:write'] }, wide, NOW)).toThrow(
+      expect.objectContaining({ code: 'SCOPE_NOT_GRANTABLE', kind: 'forbidden', details: { not_grantable: ['wallets:write'] } }),
+    );
+    const fenced: Minter = { ...wide, allowedIps: IpAllowlist.parse(['10.0.0.0/8']) };
+    for (const allowedIps of [[], ['192.168.0.1']]) {
+      expect(() => key.update({ allowedIps }, fenced, NOW)).toThrow(expect.objectContaining({ code: 'IP_RANGE_NOT_GRANTABLE' }));
+    }
+    const invalid = (param: string, code: string) =>
+      expect.objectContaining({ code: 'VALIDATION_ERROR', param, errors: [expect.objectContaining({ param, code })] });
+    expect(() => key.update({ scopes: [] }, wide, NOW)).toThrow(invalid('scopes', 'REQUIRED'));
+    expect(() => key.update({ scopes: ['nope'] }, wide, NOW)).toThrow(invalid('scopes[0]', 'INVALID_SCOPE'));
+    expect(() => key.update({ name: ' ' }, wide, NOW)).toThrow(invalid('name', 'OUT_OF_RANGE'));
+    expect(() => key.update({ allowedIps: ['not an address'] }, wide, NOW)).toThrow(invalid('allowed_ips[0]', 'INVALID_IP'));
+    expect(key.snapshot).toBe(before);
+  });
+
+  it('needs every scope the key holds now, as rotate and revoke do, and an active key', () => {
+    const key = wideKey();
+    expect(() => key.update({ scopes: ['costs:read'] }, minter('live', ['costs:read', 'api_keys:write']), NOW)).toThrow(
+      expect.objectContaining({ code: 'SCOPE_NOT_GRANTABLE', details: { not_grantable: ['wallets:read'] } }),
+    );
+    key.revoke(wide, NOW);
+    expect(() => key.update({ name: 'Late' }, wide, NOW)).toThrow(
+      expect.objectContaining({ code: 'API_KEY_NOT_ACTIVE', kind: 'conflict', details: { status: 'revoked' } }),
+    );
+  });
+});

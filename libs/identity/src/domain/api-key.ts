@@ -59,7 +59,18 @@ export interface ApiKeyState {
   rotatedFromId: string | null;
   createdBy: Creator;
   createdAt: Date;
+  /** Counts the key's changes: a save writes only over the version it was loaded at. */
+  version: number;
 }
+
+/** A merge-patch of a key: absent or null leaves a field as it is. */
+export interface ApiKeyChanges {
+  name?: unknown;
+  scopes?: unknown;
+  allowedIps?: unknown;
+}
+
+export type ApiKeyField = 'name' | 'scopes' | 'allowed_ips';
 
 export interface MintRequest {
   organizationId: string;
@@ -74,17 +85,19 @@ export interface MintRequest {
 
 /** An API key and, once, its plaintext secret. */
 export class ApiKey {
-  private constructor(private state: ApiKeyState) {}
+  /** The version the store holds (as loaded, or as inserted): `save` writes only over it. */
+  readonly storedVersion: number;
+
+  private constructor(private state: ApiKeyState) {
+    this.storedVersion = state.version;
+  }
 
   static restore(state: ApiKeyState): ApiKey {
     return new ApiKey(state);
   }
 
   static mint(request: MintRequest): { key: ApiKey; secret: string } {
-    const name = typeof request.name === 'string' ? request.name.trim() : '';
-    if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
-      throw invalidParameter('name', 'OUT_OF_RANGE', `name must be 1 to ${MAX_NAME_LENGTH} characters after trimming.`);
-    }
+    const name = validName(request.name);
     ApiKey.assertKeyTypeGrantable(request.keyType, request.minter, 'key_type');
     const scopes = ApiKey.grantableScopes(request.scopes, request.minter);
     const allowedIps = ApiKey.grantableAllowlist(request.allowedIps, request.minter);
@@ -125,6 +138,7 @@ export class ApiKey {
       revokedAt: null,
       revokesAt: null,
       createdAt: fields.now,
+      version: 1,
     });
     return { key, secret };
   }
@@ -164,6 +178,10 @@ export class ApiKey {
   /** Omitted (or null), the minter's own addresses; given, within them. */
   private static grantableAllowlist(value: unknown, minter: Minter): IpAllowlist {
     if (value === undefined || value === null) return minter.allowedIps;
+    return ApiKey.allowlistWithin(value, minter);
+  }
+
+  private static allowlistWithin(value: unknown, minter: Minter): IpAllowlist {
     if (!Array.isArray(value)) throw invalidParameter('allowed_ips', 'INVALID_TYPE', 'allowed_ips must be an array.');
     const requested = IpAllowlist.parse(value);
     if (requested.isWithin(minter.allowedIps)) return requested;
@@ -225,7 +243,7 @@ export class ApiKey {
     }
     const graceEnd = new Date(now.getTime() + ROTATION_GRACE_MS);
     const candidates = [graceEnd, this.state.expiresAt, this.state.revokesAt].filter((date): date is Date => date !== null);
-    this.state = { ...this.state, revokesAt: new Date(Math.min(...candidates.map((date) => date.getTime()))) };
+    this.change({ revokesAt: new Date(Math.min(...candidates.map((date) => date.getTime()))) });
     const { key, secret } = ApiKey.issue({
       organizationId: this.state.organizationId,
       name: this.state.name,
@@ -254,13 +272,69 @@ export class ApiKey {
   revoke(minter: Minter, now: Date): void {
     this.assertManageableBy(minter);
     if (this.state.revokedAt) return;
-    this.state = { ...this.state, revokedAt: now };
+    this.change({ revokedAt: now });
   }
 
   /** The rotation grace has ended: the key becomes revoked for good. */
   completeRotation(now: Date): boolean {
     if (this.state.revokedAt || !this.state.revokesAt || this.state.revokesAt > now) return false;
-    this.state = { ...this.state, revokedAt: this.state.revokesAt };
+    this.change({ revokedAt: this.state.revokesAt });
     return true;
   }
+
+  /**
+   * Renames or re-scopes an active key (merge-patch: absent or null leaves a field). The caller
+   * needs what minting the key as it is would (as for rotate and revoke), and what minting it as
+   * it becomes would: scopes it holds, addresses within its own. Returns the fields that changed;
+   * none, and the key is untouched.
+   */
+  update(changes: ApiKeyChanges, minter: Minter, now: Date): ApiKeyField[] {
+    this.assertManageableBy(minter);
+    const status = this.status(now);
+    if (status !== 'active') {
+      throw new DomainError('conflict', 'API_KEY_NOT_ACTIVE', `This API key is ${status} and cannot be updated.`, {
+        details: { status },
+      });
+    }
+    const next: Partial<ApiKeyState> = {};
+    if (changes.name !== undefined && changes.name !== null) {
+      const name = validName(changes.name);
+      if (name !== this.state.name) next.name = name;
+    }
+    if (changes.scopes !== undefined && changes.scopes !== null) {
+      const scopes = ApiKey.grantableScopes(changes.scopes, minter);
+      if (!sameList(scopes, this.state.scopes)) next.scopes = scopes;
+    }
+    if (changes.allowedIps !== undefined && changes.allowedIps !== null) {
+      const allowedIps = ApiKey.allowlistWithin(changes.allowedIps, minter);
+      if (!sameList(allowedIps.entries, this.state.allowedIps.entries)) next.allowedIps = allowedIps;
+    }
+    const changed = (Object.keys(next) as (keyof ApiKeyState)[]).map((field) => FIELD_NAMES[field]!);
+    if (changed.length > 0) this.change(next);
+    return changed;
+  }
+
+  /** Every change is one more version than the stored one, however many a transaction makes. */
+  private change(next: Partial<ApiKeyState>): void {
+    this.state = { ...this.state, ...next, version: this.storedVersion + 1 };
+  }
+}
+
+const FIELD_NAMES: Partial<Record<keyof ApiKeyState, ApiKeyField>> = {
+  name: 'name',
+  scopes: 'scopes',
+  allowedIps: 'allowed_ips',
+};
+
+function validName(value: unknown): string {
+  const name = typeof value === 'string' ? value.trim() : '';
+  if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
+    throw invalidParameter('name', 'OUT_OF_RANGE', `name must be 1 to ${MAX_NAME_LENGTH} characters after trimming.`);
+  }
+  return name;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  const sorted = [...b].sort();
+  return a.length === b.length && [...a].sort().every((item, index) => item === sorted[index]);
 }

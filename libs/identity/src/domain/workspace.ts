@@ -40,7 +40,12 @@ export function defaultSettings(): WorkspaceSettings {
 }
 
 export class Workspace {
-  private constructor(private state: WorkspaceState) {}
+  /** The version the store holds (as loaded, or as inserted): `save` writes only over it. */
+  readonly storedVersion: number;
+
+  private constructor(private state: WorkspaceState) {
+    this.storedVersion = state.version;
+  }
 
   static restore(state: WorkspaceState): Workspace {
     return new Workspace(state);
@@ -85,7 +90,7 @@ export class Workspace {
       next.settings = { ...next.settings, approval_required_for: validCheckpoints(requested) };
     }
     next.updatedAt = now;
-    next.version += 1;
+    next.version = this.storedVersion + 1;
     this.state = next;
     return { removedCheckpoints: before.filter((checkpoint) => !next.settings.approval_required_for.includes(checkpoint)) };
   }

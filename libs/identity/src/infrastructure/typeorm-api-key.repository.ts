@@ -1,7 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { isUuid } from '@app/shared-kernel';
+import { DomainError, isUuid } from '@app/shared-kernel';
 import { ApiKey, KeyType } from '../domain/api-key';
 import { IpAllowlist } from '../domain/ip-allowlist';
 import { ApiKeyRepository } from '../domain/repositories';
@@ -24,10 +24,11 @@ export interface ApiKeyRow {
   created_by_type: 'api_key' | 'user' | 'system';
   created_by_id: string | null;
   created_at: Date;
+  version: number;
 }
 
 export const API_KEY_COLUMNS = `organization_id, id, name, prefix, secret_hash, key_type, scopes, allowed_ips::text[] AS allowed_ips,
-  expires_at, last_used_at, revoked_at, revokes_at, rotated_from_id, created_by_type, created_by_id, created_at`;
+  expires_at, last_used_at, revoked_at, revokes_at, rotated_from_id, created_by_type, created_by_id, created_at, version`;
 
 export function toApiKey(row: ApiKeyRow): ApiKey {
   return ApiKey.restore({
@@ -46,6 +47,7 @@ export function toApiKey(row: ApiKeyRow): ApiKey {
     rotatedFromId: row.rotated_from_id,
     createdBy: { type: row.created_by_type, id: row.created_by_id },
     createdAt: row.created_at,
+    version: row.version,
   });
 }
 
@@ -61,12 +63,14 @@ function toParameters(key: ApiKey): unknown[] {
     s.scopes,
     s.allowedIps.entries,
     s.expiresAt,
+    s.lastUsedAt,
     s.revokedAt,
     s.revokesAt,
     s.rotatedFromId,
     s.createdBy.type,
     s.createdBy.id,
     s.createdAt,
+    s.version,
   ];
 }
 
@@ -88,19 +92,33 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
   async insert(key: ApiKey): Promise<void> {
     await this.txHost.tx.query(
       `INSERT INTO api_keys (organization_id, id, name, prefix, secret_hash, key_type, scopes, allowed_ips, expires_at,
-         revoked_at, revokes_at, rotated_from_id, created_by_type, created_by_id, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::inet[], $9, $10, $11, $12, $13, $14, $15)`,
+         last_used_at, revoked_at, revokes_at, rotated_from_id, created_by_type, created_by_id, created_at, version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::inet[], $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
       toParameters(key),
     );
   }
 
+  /**
+   * Every column of the key from its snapshot (a field the aggregate gains is written by adding it
+   * to `toParameters`, which insert shares), over the version it was loaded at: a key changed since
+   * is refused, not overwritten. `last_used_at` never goes back: the LastUsedRecorder writes it
+   * outside the key's transactions (after its lock, so the version check does not cover it).
+   */
   async save(key: ApiKey): Promise<void> {
-    const s = key.snapshot;
-    await this.txHost.tx.query(`UPDATE api_keys SET revoked_at = $3, revokes_at = $4 WHERE organization_id = $1 AND id = $2`, [
-      s.organizationId,
-      s.id,
-      s.revokedAt,
-      s.revokesAt,
-    ]);
+    // For an UPDATE, TypeORM answers [rows, row count].
+    const [, saved]: [unknown[], number] = await this.txHost.tx.query(
+      `UPDATE api_keys
+          SET name = $3, prefix = $4, secret_hash = $5, key_type = $6, scopes = $7, allowed_ips = $8::inet[], expires_at = $9,
+              last_used_at = GREATEST(last_used_at, $10), revoked_at = $11, revokes_at = $12, rotated_from_id = $13,
+              created_by_type = $14, created_by_id = $15, created_at = $16, version = $17
+        WHERE organization_id = $1 AND id = $2 AND version = $18
+        RETURNING id`,
+      [...toParameters(key), key.storedVersion],
+    );
+    if (saved !== 1) {
+      throw new DomainError('conflict', 'CONFLICT', 'The API key was changed meanwhile; read it again and retry.', {
+        details: { id: key.id },
+      });
+    }
   }
 }

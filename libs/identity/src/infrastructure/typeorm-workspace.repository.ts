@@ -1,7 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { isUuid } from '@app/shared-kernel';
+import { DomainError, isUuid } from '@app/shared-kernel';
 import { OrganizationRecord, OrganizationRepository, WorkspaceRepository } from '../domain/repositories';
 import { defaultSettings, Workspace, WorkspaceMode, WorkspaceSettings } from '../domain/workspace';
 
@@ -66,12 +66,24 @@ export class TypeOrmWorkspaceRepository extends WorkspaceRepository {
     ]);
   }
 
+  /**
+   * What a workspace's life changes (name, settings, version, updated_at; its slug, mode and
+   * default flag never do), over the version it was loaded at: a workspace changed since is
+   * refused, not overwritten.
+   */
   async save(workspace: Workspace): Promise<void> {
     const s = workspace.snapshot;
-    await this.txHost.tx.query(
-      `UPDATE workspaces SET name = $3, settings = $4, version = $5, updated_at = $6 WHERE organization_id = $1 AND id = $2`,
-      [s.organizationId, s.id, s.name, JSON.stringify(s.settings), s.version, s.updatedAt],
+    // For an UPDATE, TypeORM answers [rows, row count].
+    const [, saved]: [unknown[], number] = await this.txHost.tx.query(
+      `UPDATE workspaces SET name = $3, settings = $4, version = $5, updated_at = $6
+        WHERE organization_id = $1 AND id = $2 AND version = $7`,
+      [s.organizationId, s.id, s.name, JSON.stringify(s.settings), s.version, s.updatedAt, workspace.storedVersion],
     );
+    if (saved !== 1) {
+      throw new DomainError('conflict', 'CONFLICT', 'The workspace was changed meanwhile; read it again and retry.', {
+        details: { id: s.id },
+      });
+    }
   }
 }
 

@@ -96,6 +96,21 @@ export type ApiKeyWithSecretDto = {
     secret: string;
 };
 
+export type UpdateApiKeyDto = {
+    /**
+     * Trimmed; 1–200 characters. Absent or null: unchanged.
+     */
+    name?: string | null;
+    /**
+     * Replaces the key’s scopes: at least one, each held by the caller (else 403 SCOPE_NOT_GRANTABLE, as on create). A removed scope is refused on every instance within a second. Absent or null: unchanged.
+     */
+    scopes?: Array<'costs:read' | 'costs:write' | 'products:read' | 'products:write' | 'plans:read' | 'plans:write' | 'changes:read' | 'changes:write' | 'document_templates:read' | 'document_templates:write' | 'customers:read' | 'customers:write' | 'customer_verifications:read' | 'customer_verifications:write' | 'api_keys:read' | 'api_keys:write' | 'wallets:read' | 'wallets:write' | 'approvals:read' | 'approvals:write' | 'workspaces:read' | 'workspaces:write' | 'users:read' | 'users:write' | 'fx_rates:read' | 'fx_rates:write' | 'audit_events:read' | 'audit_events:write' | 'webhook_endpoints:read' | 'webhook_endpoints:write'> | null;
+    /**
+     * Replaces the key’s addresses or CIDR blocks; empty means unrestricted. Within the calling key’s own list (a session: any), else 403 IP_RANGE_NOT_GRANTABLE. Absent or null: unchanged.
+     */
+    allowed_ips?: Array<string> | null;
+};
+
 export type RotatedFromDto = {
     id: string;
     revokes_at: string;
@@ -2640,6 +2655,72 @@ export type CreateApiKeyResponses = {
 };
 
 export type CreateApiKeyResponse = CreateApiKeyResponses[keyof CreateApiKeyResponses];
+
+export type UpdateApiKeyData = {
+    body: UpdateApiKeyDto;
+    headers?: {
+        /**
+         * Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/api_keys/{id}';
+};
+
+export type UpdateApiKeyErrors = {
+    /**
+     * VALIDATION_ERROR, DUPLICATE_HEADER, MALFORMED_REQUEST.
+     */
+    400: ErrorBody;
+    /**
+     * UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED.
+     */
+    401: ErrorBody;
+    /**
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires api_keys:write), SCOPE_NOT_GRANTABLE, IP_RANGE_NOT_GRANTABLE.
+     */
+    403: ErrorBody;
+    /**
+     * WORKSPACE_NOT_FOUND, API_KEY_NOT_FOUND.
+     */
+    404: ErrorBody;
+    /**
+     * API_KEY_NOT_ACTIVE.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED.
+     */
+    429: ErrorBody;
+    /**
+     * HEADERS_TOO_LARGE.
+     */
+    431: ErrorBody;
+    /**
+     * SHUTTING_DOWN, DATABASE_UNAVAILABLE.
+     */
+    503: ErrorBody;
+};
+
+export type UpdateApiKeyError = UpdateApiKeyErrors[keyof UpdateApiKeyErrors];
+
+export type UpdateApiKeyResponses = {
+    200: ApiKeyDto;
+};
+
+export type UpdateApiKeyResponse = UpdateApiKeyResponses[keyof UpdateApiKeyResponses];
 
 export type RotateApiKeyData = {
     body?: never;

@@ -1,23 +1,22 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Actor, AuditLog, Clock, DomainError, JobQueue, TransactionalNotifier } from '@app/shared-kernel';
+import { Actor, AuditLog, Clock, DomainError, JobQueue } from '@app/shared-kernel';
 import { ApiKey } from '../../domain/api-key';
 import { ApiKeyRepository } from '../../domain/repositories';
-import { CredentialCache } from '../authentication/credential-cache';
-import { changeOf, IDENTITY_CHANGES_CHANNEL } from '../authentication/identity-changes';
+import { CredentialChanges } from '../authentication/credential-changes';
 import { RevokeApiKeyCommand, RotateApiKeyCommand } from './api-key-lifecycle.commands';
 import { toApiKeyView } from './api-key.view';
 import { minterOf } from './minter';
 
 export const COMPLETE_ROTATION_JOB = 'api_keys.complete-rotation';
 
-function apiKeyNotFound(): DomainError {
+export function apiKeyNotFound(): DomainError {
   return new DomainError('not_found', 'API_KEY_NOT_FOUND', 'No such API key.', { param: 'id' });
 }
 
 /** The key, locked, if the actor may see it: a key type it may not grant (sk_live, to a sandbox principal) is unknown to it. */
-async function findVisibleForUpdate(keys: ApiKeyRepository, actor: Actor, apiKeyId: string): Promise<ApiKey> {
+export async function findVisibleForUpdate(keys: ApiKeyRepository, actor: Actor, apiKeyId: string): Promise<ApiKey> {
   const key = await keys.findForUpdate(actor.organizationId, apiKeyId);
   if (!key || !minterOf(actor).keyTypes.has(key.snapshot.keyType)) throw apiKeyNotFound();
   return key;
@@ -29,9 +28,8 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
     private readonly keys: ApiKeyRepository,
     private readonly audit: AuditLog,
     private readonly jobs: JobQueue,
-    private readonly notifier: TransactionalNotifier,
     private readonly clock: Clock,
-    private readonly credentials: CredentialCache,
+    private readonly credentials: CredentialChanges,
   ) {}
 
   @Transactional()
@@ -48,8 +46,7 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
       { organizationId: actor.organizationId, apiKeyId },
       { startAfter: revokesAt },
     );
-    await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.apiKey(apiKeyId));
-    this.credentials.forget(apiKeyId);
+    await this.credentials.apiKeyChanged(apiKeyId);
     await this.audit.record(actor, {
       action: 'api_key.rotated',
       resourceType: 'api_key',
@@ -65,9 +62,8 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly audit: AuditLog,
-    private readonly notifier: TransactionalNotifier,
     private readonly clock: Clock,
-    private readonly credentials: CredentialCache,
+    private readonly credentials: CredentialChanges,
   ) {}
 
   @Transactional()
@@ -78,8 +74,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     key.revoke(minterOf(actor), now);
     if (!alreadyRevoked) {
       await this.keys.save(key);
-      await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.apiKey(apiKeyId));
-      this.credentials.forget(apiKeyId);
+      await this.credentials.apiKeyChanged(apiKeyId);
       await this.audit.record(actor, { action: 'api_key.revoked', resourceType: 'api_key', resourceId: apiKeyId });
     }
     return toApiKeyView(key, now);
@@ -93,8 +88,8 @@ export class RotationCompleter implements OnModuleInit {
     private readonly jobs: JobQueue,
     private readonly keys: ApiKeyRepository,
     private readonly audit: AuditLog,
-    private readonly notifier: TransactionalNotifier,
     private readonly clock: Clock,
+    private readonly credentials: CredentialChanges,
   ) {}
 
   onModuleInit(): void {
@@ -109,7 +104,7 @@ export class RotationCompleter implements OnModuleInit {
     const key: ApiKey | undefined = await this.keys.findForUpdate(organizationId, apiKeyId);
     if (!key || !key.completeRotation(this.clock.now())) return;
     await this.keys.save(key);
-    await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.apiKey(apiKeyId));
+    await this.credentials.apiKeyChanged(apiKeyId);
     await this.audit.record(
       { organizationId, workspaceId: null, principal: { type: 'system', id: null } },
       { action: 'api_key.rotation_completed', resourceType: 'api_key', resourceId: apiKeyId },

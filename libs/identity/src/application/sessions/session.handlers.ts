@@ -1,12 +1,11 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, invalidParameter, isUuid, newId, TransactionalNotifier } from '@app/shared-kernel';
+import { AuditLog, Clock, DomainError, invalidParameter, isUuid, newId } from '@app/shared-kernel';
 import { normalizeEmail } from '../../domain/email';
 import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../../domain/password';
 import { generateToken, hashToken } from '../../domain/secret-token';
-import { CredentialCache } from '../authentication/credential-cache';
-import { changeOf, IDENTITY_CHANGES_CHANNEL } from '../authentication/identity-changes';
+import { CredentialChanges } from '../authentication/credential-changes';
 import { CreateSessionCommand, EndSessionCommand, SessionView } from './session.commands';
 import { SignInThrottle } from './sign-in-throttle';
 
@@ -83,22 +82,17 @@ export class CreateSessionHandler implements ICommandHandler<CreateSessionComman
 export class EndSessionHandler implements ICommandHandler<EndSessionCommand> {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly notifier: TransactionalNotifier,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
-    private readonly credentials: CredentialCache,
+    private readonly credentials: CredentialChanges,
   ) {}
 
   /**
-   * The NOTIFY evicts the session on every instance, but asynchronously: this instance also
-   * forgets it once the transaction committed, so the very next request is refused here.
+   * The NOTIFY evicts the session on every instance once the transaction commits; this instance
+   * forgets it at once (see CredentialChanges), so the very next request is refused here.
    */
-  async execute(command: EndSessionCommand): Promise<void> {
-    await this.txHost.withTransaction(() => this.end(command));
-    this.credentials.forget(command.actor.principal.credentialId);
-  }
-
-  private async end({ actor }: EndSessionCommand): Promise<void> {
+  @Transactional()
+  async execute({ actor }: EndSessionCommand): Promise<void> {
     if (actor.principal.type !== 'user') {
       throw new DomainError(
         'invalid_request',
@@ -111,7 +105,7 @@ export class EndSessionHandler implements ICommandHandler<EndSessionCommand> {
       'UPDATE sessions SET revoked_at = $3 WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL',
       [actor.organizationId, sessionId, this.clock.now()],
     );
-    await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.session(sessionId));
+    await this.credentials.sessionChanged(sessionId);
     await this.audit.record(actor, { action: 'session.ended', resourceType: 'session', resourceId: sessionId });
   }
 }
