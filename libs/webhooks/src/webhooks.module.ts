@@ -3,9 +3,10 @@ import { WebhookUrlGuard } from './application/url-guard';
 import { WebhookDeliveries } from './application/webhook-deliveries';
 import { WebhookDispatcher } from './application/webhook-dispatcher';
 import { WebhookEndpointHandlers } from './application/webhook-endpoint.handlers';
-import { HostResolver } from './infrastructure/host-resolver';
-import { WebhookSecretVault } from './infrastructure/secret-vault';
-import { WebhookSender } from './infrastructure/webhook-sender';
+import { HostResolver, WebhookSender } from './application/delivery-ports';
+import { WebhookSecretVault } from './application/secret-vault';
+import { SystemHostResolver } from './infrastructure/host-resolver';
+import { NodeHttpWebhookSender } from './infrastructure/webhook-sender';
 
 /**
  * Webhook endpoints and the delivery of events to them (api-contract.md §4). Other contexts reach
@@ -13,8 +14,8 @@ import { WebhookSender } from './infrastructure/webhook-sender';
  */
 @Module({
   providers: [
-    HostResolver,
-    WebhookSender,
+    { provide: HostResolver, useClass: SystemHostResolver },
+    { provide: WebhookSender, useClass: NodeHttpWebhookSender },
     WebhookSecretVault,
     WebhookUrlGuard,
     WebhookDeliveries,

@@ -7092,7 +7092,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires api_keys:write), SCOPE_NOT_GRANTABLE, IP_RANGE_NOT_GRANTABLE. */
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires api_keys:write), KEY_TYPE_NOT_GRANTABLE, SCOPE_NOT_GRANTABLE, IP_RANGE_NOT_GRANTABLE. */
             403: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -7118,7 +7118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description API_KEY_NOT_ACTIVE. */
+            /** @description API_KEY_NOT_ACTIVE, CONFLICT. */
             409: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -7287,7 +7287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, API_KEY_NOT_ACTIVE. */
+            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, API_KEY_NOT_ACTIVE, CONFLICT. */
             409: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -7474,7 +7474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED. */
+            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, CONFLICT. */
             409: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -7995,7 +7995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description APPROVAL_REQUIRED_HUMAN. */
+            /** @description APPROVAL_REQUIRED_HUMAN, CONFLICT. */
             409: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -9852,7 +9852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, INVALID_STATUS_TRANSITION. */
+            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, INVALID_STATUS_TRANSITION, CONFLICT. */
             409: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -10044,7 +10044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, INVALID_STATUS_TRANSITION. */
+            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, INVALID_STATUS_TRANSITION, CONFLICT. */
             409: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

@@ -88,7 +88,14 @@ export class ApiKeysController {
     },
   })
   @ApiOkResponse({ type: ApiKeyDto })
-  @ApiErrors('API_KEY_NOT_FOUND', 'API_KEY_NOT_ACTIVE', 'SCOPE_NOT_GRANTABLE', 'IP_RANGE_NOT_GRANTABLE')
+  @ApiErrors(
+    'API_KEY_NOT_FOUND',
+    'API_KEY_NOT_ACTIVE',
+    'KEY_TYPE_NOT_GRANTABLE',
+    'SCOPE_NOT_GRANTABLE',
+    'IP_RANGE_NOT_GRANTABLE',
+    'CONFLICT',
+  )
   async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateApiKeyDto): Promise<ApiKeyDto> {
     return toApiKeyDto(
       await this.commands.execute(
@@ -105,7 +112,7 @@ export class ApiKeysController {
     summary: 'Rotate: a new key with the same type, name, scopes, IPs and expiry; the old one works 24 hours more.',
   })
   @ApiCreatedResponse({ type: RotatedApiKeyDto })
-  @ApiErrors('API_KEY_NOT_FOUND', 'API_KEY_NOT_ACTIVE', 'KEY_TYPE_NOT_GRANTABLE', 'SCOPE_NOT_GRANTABLE')
+  @ApiErrors('API_KEY_NOT_FOUND', 'API_KEY_NOT_ACTIVE', 'KEY_TYPE_NOT_GRANTABLE', 'SCOPE_NOT_GRANTABLE', 'CONFLICT')
   async rotate(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
@@ -126,7 +133,7 @@ export class ApiKeysController {
   @RequireScope('api_keys:write')
   @ApiOperation({ summary: 'Revoke at once: the next request with this key gets 401 API_KEY_REVOKED.' })
   @ApiOkResponse({ type: ApiKeyDto })
-  @ApiErrors('API_KEY_NOT_FOUND', 'SCOPE_NOT_GRANTABLE')
+  @ApiErrors('API_KEY_NOT_FOUND', 'SCOPE_NOT_GRANTABLE', 'CONFLICT')
   async revoke(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<ApiKeyDto> {
     return toApiKeyDto(await this.commands.execute(new RevokeApiKeyCommand(actor, id)));
   }

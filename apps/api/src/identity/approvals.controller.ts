@@ -114,7 +114,7 @@ export class ApprovalsController {
     summary: 'Approve: applies the held request atomically and records its result. Human sessions only, not the requester.',
   })
   @ApiOkResponse({ type: ApprovalDto })
-  @ApiErrors('APPROVAL_NOT_FOUND', 'HUMAN_SESSION_REQUIRED', 'SELF_APPROVAL_FORBIDDEN', 'INVALID_STATUS_TRANSITION')
+  @ApiErrors('APPROVAL_NOT_FOUND', 'HUMAN_SESSION_REQUIRED', 'SELF_APPROVAL_FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'CONFLICT')
   async approve(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: ApprovalDecisionDto): Promise<ApprovalDto> {
     return toDto(await this.commands.execute(new DecideApprovalCommand(actor, id, 'approve', body.reason)));
   }
@@ -125,7 +125,7 @@ export class ApprovalsController {
   @RequireScope('approvals:write')
   @ApiOperation({ summary: 'Reject: nothing is applied. Human sessions only, not the requester.' })
   @ApiOkResponse({ type: ApprovalDto })
-  @ApiErrors('APPROVAL_NOT_FOUND', 'HUMAN_SESSION_REQUIRED', 'SELF_APPROVAL_FORBIDDEN', 'INVALID_STATUS_TRANSITION')
+  @ApiErrors('APPROVAL_NOT_FOUND', 'HUMAN_SESSION_REQUIRED', 'SELF_APPROVAL_FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'CONFLICT')
   async reject(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: ApprovalDecisionDto): Promise<ApprovalDto> {
     return toDto(await this.commands.execute(new DecideApprovalCommand(actor, id, 'reject', body.reason)));
   }

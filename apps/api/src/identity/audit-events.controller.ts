@@ -16,7 +16,8 @@ export class ListAuditEventsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: 'api_key' }) @IsOptional() @IsString() @MaxLength(100) resource_type?: string;
   @ApiPropertyOptional({
     example: 'pm_5f1c9e2a7b3d4c6e8f0a1b2c_card_visa',
-    description: 'The id as the audit row names the resource: a UUID for most, a payment method’s pm_… id, any text up to 255 characters.',
+    description:
+      'The id as the audit row names the resource: a UUID for most, a payment method’s pm_… id, any text up to 255 characters.',
   })
   @IsOptional()
   @IsString()

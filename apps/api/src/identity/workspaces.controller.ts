@@ -123,7 +123,7 @@ export class WorkspacesController {
   })
   @ApiOkResponse({ type: WorkspaceDto })
   @ApiAcceptedResponse({ type: PendingApprovalDto, description: 'Removes a checkpoint: held for approval; nothing applied.' })
-  @ApiErrors('WORKSPACE_NOT_FOUND', 'APPROVAL_REQUIRED_HUMAN')
+  @ApiErrors('WORKSPACE_NOT_FOUND', 'APPROVAL_REQUIRED_HUMAN', 'CONFLICT')
   async update(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PlatformOptions } from '@app/shared-kernel';
 import { assertAddressesAllowed, hostOf, parseWebhookUrl, UrlPolicy } from '../domain/url-safety';
-import { HostResolver } from '../infrastructure/host-resolver';
+import { HostResolver } from './delivery-ports';
 
 export interface CheckedUrl {
   url: URL;

@@ -6,8 +6,8 @@ import { Clock, IntegrationEvent, JobQueue, Outbox } from '@app/shared-kernel';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS, retryDelayAfter } from '../domain/retry-schedule';
-import { WebhookSecretVault } from '../infrastructure/secret-vault';
-import { WebhookSender, WebhookSendError } from '../infrastructure/webhook-sender';
+import { WebhookSender, WebhookSendError } from './delivery-ports';
+import { WebhookSecretVault } from './secret-vault';
 import { WebhookUrlGuard } from './url-guard';
 import { DELIVER_JOB, DeliverJob, jobTenantOfEvent } from './webhook-deliveries';
 

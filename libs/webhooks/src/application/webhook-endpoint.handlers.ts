@@ -21,7 +21,7 @@ import {
   validMetadata,
   validStatus,
 } from '../domain/webhook-endpoint';
-import { WebhookSecretVault } from '../infrastructure/secret-vault';
+import { WebhookSecretVault } from './secret-vault';
 import { WebhookUrlGuard } from './url-guard';
 import {
   CreateWebhookEndpointCommand,

@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
+import { HostResolver } from '../application/delivery-ports';
 import { urlNotAllowed } from '../domain/url-safety';
 
 const RESOLVE_TIMEOUT_MS = 5_000;
@@ -11,7 +12,7 @@ const RESOLVE_TIMEOUT_MS = 5_000;
  * checked addresses only. An IP literal is its own address.
  */
 @Injectable()
-export class HostResolver {
+export class SystemHostResolver extends HostResolver {
   async resolve(host: string): Promise<string[]> {
     if (isIP(host) !== 0) return [host];
     let timer: NodeJS.Timeout | undefined;

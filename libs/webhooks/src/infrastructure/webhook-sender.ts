@@ -2,26 +2,7 @@ import { request as httpRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
-
-export interface WebhookPost {
-  url: URL;
-  /** The address the host resolved to and that was checked: the connection goes there and nowhere else. */
-  address: string;
-  body: string;
-  headers: Record<string, string>;
-  timeoutMs: number;
-  /** Aborts the request (server shutdown). */
-  signal?: AbortSignal;
-}
-
-export class WebhookSendError extends Error {
-  constructor(
-    message: string,
-    readonly reason: 'timeout' | 'connection' | 'aborted',
-  ) {
-    super(message);
-  }
-}
+import { WebhookPost, WebhookSender, WebhookSendError } from '../application/delivery-ports';
 
 /**
  * POSTs one webhook. The connection is made to the checked address (a custom `lookup` answers
@@ -32,7 +13,7 @@ export class WebhookSendError extends Error {
  * of the answer is not read.
  */
 @Injectable()
-export class WebhookSender {
+export class NodeHttpWebhookSender extends WebhookSender {
   post(post: WebhookPost): Promise<number> {
     const family = isIP(post.address);
     const send = post.url.protocol === 'https:' ? httpsRequest : httpRequest;

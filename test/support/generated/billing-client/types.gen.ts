@@ -2681,7 +2681,7 @@ export type UpdateApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires api_keys:write), SCOPE_NOT_GRANTABLE, IP_RANGE_NOT_GRANTABLE.
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires api_keys:write), KEY_TYPE_NOT_GRANTABLE, SCOPE_NOT_GRANTABLE, IP_RANGE_NOT_GRANTABLE.
      */
     403: ErrorBody;
     /**
@@ -2689,7 +2689,7 @@ export type UpdateApiKeyErrors = {
      */
     404: ErrorBody;
     /**
-     * API_KEY_NOT_ACTIVE.
+     * API_KEY_NOT_ACTIVE, CONFLICT.
      */
     409: ErrorBody;
     /**
@@ -2759,7 +2759,7 @@ export type RotateApiKeyErrors = {
      */
     404: ErrorBody;
     /**
-     * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, API_KEY_NOT_ACTIVE.
+     * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, API_KEY_NOT_ACTIVE, CONFLICT.
      */
     409: ErrorBody;
     /**
@@ -2833,7 +2833,7 @@ export type RevokeApiKeyErrors = {
      */
     404: ErrorBody;
     /**
-     * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED.
+     * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, CONFLICT.
      */
     409: ErrorBody;
     /**
@@ -3036,7 +3036,7 @@ export type UpdateWorkspaceErrors = {
      */
     404: ErrorBody;
     /**
-     * APPROVAL_REQUIRED_HUMAN.
+     * APPROVAL_REQUIRED_HUMAN, CONFLICT.
      */
     409: ErrorBody;
     /**
@@ -3822,7 +3822,7 @@ export type ApproveApprovalErrors = {
      */
     404: ErrorBody;
     /**
-     * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, INVALID_STATUS_TRANSITION.
+     * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, INVALID_STATUS_TRANSITION, CONFLICT.
      */
     409: ErrorBody;
     /**
@@ -3896,7 +3896,7 @@ export type RejectApprovalErrors = {
      */
     404: ErrorBody;
     /**
-     * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, INVALID_STATUS_TRANSITION.
+     * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED, INVALID_STATUS_TRANSITION, CONFLICT.
      */
     409: ErrorBody;
     /**
