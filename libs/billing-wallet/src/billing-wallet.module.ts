@@ -31,6 +31,7 @@ import {
 import { GetWalletHandler, ListWalletsHandler, ListWalletTransactionsHandler } from './application/wallet.queries';
 import { HoldRepository } from './domain/hold.repository';
 import { WalletRepository } from './domain/wallet.repository';
+import { WalletEvents } from './application/wallet-events';
 import { PaymentMethodStore } from './infrastructure/payment-method.store';
 import { SandboxPaymentProvider } from './infrastructure/sandbox-payment-provider';
 import { TopUpStore } from './infrastructure/top-up.store';
@@ -40,6 +41,7 @@ import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.reposit
 /** Wallets, the ledger, holds, transfers, FX rates, top-ups and the payment-provider port. */
 @Module({
   providers: [
+    WalletEvents,
     { provide: WalletRepository, useClass: TypeOrmWalletRepository },
     { provide: HoldRepository, useClass: TypeOrmHoldRepository },
     SandboxPaymentProvider,

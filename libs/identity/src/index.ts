@@ -21,6 +21,7 @@ export { CreateSessionCommand, EndSessionCommand } from './application/sessions/
 export type { SessionView } from './application/sessions/session.commands';
 export { CreateCustomerCommand, GetCustomerQuery, ListCustomersQuery } from './application/customers/customer.commands';
 export type { CustomerView } from './application/customers/customer.commands';
+export { customerResponse } from './application/customers/customer-response';
 export { HoldForApprovalCommand, DecideApprovalCommand, GetApprovalQuery } from './application/approvals/approval.commands';
 export type { ApprovalView, HoldResult } from './application/approvals/approval.commands';
 export { ExecutesApprovalCheckpoint } from './application/approvals/approval-executor';

@@ -79,6 +79,12 @@ export const API_TAGS: Tag[] = [
     description: 'Requests held for a second person (e.g. a wallet adjustment), approved or rejected by a human session.',
   },
   { name: 'Audit log', description: 'Who did what, where and when.' },
+  {
+    name: 'Events',
+    description:
+      'One event per committed state change, in the workspace where it happened, kept 30 days: `data.object` is the ' +
+      'resource as its GET answered it then, `sequence` increases per workspace in commit order. Read scope `events:read`.',
+  },
   { name: 'Health', description: 'Liveness and readiness probes for orchestrators (no authentication).' },
 ];
 

@@ -22,6 +22,7 @@ const RESOURCES = {
   users: { noun: 'users of the organization', reach: 'organization' },
   fx_rates: { noun: 'foreign-exchange rates', reach: 'workspace' },
   audit_events: { noun: 'the audit log', reach: 'organization' },
+  events: { noun: 'the events of state changes', reach: 'workspace' },
 } satisfies Record<string, { noun: string; reach: ScopeReach }>;
 
 export type ScopeResource = keyof typeof RESOURCES;
