@@ -33,9 +33,10 @@ describe('Events', () => {
     let cursor: string | null = null;
     do {
       const separator = query ? '&' : '?';
-      const response = await list(auth, `${query}${cursor ? `${separator}cursor=${encodeURIComponent(cursor)}` : ''}`).expect(
-        200,
-      );
+      const response: { body: any } = await list(
+        auth,
+        `${query}${cursor ? `${separator}cursor=${encodeURIComponent(cursor)}` : ''}`,
+      ).expect(200);
       seen.push(...response.body.data);
       cursor = response.body.pagination.cursor;
       expect(cursor === null).toBe(!response.body.pagination.has_more);

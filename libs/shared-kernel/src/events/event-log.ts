@@ -129,12 +129,14 @@ function eventWrites(tenant: EventTenant, events: readonly WrittenEvent[]): SqlW
 
 /**
  * `previous_attributes` of an update: for every top-level field whose value changed, its value
- * before. Both sides come from the resource's response mapper, so they compare as JSON.
+ * before, as JSON. Both sides come from the resource's response mapper.
  */
 export function previousAttributes(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const was = JSON.parse(JSON.stringify(before)) as Record<string, unknown>;
+  const now = JSON.parse(JSON.stringify(after)) as Record<string, unknown>;
   const changed: Record<string, unknown> = {};
-  for (const key of Object.keys(before)) {
-    if (!isDeepStrictEqual(before[key], after[key])) changed[key] = before[key];
+  for (const key of Object.keys(was)) {
+    if (!isDeepStrictEqual(was[key], now[key])) changed[key] = was[key];
   }
   return changed;
 }

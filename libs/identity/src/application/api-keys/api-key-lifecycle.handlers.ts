@@ -1,13 +1,23 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Actor, AuditLog, Clock, DomainError, JobQueue, TransactionalNotifier } from '@app/shared-kernel';
+import {
+  Actor,
+  AuditLog,
+  Clock,
+  DomainError,
+  EventLog,
+  JobQueue,
+  previousAttributes,
+  TransactionalNotifier,
+} from '@app/shared-kernel';
 import { ApiKey } from '../../domain/api-key';
 import { ApiKeyRepository } from '../../domain/repositories';
 import { CredentialCache } from '../authentication/credential-cache';
 import { changeOf, IDENTITY_CHANGES_CHANNEL } from '../authentication/identity-changes';
 import { RevokeApiKeyCommand, RotateApiKeyCommand } from './api-key-lifecycle.commands';
 import { toApiKeyView } from './api-key.view';
+import { apiKeyResponse } from './api-key-response';
 import { minterOf } from './minter';
 
 export const COMPLETE_ROTATION_JOB = 'api_keys.complete-rotation';
@@ -32,12 +42,14 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
     private readonly notifier: TransactionalNotifier,
     private readonly clock: Clock,
     private readonly credentials: CredentialCache,
+    private readonly events: EventLog,
   ) {}
 
   @Transactional()
   async execute({ actor, apiKeyId }: RotateApiKeyCommand) {
     const key = await findVisibleForUpdate(this.keys, actor, apiKeyId);
     const now = this.clock.now();
+    const before = apiKeyResponse(toApiKeyView(key, now));
     const { successor, secret } = key.rotate(minterOf(actor), now);
     await this.keys.save(key);
     await this.keys.insert(successor);
@@ -56,7 +68,13 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
       resourceId: apiKeyId,
       data: { successor_id: successor.id, revokes_at: revokesAt.toISOString() },
     });
-    return { key: toApiKeyView(successor, now), secret, rotatedFrom: toApiKeyView(key, now) };
+    const rotatedFrom = toApiKeyView(key, now);
+    // The rotated key (now with its revokes_at), as the key list shows it; the successor is listed beside it.
+    const after = apiKeyResponse(rotatedFrom);
+    await this.events.publish(actor, [
+      { type: 'api_key.rotated', object: after, previousAttributes: previousAttributes(before, after) },
+    ]);
+    return { key: toApiKeyView(successor, now), secret, rotatedFrom };
   }
 }
 
@@ -68,6 +86,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     private readonly notifier: TransactionalNotifier,
     private readonly clock: Clock,
     private readonly credentials: CredentialCache,
+    private readonly events: EventLog,
   ) {}
 
   @Transactional()
@@ -75,12 +94,17 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     const key = await findVisibleForUpdate(this.keys, actor, apiKeyId);
     const now = this.clock.now();
     const alreadyRevoked = key.snapshot.revokedAt !== null;
+    const before = apiKeyResponse(toApiKeyView(key, now));
     key.revoke(minterOf(actor), now);
     if (!alreadyRevoked) {
       await this.keys.save(key);
       await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.apiKey(apiKeyId));
       this.credentials.forget(apiKeyId);
       await this.audit.record(actor, { action: 'api_key.revoked', resourceType: 'api_key', resourceId: apiKeyId });
+      const after = apiKeyResponse(toApiKeyView(key, now));
+      await this.events.publish(actor, [
+        { type: 'api_key.revoked', object: after, previousAttributes: previousAttributes(before, after) },
+      ]);
     }
     return toApiKeyView(key, now);
   }
