@@ -213,6 +213,23 @@ describe('Events', () => {
     expectError(await t.http.get(`/v1/events/${liveEvent.id}`).set('Authorization', a.sandboxAuth), 404, 'EVENT_NOT_FOUND');
   });
 
+  it('writes the catalog’s events with the resource as its GET answers it', async () => {
+    const send = (method: 'post' | 'patch', path: string, body: object) =>
+      t.http[method](path).set('Authorization', a.auth).set('Idempotency-Key', idem()).send(body);
+    const start = await latestSequence(a.auth);
+    const cost = (await send('post', '/v1/costs', { key: 'events_fee', amount: '1.00' }).expect(201)).body;
+    const product = (
+      await send('post', '/v1/products', { name: 'Events product', price_expression: 'events_fee * 2' }).expect(201)
+    ).body;
+    const renamed = (await send('patch', `/v1/products/${product.id}`, { name: 'Renamed product' }).expect(200)).body;
+    const events = await eventsSince(a.auth, start);
+    expect(events.map((event) => event.type)).toEqual(['cost.created', 'product.created', 'product.updated']);
+    expect(events[0].data.object).toEqual(cost);
+    expect(events[1].data.object).toEqual(product);
+    expect(events[2].data.object).toEqual(renamed);
+    expect(events[2].data.previous_attributes).toEqual(expect.objectContaining({ name: 'Events product' }));
+  });
+
   it('needs events:read', async () => {
     const key = await createKey(t, a.auth, { name: 'no events', scopes: ['wallets:read'] });
     expectError(await list(`Bearer ${key.secret}`), 403, 'INSUFFICIENT_SCOPE');

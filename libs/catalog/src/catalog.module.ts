@@ -73,10 +73,12 @@ import {
 import { PlanGoLiveListener, PlanMigrationRepository, SubscriptionRepository } from './domain/subscriber-ports';
 import { TypeOrmPlanMigrationRepository } from './infrastructure/typeorm-plan-migration.repository';
 import { TypeOrmSubscriptionRepository } from './infrastructure/typeorm-subscription.repository';
+import { CatalogEvents } from './application/catalog-events';
 
 /** Costs, products, plans and their versions, changes, cascades, subscriptions. */
 @Module({
   providers: [
+    CatalogEvents,
     { provide: ProductRepository, useClass: TypeOrmProductRepository },
     { provide: OrgCostRepository, useClass: TypeOrmOrgCostRepository },
     { provide: ChangeRepository, useClass: TypeOrmChangeRepository },
