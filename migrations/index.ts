@@ -24,6 +24,7 @@ import { DistributionReadyKeys1763806000000 } from './1763806000000-distribution
 import { SignInAttempts1763806100000 } from './1763806100000-sign-in-attempts';
 import { DistributeOnCitus1763807000000 } from './1763807000000-distribute-on-citus';
 import { ApiKeyVersion1763807300000 } from './1763807300000-api-key-version';
+import { Events1763808200000 } from './1763808200000-events';
 import { WebhookEndpoints1763809000000 } from './1763809000000-webhook-endpoints';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
@@ -54,5 +55,6 @@ export const migrations = [
   SignInAttempts1763806100000,
   DistributeOnCitus1763807000000,
   ApiKeyVersion1763807300000,
+  Events1763808200000,
   WebhookEndpoints1763809000000,
 ];

@@ -7,6 +7,7 @@ import { BillingWalletHttpModule } from './billing-wallet/billing-wallet-http.mo
 import { CatalogHttpModule } from './catalog/catalog-http.module';
 import { AppConfig } from './config/app-config';
 import { DocumentsHttpModule } from './documents/documents-http.module';
+import { EventsHttpModule } from './events/events-http.module';
 import { EventLoopMonitor } from './health/event-loop-monitor';
 import { HealthController } from './health/health.controller';
 import { HttpEdgeModule } from './http/http.module';
@@ -41,6 +42,7 @@ export class AppModule {
           idempotencyResponseMaxBytes: options.config.IDEMPOTENCY_RESPONSE_MAX_BYTES,
         }),
         IdentityHttpModule,
+        EventsHttpModule,
         CatalogHttpModule,
         DocumentsHttpModule.register(options.config),
         BillingWalletHttpModule,

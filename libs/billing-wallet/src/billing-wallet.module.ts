@@ -31,6 +31,7 @@ import {
 import { GetWalletHandler, ListWalletsHandler, ListWalletTransactionsHandler } from './application/wallet.queries';
 import { HoldRepository } from './domain/hold.repository';
 import { WalletRepository } from './domain/wallet.repository';
+import { WalletEvents } from './application/wallet-events';
 import { PaymentMethodStore } from './application/payment-method.store';
 import { TypeOrmPaymentMethodStore } from './infrastructure/typeorm-payment-method.store';
 import { SandboxPaymentProvider } from './infrastructure/sandbox-payment-provider';
@@ -44,6 +45,7 @@ import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.reposit
 @RequiresBusHandlers(HoldForApprovalCommand)
 @Module({
   providers: [
+    WalletEvents,
     { provide: WalletRepository, useClass: TypeOrmWalletRepository },
     { provide: HoldRepository, useClass: TypeOrmHoldRepository },
     SandboxPaymentProvider,

@@ -10,7 +10,7 @@ export {
 } from './application/wallet.commands';
 export type { MoneyOperationInput, MoneyOperationKind, WalletFilters, WalletSettingsInput } from './application/wallet.commands';
 export type { MoneyOperationResult, TransactionView } from './application/wallet.view';
-export { holdResponse, transactionResponse, walletResponse } from './application/transaction-response';
+export { holdResponse, topUpResponse, transactionResponse, walletResponse } from './application/transaction-response';
 export {
   CaptureHoldCommand,
   CreateHoldCommand,

@@ -76,12 +76,14 @@ import {
 import { PlanGoLiveListener, PlanMigrationRepository, SubscriptionRepository } from './domain/subscriber-ports';
 import { TypeOrmPlanMigrationRepository } from './infrastructure/typeorm-plan-migration.repository';
 import { TypeOrmSubscriptionRepository } from './infrastructure/typeorm-subscription.repository';
+import { CatalogEvents } from './application/catalog-events';
 
 /** Costs, products, plans and their versions, changes, cascades, subscriptions. */
 // A subscription names a customer, read from identity (the host registers IdentityModule).
 @RequiresBusHandlers(GetCustomerQuery)
 @Module({
   providers: [
+    CatalogEvents,
     { provide: ProductRepository, useClass: TypeOrmProductRepository },
     { provide: OrgCostRepository, useClass: TypeOrmOrgCostRepository },
     { provide: ChangeRepository, useClass: TypeOrmChangeRepository },

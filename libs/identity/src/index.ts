@@ -14,6 +14,7 @@ export type { UpdateApiKeyInput } from './application/api-keys/update-api-key.co
 export { COMPLETE_ROTATION_JOB } from './application/api-keys/api-key-lifecycle.handlers';
 export { ListApiKeysQuery } from './application/api-keys/list-api-keys.query';
 export type { ApiKeyView } from './application/api-keys/api-key.view';
+export { apiKeyResponse } from './application/api-keys/api-key-response';
 export { CreateWorkspaceCommand, UpdateWorkspaceCommand, ListWorkspacesQuery } from './application/workspaces/workspace.commands';
 export type { WorkspaceView } from './application/workspaces/workspace.view';
 export type { UpdateWorkspaceResult } from './application/workspaces/workspace.commands';
@@ -23,8 +24,11 @@ export { CreateSessionCommand, EndSessionCommand } from './application/sessions/
 export type { SessionView } from './application/sessions/session.commands';
 export { CreateCustomerCommand, GetCustomerQuery, ListCustomersQuery } from './application/customers/customer.commands';
 export type { CustomerView } from './application/customers/customer.commands';
+export { customerResponse } from './application/customers/customer-response';
+export { verificationResponse, verificationSummaryResponse } from './application/verifications/verification-response';
 export { HoldForApprovalCommand, DecideApprovalCommand, GetApprovalQuery } from './application/approvals/approval.commands';
 export type { ApprovalView, HoldResult } from './application/approvals/approval.commands';
+export { approvalResponse } from './application/approvals/approval-response';
 export { ExecutesApprovalCheckpoint } from './application/approvals/approval-executor';
 export type { ApprovalExecutor } from './application/approvals/approval-executor';
 export { ListAuditEventsQuery } from './application/audit/list-audit-events.query';

@@ -13,6 +13,10 @@ import { IdempotencyRetention } from './idempotency/idempotency-retention';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import { JobQueue } from './jobs/job-queue';
 import { Outbox } from './outbox/outbox';
+import { EventLog } from './events/event-log';
+import { EventPublishedHook } from './events/event-published-hook';
+import { GetEventHandler, ListEventsHandler } from './events/event-queries';
+import { EventRetention } from './events/event-retention';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { DatabaseClock } from './persistence/database-clock';
 import { DatabaseHealth } from './persistence/database-health';
@@ -80,6 +84,11 @@ export class PlatformModule {
         JobQueue,
         DatabaseHealth,
         IdempotencyRetention,
+        EventPublishedHook,
+        EventLog,
+        EventRetention,
+        ListEventsHandler,
+        GetEventHandler,
         AuditLog,
         IdempotencyStore,
         TransactionalNotifier,
@@ -98,6 +107,9 @@ export class PlatformModule {
         JobQueue,
         DatabaseHealth,
         AuditLog,
+        EventLog,
+        EventPublishedHook,
+        EventRetention,
         TransactionalNotifier,
         IdempotencyStore,
         RateLimitCounter,

@@ -389,6 +389,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace’s events, newest first (by `sequence`), kept 30 days. */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an event of the workspace. */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/costs": {
         parameters: {
             query?: never;
@@ -1658,7 +1692,7 @@ export interface components {
              *       "wallets:write"
              *     ]
              */
-            scopes: ("costs:read" | "costs:write" | "products:read" | "products:write" | "plans:read" | "plans:write" | "changes:read" | "changes:write" | "document_templates:read" | "document_templates:write" | "customers:read" | "customers:write" | "customer_verifications:read" | "customer_verifications:write" | "api_keys:read" | "api_keys:write" | "wallets:read" | "wallets:write" | "approvals:read" | "approvals:write" | "workspaces:read" | "workspaces:write" | "users:read" | "users:write" | "fx_rates:read" | "fx_rates:write" | "audit_events:read" | "audit_events:write" | "webhook_endpoints:read" | "webhook_endpoints:write")[];
+            scopes: ("costs:read" | "costs:write" | "products:read" | "products:write" | "plans:read" | "plans:write" | "changes:read" | "changes:write" | "document_templates:read" | "document_templates:write" | "customers:read" | "customers:write" | "customer_verifications:read" | "customer_verifications:write" | "api_keys:read" | "api_keys:write" | "wallets:read" | "wallets:write" | "approvals:read" | "approvals:write" | "workspaces:read" | "workspaces:write" | "users:read" | "users:write" | "fx_rates:read" | "fx_rates:write" | "audit_events:read" | "audit_events:write" | "webhook_endpoints:read" | "webhook_endpoints:write" | "events:read" | "events:write")[];
             /**
              * @description Addresses or CIDR blocks; empty means unrestricted. Omitted: the minting key’s own list (a session: unrestricted). A list wider than the minting key’s is refused (403 IP_RANGE_NOT_GRANTABLE).
              * @example [
@@ -1758,7 +1792,7 @@ export interface components {
              *       "wallets:read"
              *     ]
              */
-            scopes?: ("costs:read" | "costs:write" | "products:read" | "products:write" | "plans:read" | "plans:write" | "changes:read" | "changes:write" | "document_templates:read" | "document_templates:write" | "customers:read" | "customers:write" | "customer_verifications:read" | "customer_verifications:write" | "api_keys:read" | "api_keys:write" | "wallets:read" | "wallets:write" | "approvals:read" | "approvals:write" | "workspaces:read" | "workspaces:write" | "users:read" | "users:write" | "fx_rates:read" | "fx_rates:write" | "audit_events:read" | "audit_events:write" | "webhook_endpoints:read" | "webhook_endpoints:write")[] | null;
+            scopes?: ("costs:read" | "costs:write" | "products:read" | "products:write" | "plans:read" | "plans:write" | "changes:read" | "changes:write" | "document_templates:read" | "document_templates:write" | "customers:read" | "customers:write" | "customer_verifications:read" | "customer_verifications:write" | "api_keys:read" | "api_keys:write" | "wallets:read" | "wallets:write" | "approvals:read" | "approvals:write" | "workspaces:read" | "workspaces:write" | "users:read" | "users:write" | "fx_rates:read" | "fx_rates:write" | "audit_events:read" | "audit_events:write" | "webhook_endpoints:read" | "webhook_endpoints:write" | "events:read" | "events:write")[] | null;
             /**
              * @description Replaces the key’s addresses or CIDR blocks; empty means unrestricted. Within the calling key’s own list (a session: any), else 403 IP_RANGE_NOT_GRANTABLE. Absent or null: unchanged.
              * @example [
@@ -2388,6 +2422,85 @@ export interface components {
         };
         UserListDto: {
             data: components["schemas"]["UserDto"][];
+            pagination: components["schemas"]["PaginationDto"];
+        };
+        EventDataDto: {
+            /**
+             * @description The resource as its own GET answered it when the event happened.
+             * @example {
+             *       "id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d10",
+             *       "object": "wallet_transaction",
+             *       "wallet_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6c7d",
+             *       "type": "debit",
+             *       "source": "CHARGE",
+             *       "amount": "-2.50",
+             *       "currency": "USD",
+             *       "created_at": "2026-11-22T12:00:00.000Z"
+             *     }
+             */
+            object: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description On `*.updated` events: the changed fields with their values before the change.
+             * @example {
+             *       "low_balance_threshold": null,
+             *       "updated_at": "2026-11-21T09:00:00.000Z"
+             *     }
+             */
+            previous_attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        EventRequestDto: {
+            /** @example req_0b6f3f0e-9d1a-4a43-9f40-1f2d3c4b5a69 */
+            id: string | null;
+            /**
+             * @description Null for a request without one (PATCH, DELETE).
+             * @example debit-2026-11-22-0001
+             */
+            idempotency_key: string | null;
+        };
+        EventDto: {
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d20
+             */
+            id: string;
+            /** @example event */
+            object: string;
+            /**
+             * @example wallet.transaction.created
+             * @enum {string}
+             */
+            type: "customer.created" | "customer_verification.created" | "customer_verification.updated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "wallet.created" | "wallet.updated" | "wallet.transaction.created" | "wallet.balance_low" | "wallet.hold.created" | "wallet.hold.captured" | "wallet.hold.released" | "wallet.top_up.created" | "wallet.top_up.succeeded" | "wallet.top_up.failed" | "approval_request.created" | "approval_request.approved" | "approval_request.rejected" | "cost.created" | "cost.updated" | "cost.removed" | "cost.restored" | "product.created" | "product.updated" | "product.version.published" | "plan.created" | "plan.updated" | "plan.deleted" | "plan.version.published" | "plan.version.scheduled" | "plan.version.archived" | "change.applied" | "change.canceled" | "cascade_run.completed" | "plan_migration.completed" | "subscription.created" | "subscription.canceled" | "subscription.version_changed" | "document_template.created" | "document_template.updated" | "document_template.deleted" | "document_template.default_changed" | "webhook_endpoint.disabled";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: int64
+             * @description Increases by one with each event of the workspace, in the order their changes committed.
+             * @example 42
+             */
+            sequence: number;
+            /**
+             * Format: uuid
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d01
+             */
+            workspace_id: string;
+            /**
+             * @description False for events of a sandbox workspace.
+             * @example true
+             */
+            livemode: boolean;
+            data: components["schemas"]["EventDataDto"];
+            /** @description The API request that made the change; null for background work (jobs, provider webhooks). */
+            request: components["schemas"]["EventRequestDto"] | null;
+        };
+        EventListDto: {
+            data: components["schemas"]["EventDto"][];
             pagination: components["schemas"]["PaginationDto"];
         };
         PendingValueDto: {
@@ -10581,6 +10694,259 @@ export interface operations {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Request-Id": components["headers"]["Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default. */
+                limit?: number;
+                /** @description The `pagination.cursor` of the previous page; omit for the first page. */
+                cursor?: string;
+                /** @description Event types, comma-separated: exact types of the catalog, `prefix.*` (every type under the prefix, `wallet.*` takes `wallet.hold.created` too) or `*`. An item that names no type → 400. Example: `wallet.transaction.created,wallet.hold.*`. */
+                type?: string;
+                /** @description created_at ≥ this An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Example: `2026-11-01T00:00:00Z`. */
+                created_after?: string;
+                /** @description created_at < this An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Example: `2026-12-01T00:00:00Z`. */
+                created_before?: string;
+            };
+            header?: {
+                /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
+                "X-Workspace-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventListDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR, DUPLICATE_HEADER, INVALID_CURSOR. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires events:read). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WORKSPACE_NOT_FOUND. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR, DUPLICATE_HEADER. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires events:read). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WORKSPACE_NOT_FOUND, EVENT_NOT_FOUND. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -9,35 +9,19 @@ import {
   SettleSandboxTopUpCommand,
   SIGNATURE_HEADER,
   TopUpView,
+  topUpResponse,
 } from '@app/billing-wallet';
 import type { Actor } from '@app/shared-kernel';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { Public, RequireScope } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
-import { iso } from '../http/iso-date';
 import { WebhookReceiptDto } from '../http/webhook-receipt.dto';
 import { AttachPaymentMethodDto, CreateTopUpDto, PaymentMethodDto, TopUpDto } from './top-ups.dto';
 import { OperationId } from '../http/operation-id';
 
 function toTopUpDto(topUp: TopUpView): TopUpDto {
-  return {
-    id: topUp.id,
-    object: 'wallet_top_up',
-    wallet_id: topUp.walletId,
-    mode: topUp.mode,
-    automatic: topUp.automatic,
-    amount: topUp.amount,
-    currency: topUp.currency,
-    status: topUp.status,
-    payment_method_id: topUp.paymentMethodId,
-    checkout_url: topUp.checkoutUrl,
-    failure_code: topUp.failureCode,
-    failure_message: topUp.failureMessage,
-    transaction_id: topUp.transactionId,
-    created_at: topUp.createdAt.toISOString(),
-    completed_at: iso(topUp.completedAt),
-  };
+  return topUpResponse(topUp);
 }
 
 function toPaymentMethodDto(method: PaymentMethodView): PaymentMethodDto {

@@ -153,6 +153,7 @@ const CATALOG = {
   UNKNOWN_PROVIDER: { kind: 'not_found', message: 'No provider named "acme" sends webhooks here.' },
   VERIFICATION_NOT_FOUND: { kind: 'not_found', message: 'No such customer verification.' },
   DOCUMENT_TEMPLATE_NOT_FOUND: { kind: 'not_found', message: 'No such document template.' },
+  EVENT_NOT_FOUND: { kind: 'not_found', message: 'No such event.' },
   COST_NOT_FOUND: { kind: 'not_found', message: 'No such cost.', details: { resource: 'cost' } },
   PRODUCT_NOT_FOUND: { kind: 'not_found', message: 'No such product.', details: { resource: 'product' } },
   VERSION_NOT_FOUND: {

@@ -1,7 +1,16 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
+import { ClsService } from 'nestjs-cls';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
-import { Claim, DomainError, IdempotencyScope, IdempotencyStore, KeyedRequest, StoredResponse } from '@app/shared-kernel';
+import {
+  Claim,
+  DomainError,
+  IDEMPOTENCY_KEY_KEY,
+  IdempotencyScope,
+  IdempotencyStore,
+  KeyedRequest,
+  StoredResponse,
+} from '@app/shared-kernel';
 import { FastifyReply } from 'fastify';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { AuthenticatedRequest } from './auth/auth.guard';
@@ -59,6 +68,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly store: IdempotencyStore,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly cls: ClsService,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -83,6 +93,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
         },
       );
     }
+    // Events written by this request name its key (`request.idempotency_key`).
+    if (this.cls.isActive()) this.cls.set(IDEMPOTENCY_KEY_KEY, header);
     const scope: IdempotencyScope = {
       organizationId: actor.organizationId,
       workspaceId: actor.workspaceId,

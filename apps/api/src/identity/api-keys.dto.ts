@@ -1,6 +1,5 @@
-import { ALL_SCOPES, ApiKeyView } from '@app/identity';
+import { ALL_SCOPES, apiKeyResponse, ApiKeyView } from '@app/identity';
 import { IsArray, IsIn, IsOptional, IsString } from 'class-validator';
-import { iso } from '../http/iso-date';
 import { PaginationDto } from '../http/list-query.dto';
 import { IsTimestamp } from '../http/timestamp';
 import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
@@ -128,19 +127,5 @@ export class ApiKeyListDto {
 }
 
 export function toApiKeyDto(key: ApiKeyView): ApiKeyDto {
-  return {
-    id: key.id,
-    object: 'api_key',
-    name: key.name,
-    prefix: key.prefix,
-    key_type: key.keyType,
-    scopes: key.scopes,
-    allowed_ips: key.allowedIps,
-    expires_at: iso(key.expiresAt),
-    last_used_at: iso(key.lastUsedAt),
-    created_at: key.createdAt.toISOString(),
-    revoked_at: iso(key.revokedAt),
-    revokes_at: iso(key.revokesAt),
-    status: key.status,
-  };
+  return apiKeyResponse(key);
 }

@@ -1,13 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApprovalView, DecideApprovalCommand, GetApprovalQuery } from '@app/identity';
+import { approvalResponse, ApprovalView, DecideApprovalCommand, GetApprovalQuery } from '@app/identity';
 import type { Actor } from '@app/shared-kernel';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { ApiErrors } from '../http/error-catalog';
 import { RequireScope } from '../http/auth/route-access';
-import { iso } from '../http/iso-date';
 import { PrincipalRefDto } from '../http/principal-ref.dto';
 import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 import { OperationId } from '../http/operation-id';
@@ -73,19 +72,7 @@ export class ApprovalDto {
 }
 
 function toDto(approval: ApprovalView): ApprovalDto {
-  return {
-    id: approval.id,
-    object: 'approval',
-    checkpoint: approval.checkpoint,
-    status: approval.status,
-    request: approval.payload,
-    requested_by: approval.requestedBy,
-    decided_by: approval.decidedBy,
-    decided_at: iso(approval.decidedAt),
-    decision_reason: approval.decisionReason,
-    result: approval.result,
-    created_at: approval.createdAt.toISOString(),
-  };
+  return approvalResponse(approval);
 }
 
 @ApiTags('Approvals')

@@ -11,13 +11,14 @@ import {
   VerificationSummaryView,
   VerificationType,
   VerificationView,
+  verificationResponse,
+  verificationSummaryResponse,
 } from '@app/identity';
 import { type Actor, WEBHOOK_SIGNATURE_HEADER } from '@app/shared-kernel';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
 import { Public, RequireScope } from '../http/auth/route-access';
 import { ApiErrors } from '../http/error-catalog';
-import { iso } from '../http/iso-date';
 import {
   CreateSandboxVerificationDto,
   CustomerVerificationDto,
@@ -30,26 +31,11 @@ import { WebhookReceiptDto } from '../http/webhook-receipt.dto';
 import { OperationId } from '../http/operation-id';
 
 function toSummaryDto(verification: VerificationSummaryView): CustomerVerificationSummaryDto {
-  return {
-    id: verification.id,
-    object: 'customer_verification',
-    customer_id: verification.customerId,
-    status: verification.status,
-    verification_type: verification.verificationType,
-    created_at: verification.createdAt.toISOString(),
-  };
+  return verificationSummaryResponse(verification);
 }
 
 function toDto(verification: VerificationView): CustomerVerificationDto {
-  return {
-    ...toSummaryDto(verification),
-    provider: verification.provider,
-    provider_reference: verification.providerReference,
-    provider_result: verification.providerResult as Record<string, unknown> | null,
-    updated_at: verification.updatedAt.toISOString(),
-    completed_at: iso(verification.completedAt),
-    expires_at: iso(verification.expiresAt),
-  };
+  return verificationResponse(verification);
 }
 
 @ApiTags('Customer verifications')

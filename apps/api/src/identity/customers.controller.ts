@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateCustomerCommand, CustomerView, GetCustomerQuery, ListCustomersQuery } from '@app/identity';
+import { CreateCustomerCommand, customerResponse, CustomerView, GetCustomerQuery, ListCustomersQuery } from '@app/identity';
 import type { Actor } from '@app/shared-kernel';
 import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { FastifyReply } from 'fastify';
@@ -57,18 +57,7 @@ export class CustomerListDto {
 }
 
 function toDto(customer: CustomerView): CustomerDto {
-  return {
-    id: customer.id,
-    object: 'customer',
-    workspace_id: customer.workspaceId,
-    name: customer.name,
-    email: customer.email,
-    currency: customer.currency,
-    primary_wallet_id: customer.primaryWalletId,
-    external_id: customer.externalId,
-    metadata: customer.metadata,
-    created_at: customer.createdAt.toISOString(),
-  };
+  return customerResponse(customer);
 }
 
 @ApiTags('Customers')

@@ -86,6 +86,12 @@ export const API_TAGS: Tag[] = [
       'made to each. Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`) ' +
       'with the endpoint’s secret (`whsec_…`, shown once at create and rotation); verify them with the `standardwebhooks` library.',
   },
+  {
+    name: 'Events',
+    description:
+      'One event per committed state change, in the workspace where it happened, kept 30 days: `data.object` is the ' +
+      'resource as its GET answered it then, `sequence` increases per workspace in commit order. Read scope `events:read`.',
+  },
   { name: 'Health', description: 'Liveness and readiness probes for orchestrators (no authentication).' },
 ];
 

@@ -28,6 +28,8 @@ import {
   ReleaseHoldCommand,
 } from './hold.commands';
 import { AutoTopUp } from './top-up.handlers';
+import { holdResponse } from './transaction-response';
+import { WalletEvents } from './wallet-events';
 import { createdBy, keyOf, walletNotFound } from './wallet-keys';
 import { assertWalletVisible } from './visibility';
 
@@ -88,6 +90,7 @@ export class CreateHoldHandler implements ICommandHandler<CreateHoldCommand> {
     private readonly autoTopUp: AutoTopUp,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   @Transactional()
@@ -106,6 +109,11 @@ export class CreateHoldHandler implements ICommandHandler<CreateHoldCommand> {
         resourceId: hold.id,
         data: { wallet_id: walletId },
       }),
+      ...(await this.events.stage(
+        actor,
+        [{ wallet, availableBefore }],
+        [{ type: 'wallet.hold.created', object: holdResponse(hold) }],
+      )),
     );
     await this.autoTopUp.afterBalanceLowered(key, wallet, availableBefore);
     if (hold.snapshot.expiresAt) {
@@ -123,6 +131,7 @@ export class CaptureHoldHandler implements ICommandHandler<CaptureHoldCommand> {
     private readonly holds: HoldRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   @Transactional()
@@ -131,7 +140,14 @@ export class CaptureHoldHandler implements ICommandHandler<CaptureHoldCommand> {
     const { wallet, hold } = await lockBoth(this.wallets, this.holds, key, holdId);
     const captured =
       amount === undefined || amount === null ? undefined : Money.parse(amount, wallet.snapshot.currency, 'amount');
+    const availableBefore = wallet.availableBalance;
     wallet.captureHold(hold, captured, createdBy(actor), this.clock.now());
+    // The capture's ledger line, then the hold as captured.
+    const events = await this.events.stage(
+      actor,
+      [{ wallet, availableBefore }],
+      [{ type: 'wallet.hold.captured', object: holdResponse(hold) }],
+    );
     await this.wallets.save(
       wallet,
       this.holds.update(key, hold),
@@ -141,6 +157,7 @@ export class CaptureHoldHandler implements ICommandHandler<CaptureHoldCommand> {
         resourceId: holdId,
         data: { wallet_id: walletId, amount: hold.snapshot.capturedAmount!.toString() },
       }),
+      ...events,
     );
     return hold;
   }
@@ -153,6 +170,7 @@ export class ReleaseHoldHandler implements ICommandHandler<ReleaseHoldCommand> {
     private readonly holds: HoldRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   @Transactional()
@@ -169,6 +187,7 @@ export class ReleaseHoldHandler implements ICommandHandler<ReleaseHoldCommand> {
         resourceId: holdId,
         data: { wallet_id: walletId },
       }),
+      ...(await this.events.stage(actor, [], [{ type: 'wallet.hold.released', object: holdResponse(hold) }])),
     );
     return hold;
   }
@@ -183,6 +202,7 @@ export class ExpiredHoldReleaser implements OnModuleInit {
     private readonly holds: HoldRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   onModuleInit(): void {
@@ -216,6 +236,7 @@ export class ExpiredHoldReleaser implements OnModuleInit {
         { organizationId: key.organizationId, workspaceId: key.workspaceId, principal: { type: 'system', id: null } },
         { action: 'wallet_hold.expired', resourceType: 'wallet_hold', resourceId: holdId, data: { wallet_id: key.walletId } },
       ),
+      ...(await this.events.stage({ ...key, workspaceMode }, [], [{ type: 'wallet.hold.released', object: holdResponse(hold) }])),
     );
   }
 }

@@ -4,6 +4,7 @@ import { AuditLog, Clock, JobQueue } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { WalletRepository } from '../domain/wallet.repository';
 import type { WalletKey } from '../domain/wallet.repository';
+import { WalletEvents } from './wallet-events';
 
 export const EXPIRE_PROMOTIONAL_LOTS_JOB = 'wallets.expire-promotional-lots';
 const SYSTEM = { type: 'system', id: null };
@@ -22,6 +23,7 @@ export class PromotionalLotExpiry implements OnModuleInit {
     private readonly wallets: WalletRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   onModuleInit(): void {
@@ -56,8 +58,10 @@ export class PromotionalLotExpiry implements OnModuleInit {
   async expire(key: WalletKey): Promise<boolean> {
     const wallet = await this.wallets.lock(key);
     if (!wallet) return false;
+    const availableBefore = wallet.availableBalance;
     const entries = wallet.expireLots(this.clock.now(), SYSTEM);
     if (entries.length === 0) return false;
+    const events = await this.events.stage(key, [{ wallet, availableBefore }]);
     await this.wallets.save(
       wallet,
       this.audit.write(
@@ -69,6 +73,7 @@ export class PromotionalLotExpiry implements OnModuleInit {
           data: { transaction_ids: entries.map((entry) => entry.id) },
         },
       ),
+      ...events,
     );
     return true;
   }

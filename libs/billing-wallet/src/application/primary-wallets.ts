@@ -4,6 +4,8 @@ import { Injectable } from '@nestjs/common';
 import { CustomerWallets } from '@app/identity';
 import { Actor, AuditLog } from '@app/shared-kernel';
 import { Wallet } from '../domain/wallet';
+import { walletResponse } from './transaction-response';
+import { WalletEvents } from './wallet-events';
 import { WalletRepository } from '../domain/wallet.repository';
 
 /**
@@ -17,6 +19,7 @@ export class PrimaryWallets extends CustomerWallets {
     private readonly wallets: WalletRepository,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly audit: AuditLog,
+    private readonly events: WalletEvents,
   ) {
     super();
   }
@@ -38,6 +41,7 @@ export class PrimaryWallets extends CustomerWallets {
       resourceId: wallet.id,
       data: { currency: customer.currency, primary: true },
     });
+    await this.events.publish(actor, [{ type: 'wallet.created', object: walletResponse(wallet) }]);
     return wallet.id;
   }
 

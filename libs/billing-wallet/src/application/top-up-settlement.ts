@@ -4,6 +4,8 @@ import { PaymentProvider } from '../domain/payment-provider';
 import { WalletRepository } from '../domain/wallet.repository';
 import { StoredTopUp, TopUpStore } from './top-up.store';
 import { walletNotFound } from './wallet-keys';
+import { topUpResponse } from './transaction-response';
+import { ledgerEvents, WalletEvents } from './wallet-events';
 
 const SYSTEM = { type: 'system', id: null };
 
@@ -37,6 +39,7 @@ export class TopUpSettlement {
     private readonly topUps: TopUpStore,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   async succeed(topUp: StoredTopUp, payment: SettledPayment): Promise<StoredTopUp> {
@@ -53,6 +56,7 @@ export class TopUpSettlement {
     }
     const wallet = await this.wallets.lock(topUp.key);
     if (!wallet) throw walletNotFound();
+    const availableBefore = wallet.availableBalance;
     const now = this.clock.now();
     let entryId: string;
     try {
@@ -68,6 +72,7 @@ export class TopUpSettlement {
       if (error instanceof DomainError && error.kind === 'rule_violation') return this.refund(topUp, payment, error);
       throw error;
     }
+    const ledger = ledgerEvents({ wallet, availableBefore });
     await this.wallets.save(wallet);
     const settled = await this.topUps.settle(
       topUp.key,
@@ -76,6 +81,8 @@ export class TopUpSettlement {
       now,
     );
     await this.record(topUp, 'wallet_top_up.succeeded');
+    // The credit's ledger line, then the top-up as settled; the last statement of the settlement.
+    await this.events.publish(topUp.key, [...ledger, { type: 'wallet.top_up.succeeded', object: topUpResponse(settled.view) }]);
     return settled;
   }
 
@@ -83,6 +90,7 @@ export class TopUpSettlement {
     if (topUp.view.status !== 'pending') return topUp;
     const settled = await this.topUps.settle(topUp.key, topUp.view.id, { status: 'failed', ...outcome }, this.clock.now());
     await this.record(topUp, 'wallet_top_up.failed', { failure_code: outcome.failureCode });
+    await this.events.publish(topUp.key, [{ type: 'wallet.top_up.failed', object: topUpResponse(settled.view) }]);
     return settled;
   }
 

@@ -32,6 +32,8 @@ import {
   TopUpView,
 } from './top-up.commands';
 import { keyOf, walletNotFound } from './wallet-keys';
+import { topUpResponse } from './transaction-response';
+import { WalletEvents } from './wallet-events';
 import { assertCustomerVisible } from './visibility';
 
 export const AUTO_TOP_UP_JOB = 'wallets.auto-top-up';
@@ -73,6 +75,7 @@ export class CreateTopUpHandler implements ICommandHandler<CreateTopUpCommand> {
     private readonly paymentMethods: PaymentMethodStore,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   /** Everything that can refuse comes before money moves: the wallet, the amount, its limits, the method, the provider. */
@@ -114,6 +117,7 @@ export class CreateTopUpHandler implements ICommandHandler<CreateTopUpCommand> {
       resourceId: id,
       data: { wallet_id: walletId, mode },
     });
+    await this.events.publish(actor, [{ type: 'wallet.top_up.created', object: topUpResponse(topUp.view) }]);
     if (!paymentMethodId) return topUp.view;
     const charge = await provider.chargeOffSession(id, amount, paymentMethodId);
     if (charge.status === 'failed') {
@@ -226,6 +230,7 @@ export class AutoTopUp implements OnModuleInit {
     private readonly paymentMethods: PaymentMethodStore,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   onModuleInit(): void {
@@ -252,7 +257,12 @@ export class AutoTopUp implements OnModuleInit {
       now: this.clock.now(),
     });
     if (started) {
-      await this.jobs.send(AUTO_TOP_UP_JOB, jobTenantOf({ organizationId: key.organizationId, workspaceMode: mode }), { topUpId: id });
+      await this.events.publish({ ...key, workspaceMode: mode }, [
+        { type: 'wallet.top_up.created', object: topUpResponse(started.view) },
+      ]);
+      await this.jobs.send(AUTO_TOP_UP_JOB, jobTenantOf({ organizationId: key.organizationId, workspaceMode: mode }), {
+        topUpId: id,
+      });
     }
   }
 

@@ -1,5 +1,6 @@
 import { Hold } from '../domain/hold';
 import { Wallet } from '../domain/wallet';
+import { TopUpView } from './top-up.commands';
 import { TransactionView } from './wallet.view';
 
 /** The contract's wallet transaction object; used by the HTTP edge and by approval results. */
@@ -91,5 +92,26 @@ export function holdResponse(hold: Hold): Record<string, unknown> {
     captured_at: s.capturedAt?.toISOString() ?? null,
     released_at: s.releasedAt?.toISOString() ?? null,
     created_at: s.createdAt.toISOString(),
+  };
+}
+
+/** The contract's top-up object: what the top-up routes answer and what its events carry. */
+export function topUpResponse(topUp: TopUpView) {
+  return {
+    id: topUp.id,
+    object: 'wallet_top_up' as const,
+    wallet_id: topUp.walletId,
+    mode: topUp.mode,
+    automatic: topUp.automatic,
+    amount: topUp.amount,
+    currency: topUp.currency,
+    status: topUp.status,
+    payment_method_id: topUp.paymentMethodId,
+    checkout_url: topUp.checkoutUrl,
+    failure_code: topUp.failureCode,
+    failure_message: topUp.failureMessage,
+    transaction_id: topUp.transactionId,
+    created_at: topUp.createdAt.toISOString(),
+    completed_at: topUp.completedAt?.toISOString() ?? null,
   };
 }

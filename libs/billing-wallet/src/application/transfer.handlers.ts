@@ -21,6 +21,7 @@ import { TransferPortion, Wallet } from '../domain/wallet';
 import { WalletRepository } from '../domain/wallet.repository';
 import { FxRateView, ListFxRatesQuery, PutFxRateCommand, TransferFundsCommand, TransferResult } from './transfer.commands';
 import { AutoTopUp } from './top-up.handlers';
+import { WalletEvents } from './wallet-events';
 import { createdBy, keyOf, walletNotFound } from './wallet-keys';
 
 interface FxRateRow {
@@ -130,6 +131,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     private readonly autoTopUp: AutoTopUp,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   @Transactional()
@@ -147,6 +149,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     const rate = await this.rateFor(actor, source.snapshot.currency, target.snapshot.currency);
     const transferId = newId();
     const availableBefore = source.availableBalance;
+    const targetAvailableBefore = target.availableBalance;
     const by = createdBy(actor);
     const reason = input.reason ?? null;
     const { entry: debit, portions } = source.transferOut(amount, transferId, by, now, reason);
@@ -189,6 +192,11 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
         resourceId: transferId,
         data: { source_wallet_id: source.id, target_wallet_id: target.id, amount: amount.toString(), currency: amount.currency },
       }),
+      // Both legs, each a wallet.transaction.created of its wallet.
+      ...(await this.events.stage(actor, [
+        { wallet: source, availableBefore },
+        { wallet: target, availableBefore: targetAvailableBefore },
+      ])),
     );
     await this.autoTopUp.afterBalanceLowered(keyOf(actor, source.id), source, availableBefore);
     return {

@@ -11,6 +11,7 @@ import {
   isUniqueViolation,
   Money,
   parseCurrency,
+  previousAttributes,
 } from '@app/shared-kernel';
 import { EntryType, replayOf, SOURCES, Source, Wallet } from '../domain/wallet';
 import { WalletRepository } from '../domain/wallet.repository';
@@ -28,6 +29,8 @@ import {
   UpdateWalletSettingsCommand,
 } from './wallet.commands';
 import { MoneyOperationResult } from './wallet.view';
+import { walletResponse } from './transaction-response';
+import { WalletEvents } from './wallet-events';
 import { assertCustomerVisible } from './visibility';
 
 @CommandHandler(CreateWalletCommand)
@@ -38,6 +41,7 @@ export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand>
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   @Transactional()
@@ -70,6 +74,7 @@ export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand>
       resourceId: wallet.id,
       data: { currency },
     });
+    await this.events.publish(actor, [{ type: 'wallet.created', object: walletResponse(wallet) }]);
     return wallet;
   }
 }
@@ -81,6 +86,7 @@ export class UpdateWalletSettingsHandler implements ICommandHandler<UpdateWallet
     private readonly paymentMethods: PaymentMethodStore,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   @Transactional()
@@ -90,10 +96,18 @@ export class UpdateWalletSettingsHandler implements ICommandHandler<UpdateWallet
     wallet.assertCurrency(currency);
     const changes = toWalletSettings(settings, wallet.snapshot.currency);
     await assertSettingsReferences(this.paymentMethods, wallet.snapshot, changes);
+    const before = walletResponse(wallet);
+    const availableBefore = wallet.availableBalance;
     wallet.configure(changes, this.clock.now());
+    const after = walletResponse(wallet);
     await this.wallets.save(
       wallet,
       this.audit.write(actor, { action: 'wallet.settings_updated', resourceType: 'wallet', resourceId: wallet.id }),
+      ...(await this.events.stage(
+        actor,
+        [{ wallet, availableBefore }],
+        [{ type: 'wallet.updated', object: after, previousAttributes: previousAttributes(before, after) }],
+      )),
     );
     return wallet;
   }
@@ -105,6 +119,7 @@ export class MakePrimaryWalletHandler implements ICommandHandler<MakePrimaryWall
     private readonly wallets: WalletRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   /** Demote then promote in one transaction: the partial unique index never sees two primaries. */
@@ -114,10 +129,17 @@ export class MakePrimaryWalletHandler implements ICommandHandler<MakePrimaryWall
     if (!wallet) throw walletNotFound();
     if (wallet.snapshot.isPrimary) return wallet;
     await this.wallets.demotePrimary(actor, wallet.snapshot.customerId, wallet.id);
+    const before = walletResponse(wallet);
     wallet.makePrimary(this.clock.now());
+    const after = walletResponse(wallet);
     await this.wallets.save(
       wallet,
       this.audit.write(actor, { action: 'wallet.made_primary', resourceType: 'wallet', resourceId: wallet.id }),
+      ...(await this.events.stage(
+        actor,
+        [],
+        [{ type: 'wallet.updated', object: after, previousAttributes: previousAttributes(before, after) }],
+      )),
     );
     return wallet;
   }
@@ -134,6 +156,7 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
     private readonly autoTopUp: AutoTopUp,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: WalletEvents,
   ) {}
 
   @Transactional()
@@ -185,6 +208,7 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
         resourceId: walletId,
         data: { transaction_id: entry.id, amount: entry.amount.toString(), currency: wallet.snapshot.currency },
       }),
+      ...(await this.events.stage(actor, [{ wallet, availableBefore }])),
     );
     await this.autoTopUp.afterBalanceLowered(keyOf(actor, walletId), wallet, availableBefore);
     return { transaction: { walletId, currency: wallet.snapshot.currency, entry }, replayed: false };

@@ -162,6 +162,11 @@ export class Wallet {
     return changes;
   }
 
+  /** The ledger lines appended since the wallet was loaded and not yet saved (takeChanges keeps them). */
+  get pendingEntries(): readonly LedgerEntry[] {
+    return this.changes.entries;
+  }
+
   /** cash + promotional − held, as the API shows it. */
   get availableBalance(): Money {
     return this.state.cash.plus(this.state.promotional).minus(this.state.held);

@@ -11,6 +11,8 @@ import { CostCascades } from './cost-cascades';
 import { CostInput, CreateCostCommand, RemoveCostCommand, RestoreCostCommand, UpdateCostCommand } from './catalog.commands';
 import { Pricing } from './pricing';
 import { ProductReleases } from './product-releases';
+import { CatalogEvents } from './catalog-events';
+import { GetCostQuery } from './catalog.queries';
 
 export function createdByOf(actor: Actor): CreatedBy {
   return principalRef(actor.principal);
@@ -70,10 +72,19 @@ export class CreateCostHandler implements ICommandHandler<CreateCostCommand> {
     private readonly pricing: Pricing,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly catalogEvents: CatalogEvents,
   ) {}
 
   @Transactional()
-  async execute({ actor, productId, input }: CreateCostCommand): Promise<string> {
+  async execute(command: CreateCostCommand): Promise<string> {
+    const { actor } = command;
+    return this.catalogEvents.around(actor, 'cost.created', () => this.run(command), {
+      after: (id) => new GetCostQuery(actor, id),
+    });
+  }
+
+  @Transactional()
+  private async run({ actor, productId, input }: CreateCostCommand): Promise<string> {
     const key = assertCostKey(input.key);
     if (input.productId !== undefined && input.productId !== null && input.productId !== productId) {
       throw invalidParameter(
@@ -144,10 +155,20 @@ export class UpdateCostHandler implements ICommandHandler<UpdateCostCommand> {
     private readonly cascades: CostCascades,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly catalogEvents: CatalogEvents,
   ) {}
 
   @Transactional()
-  async execute({ actor, costId, input }: UpdateCostCommand): Promise<string> {
+  async execute(command: UpdateCostCommand): Promise<string> {
+    const { actor, costId } = command;
+    return this.catalogEvents.around(actor, 'cost.updated', () => this.run(command), {
+      before: () => new GetCostQuery(actor, costId),
+      after: () => new GetCostQuery(actor, costId),
+    });
+  }
+
+  @Transactional()
+  private async run({ actor, costId, input }: UpdateCostCommand): Promise<string> {
     if (input.saveAsDraft === true) {
       throw catalogInvalid('DRAFT_NOT_SUPPORTED', 'A cost has no draft of its own: its value is versioned through the product or the ORG revision.', {
         param: 'save_as_draft',
@@ -230,10 +251,20 @@ export class RemoveCostHandler implements ICommandHandler<RemoveCostCommand> {
     private readonly cascades: CostCascades,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly catalogEvents: CatalogEvents,
   ) {}
 
   @Transactional()
-  async execute({ actor, costId }: RemoveCostCommand): Promise<void> {
+  async execute(command: RemoveCostCommand): Promise<void> {
+    const { actor, costId } = command;
+    // A removed cost is retired (its GET answers 404): the event carries it as last seen.
+    return this.catalogEvents.around(actor, 'cost.removed', () => this.run(command), {
+      before: () => new GetCostQuery(actor, costId),
+    });
+  }
+
+  @Transactional()
+  private async run({ actor, costId }: RemoveCostCommand): Promise<void> {
     const owner = await loadCostOwner(actor, costId, this.orgCosts, this.products, this.releases);
     const now = this.clock.now();
     if ('org' in owner) {
@@ -258,10 +289,20 @@ export class RestoreCostHandler implements ICommandHandler<RestoreCostCommand> {
     private readonly releases: ProductReleases,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly catalogEvents: CatalogEvents,
   ) {}
 
   @Transactional()
-  async execute({ actor, costId }: RestoreCostCommand): Promise<string> {
+  async execute(command: RestoreCostCommand): Promise<string> {
+    const { actor, costId } = command;
+    return this.catalogEvents.around(actor, 'cost.restored', () => this.run(command), {
+      before: () => new GetCostQuery(actor, costId),
+      after: () => new GetCostQuery(actor, costId),
+    });
+  }
+
+  @Transactional()
+  private async run({ actor, costId }: RestoreCostCommand): Promise<string> {
     const owner = await loadCostOwner(actor, costId, this.orgCosts, this.products, this.releases);
     const now = this.clock.now();
     if ('org' in owner) {

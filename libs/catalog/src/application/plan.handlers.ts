@@ -22,6 +22,8 @@ import {
   UpdatePlanCommand,
   UpdatePlanProductCommand,
 } from './plan.commands';
+import { CatalogEvents } from './catalog-events';
+import { GetPlanQuery } from './plan.queries';
 
 const TAG = /^[A-Za-z0-9 _.:-]{1,64}$/;
 
@@ -107,10 +109,19 @@ export class CreatePlanHandler implements ICommandHandler<CreatePlanCommand> {
     private readonly plans: PlanRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly catalogEvents: CatalogEvents,
   ) {}
 
   @Transactional()
-  async execute({ actor, input }: CreatePlanCommand): Promise<string> {
+  async execute(command: CreatePlanCommand): Promise<string> {
+    const { actor } = command;
+    return this.catalogEvents.around(actor, 'plan.created', () => this.run(command), {
+      after: (id) => new GetPlanQuery(actor, id),
+    });
+  }
+
+  @Transactional()
+  private async run({ actor, input }: CreatePlanCommand): Promise<string> {
     const changes = detailChanges(input);
     const plan = Plan.create({
       ...actor,
@@ -142,11 +153,21 @@ export class UpdatePlanHandler implements ICommandHandler<UpdatePlanCommand> {
     private readonly releases: PlanReleases,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly catalogEvents: CatalogEvents,
   ) {}
 
   /** Merge-patch: display fields land live, the cadence is staged, status archives only; never publishes. */
   @Transactional()
-  async execute({ actor, planId, input }: UpdatePlanCommand): Promise<string> {
+  async execute(command: UpdatePlanCommand): Promise<string> {
+    const { actor, planId } = command;
+    return this.catalogEvents.around(actor, 'plan.updated', () => this.run(command), {
+      before: () => new GetPlanQuery(actor, planId),
+      after: () => new GetPlanQuery(actor, planId),
+    });
+  }
+
+  @Transactional()
+  private async run({ actor, planId, input }: UpdatePlanCommand): Promise<string> {
     if (input.status === 'active') {
       throw catalogInvalid('PUBLISH_VIA_CHANGE_REQUIRED', 'A plan goes live through POST /v1/changes (catalog.publish_version).', { param: 'status' });
     }
@@ -186,10 +207,19 @@ export class DeletePlanHandler implements ICommandHandler<DeletePlanCommand> {
     private readonly releases: PlanReleases,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly catalogEvents: CatalogEvents,
   ) {}
 
   @Transactional()
-  async execute({ actor, planId }: DeletePlanCommand): Promise<void> {
+  async execute(command: DeletePlanCommand): Promise<void> {
+    const { actor, planId } = command;
+    return this.catalogEvents.around(actor, 'plan.deleted', () => this.run(command), {
+      before: () => new GetPlanQuery(actor, planId),
+    });
+  }
+
+  @Transactional()
+  private async run({ actor, planId }: DeletePlanCommand): Promise<void> {
     const plan = await loadPlan(this.releases, actor, planId);
     const now = this.clock.now();
     const canceled = plan.delete(now);
@@ -206,11 +236,20 @@ export class CopyPlanHandler implements ICommandHandler<CopyPlanCommand> {
     private readonly releases: PlanReleases,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly catalogEvents: CatalogEvents,
   ) {}
 
   /** A draft plan at version 1 with the source's live fields (not external_id) and working-view content; no versions. */
   @Transactional()
-  async execute({ actor, planId, name }: CopyPlanCommand): Promise<string> {
+  async execute(command: CopyPlanCommand): Promise<string> {
+    const { actor } = command;
+    return this.catalogEvents.around(actor, 'plan.created', () => this.run(command), {
+      after: (id) => new GetPlanQuery(actor, id),
+    });
+  }
+
+  @Transactional()
+  private async run({ actor, planId, name }: CopyPlanCommand): Promise<string> {
     const source = await loadPlan(this.releases, actor, planId);
     const details = source.snapshot.details;
     const content = source.workingContent;

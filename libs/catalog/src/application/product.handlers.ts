@@ -15,6 +15,8 @@ import { cancelChangesOf } from './canceled-releases';
 import { createdByOf, workingContent } from './cost.handlers';
 import { Pricing } from './pricing';
 import { ProductReleases } from './product-releases';
+import { CatalogEvents } from './catalog-events';
+import { GetProductQuery } from './catalog.queries';
 
 function assertName(name: unknown): string {
   if (typeof name !== 'string' || name.trim().length === 0 || name.length > 200) {
@@ -38,10 +40,19 @@ export class CreateProductHandler implements ICommandHandler<CreateProductComman
     private readonly pricing: Pricing,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly catalogEvents: CatalogEvents,
   ) {}
 
   @Transactional()
-  async execute({ actor, input }: CreateProductCommand): Promise<string> {
+  async execute(command: CreateProductCommand): Promise<string> {
+    const { actor } = command;
+    return this.catalogEvents.around(actor, 'product.created', () => this.run(command), {
+      after: (id) => new GetProductQuery(actor, id),
+    });
+  }
+
+  @Transactional()
+  private async run({ actor, input }: CreateProductCommand): Promise<string> {
     const now = this.clock.now();
     const product = Product.create({
       ...actor,
@@ -66,10 +77,20 @@ export class UpdateProductHandler implements ICommandHandler<UpdateProductComman
     private readonly pricing: Pricing,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly catalogEvents: CatalogEvents,
   ) {}
 
   @Transactional()
-  async execute({ actor, productId, input }: UpdateProductCommand): Promise<string> {
+  async execute(command: UpdateProductCommand): Promise<string> {
+    const { actor, productId } = command;
+    return this.catalogEvents.around(actor, 'product.updated', () => this.run(command), {
+      before: () => new GetProductQuery(actor, productId),
+      after: () => new GetProductQuery(actor, productId),
+    });
+  }
+
+  @Transactional()
+  private async run({ actor, productId, input }: UpdateProductCommand): Promise<string> {
     if (input.status !== undefined && input.status !== 'archived') {
       throw invalidParameter('status', 'INVALID_VALUE', 'Only "archived" can be set; a product goes live through POST /v1/changes.');
     }

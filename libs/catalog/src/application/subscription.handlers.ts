@@ -25,6 +25,8 @@ import {
   MigratePlanCommand,
   MigrationResultView,
 } from './subscription.commands';
+import { CatalogEvents } from './catalog-events';
+import { GetSubscriptionQuery } from './subscription.commands';
 
 function oneOf<T extends string>(param: string, allowed: readonly T[], value: string | undefined, fallback: T): T {
   if (value === undefined) return fallback;
@@ -41,10 +43,19 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
     private readonly subscriptions: SubscriptionRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly catalogEvents: CatalogEvents,
   ) {}
 
   @Transactional()
-  async execute({ actor, input }: CreateSubscriptionCommand): Promise<string> {
+  async execute(command: CreateSubscriptionCommand): Promise<string> {
+    const { actor } = command;
+    return this.catalogEvents.around(actor, 'subscription.created', () => this.run(command), {
+      after: (id) => new GetSubscriptionQuery(actor, id),
+    });
+  }
+
+  @Transactional()
+  private async run({ actor, input }: CreateSubscriptionCommand): Promise<string> {
     const cadenceInput = input.billingCadence;
     if (cadenceInput !== undefined && !(PRICE_CADENCE_UNITS as readonly string[]).includes(cadenceInput)) {
       throw invalidParameter(
@@ -142,10 +153,20 @@ export class CancelSubscriptionHandler implements ICommandHandler<CancelSubscrip
     private readonly subscriptions: SubscriptionRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly catalogEvents: CatalogEvents,
   ) {}
 
   @Transactional()
-  async execute({ actor, subscriptionId }: CancelSubscriptionCommand): Promise<void> {
+  async execute(command: CancelSubscriptionCommand): Promise<void> {
+    const { actor, subscriptionId } = command;
+    return this.catalogEvents.around(actor, 'subscription.canceled', () => this.run(command), {
+      before: () => new GetSubscriptionQuery(actor, subscriptionId),
+      after: () => new GetSubscriptionQuery(actor, subscriptionId),
+    });
+  }
+
+  @Transactional()
+  private async run({ actor, subscriptionId }: CancelSubscriptionCommand): Promise<void> {
     const subscription = await this.subscriptions.lock(actor, subscriptionId);
     if (!subscription) throw catalogNotFound(undefined, 'subscription');
     subscription.cancel(this.clock.now());

@@ -1,6 +1,6 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Actor, AuditLog, Clock, DomainError, isUniqueViolation, isUuid } from '@app/shared-kernel';
+import { Actor, AuditLog, Clock, DomainError, EventLog, isUniqueViolation, isUuid, previousAttributes } from '@app/shared-kernel';
 import {
   DocumentTemplate,
   fieldRefusal,
@@ -22,6 +22,7 @@ import {
   TemplateView,
   UpdateTemplateCommand,
 } from './template.commands';
+import { templateResponse } from './template-response';
 
 const RESOURCE = 'document_template';
 
@@ -92,6 +93,11 @@ function baselineDocument(input: CreateTemplateCommand['input']): unknown {
   }
 }
 
+/** A template as its GET answers it, in the API's default locale (an event has no request language). */
+function templateEvent(view: TemplateView): Record<string, unknown> {
+  return templateResponse(view, 'en');
+}
+
 @CommandHandler(CreateTemplateCommand)
 export class CreateTemplateHandler implements ICommandHandler<CreateTemplateCommand> {
   constructor(
@@ -99,6 +105,7 @@ export class CreateTemplateHandler implements ICommandHandler<CreateTemplateComm
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly renders: RenderPool,
+    private readonly events: EventLog,
   ) {}
 
   @Transactional()
@@ -124,7 +131,9 @@ export class CreateTemplateHandler implements ICommandHandler<CreateTemplateComm
         data: { kind: s.kind, document_types: s.documentTypes, anchor_key: s.anchorKey },
       }),
     );
-    return { template: s, defaultFor: [] };
+    const view: TemplateView = { template: s, defaultFor: [] };
+    await this.events.publish(actor, [{ type: 'document_template.created', object: templateEvent(view) }]);
+    return view;
   }
 }
 
@@ -135,6 +144,7 @@ export class UpdateTemplateHandler implements ICommandHandler<UpdateTemplateComm
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly renders: RenderPool,
+    private readonly events: EventLog,
   ) {}
 
   /** Version-checked: `UPDATE … WHERE id AND version = expected_version`; a stale version changes nothing. */
@@ -142,6 +152,10 @@ export class UpdateTemplateHandler implements ICommandHandler<UpdateTemplateComm
   async execute({ actor, templateId, input }: UpdateTemplateCommand): Promise<TemplateView> {
     const template = await loadOwn(this.templates, actor, templateId);
     if (template.snapshot.version !== input.expectedVersion) throw staleVersion(template.snapshot.version);
+    const previous = templateEvent({
+      template: structuredClone(template.snapshot),
+      defaultFor: await this.templates.defaultsHeldBy(actor, template.id),
+    });
     const before = template.snapshot.status;
     const released = template.revise(
       {
@@ -178,7 +192,12 @@ export class UpdateTemplateHandler implements ICommandHandler<UpdateTemplateComm
     }
     if (!saved) throw staleVersion(await this.templates.currentVersion(actor, s.id));
     await this.templates.releaseDefaults(actor, s.id, released);
-    return { template: s, defaultFor: await this.templates.defaultsHeldBy(actor, s.id) };
+    const view: TemplateView = { template: s, defaultFor: await this.templates.defaultsHeldBy(actor, s.id) };
+    const object = templateEvent(view);
+    await this.events.publish(actor, [
+      { type: 'document_template.updated', object, previousAttributes: previousAttributes(previous, object) },
+    ]);
+    return view;
   }
 }
 
@@ -188,6 +207,7 @@ export class DeleteTemplateHandler implements ICommandHandler<DeleteTemplateComm
     private readonly templates: TemplateRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: EventLog,
   ) {}
 
   /** Soft delete; the default slots it held fall back to the system defaults. */
@@ -203,6 +223,10 @@ export class DeleteTemplateHandler implements ICommandHandler<DeleteTemplateComm
     );
     if (!saved) throw templateNotFound();
     await this.templates.releaseDefaults(actor, template.id, PRINTED_DOCUMENT_TYPES);
+    // The template as last seen (its GET answers 404 from now on), its default slots released.
+    await this.events.publish(actor, [
+      { type: 'document_template.deleted', object: templateEvent({ template: template.snapshot, defaultFor: [] }) },
+    ]);
   }
 }
 
@@ -212,6 +236,7 @@ export class CopyTemplateHandler implements ICommandHandler<CopyTemplateCommand>
     private readonly templates: TemplateRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: EventLog,
   ) {}
 
   /** A writable copy in the caller's workspace; a system template is copied from its built-in baseline. */
@@ -228,7 +253,9 @@ export class CopyTemplateHandler implements ICommandHandler<CopyTemplateCommand>
         data: { copied_from_id: source.id, from_system: source.snapshot.isSystem },
       }),
     );
-    return { template: copy.snapshot, defaultFor: [] };
+    const view: TemplateView = { template: copy.snapshot, defaultFor: [] };
+    await this.events.publish(actor, [{ type: 'document_template.created', object: templateEvent(view) }]);
+    return view;
   }
 }
 
@@ -238,6 +265,7 @@ export class MarkDefaultTemplateHandler implements ICommandHandler<MarkDefaultTe
     private readonly templates: TemplateRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: EventLog,
   ) {}
 
   /**
@@ -262,7 +290,12 @@ export class MarkDefaultTemplateHandler implements ICommandHandler<MarkDefaultTe
         data: { document_type: type, previous_template_id: previous ?? null },
       }),
     );
-    return { template: template.snapshot, defaultFor: await this.templates.defaultsHeldBy(actor, template.id) };
+    const view: TemplateView = {
+      template: template.snapshot,
+      defaultFor: await this.templates.defaultsHeldBy(actor, template.id),
+    };
+    await this.events.publish(actor, [{ type: 'document_template.default_changed', object: templateEvent(view) }]);
+    return view;
   }
 }
 
@@ -271,6 +304,7 @@ export class ClearDefaultTemplateHandler implements ICommandHandler<ClearDefault
   constructor(
     private readonly templates: TemplateRepository,
     private readonly audit: AuditLog,
+    private readonly events: EventLog,
   ) {}
 
   /** Only the holder clears a slot; rendering then falls back to the system default. */
@@ -291,6 +325,11 @@ export class ClearDefaultTemplateHandler implements ICommandHandler<ClearDefault
       resourceId: template.id,
       data: { document_type: type },
     });
-    return { template: template.snapshot, defaultFor: await this.templates.defaultsHeldBy(actor, template.id) };
+    const view: TemplateView = {
+      template: template.snapshot,
+      defaultFor: await this.templates.defaultsHeldBy(actor, template.id),
+    };
+    await this.events.publish(actor, [{ type: 'document_template.default_changed', object: templateEvent(view) }]);
+    return view;
   }
 }

@@ -23,6 +23,7 @@ const RESOURCES = {
   fx_rates: { noun: 'foreign-exchange rates', reach: 'workspace' },
   audit_events: { noun: 'the audit log', reach: 'organization' },
   webhook_endpoints: { noun: 'webhook endpoints, their secrets and deliveries', reach: 'workspace' },
+  events: { noun: 'the events of state changes', reach: 'workspace' },
 } satisfies Record<string, { noun: string; reach: ScopeReach }>;
 
 export type ScopeResource = keyof typeof RESOURCES;

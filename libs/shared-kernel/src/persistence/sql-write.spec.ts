@@ -19,4 +19,14 @@ describe('combineWrites', () => {
     );
     expect(combined.values).toEqual(['a1', 'a2', '[]', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'c10']);
   });
+
+  it('names a write’s CTE when it says so, so a later write reads what it RETURNs; two of one name are refused', () => {
+    const counter = { name: 'event_sequence', text: 'UPDATE s SET n = n + $1 RETURNING n', values: [1] };
+    const reader = { text: 'INSERT INTO e SELECT n, $1 FROM event_sequence', values: ['x'] };
+    expect(combineWrites([counter]).text).toBe('WITH event_sequence AS (UPDATE s SET n = n + $1 RETURNING n)\nSELECT 1');
+    expect(combineWrites([counter, reader]).text).toBe(
+      'WITH event_sequence AS (UPDATE s SET n = n + $1 RETURNING n),\nw1 AS (INSERT INTO e SELECT n, $2 FROM event_sequence)\nSELECT 1',
+    );
+    expect(() => combineWrites([counter, reader, counter])).toThrow('Two writes of one statement are both named event_sequence');
+  });
 });

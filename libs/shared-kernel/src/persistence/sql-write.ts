@@ -9,6 +9,11 @@ import { preparedQuery } from './prepared-query';
 export interface SqlWrite {
   readonly text: string;
   readonly values: readonly unknown[];
+  /**
+   * The name of its CTE in a combined statement, for a later write of the same statement that
+   * reads what this one RETURNs (the event log's sequence counter); unique within a statement.
+   */
+  readonly name?: string;
 }
 
 const PLACEHOLDER = /\$(\d+)/g;
@@ -19,12 +24,16 @@ const PLACEHOLDER = /\$(\d+)/g;
  * included) are checked at the end of the statement, over all of them.
  */
 export function combineWrites(writes: readonly SqlWrite[]): SqlWrite {
-  if (writes.length === 1) return writes[0];
+  if (writes.length === 1 && writes[0].name === undefined) return writes[0];
   const values: unknown[] = [];
+  const names = new Set<string>();
   const parts = writes.map((write, index) => {
     const offset = values.length;
     values.push(...write.values);
-    return `w${index} AS (${write.text.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`)})`;
+    const name = write.name ?? `w${index}`;
+    if (names.has(name)) throw new Error(`Two writes of one statement are both named ${name}`);
+    names.add(name);
+    return `${name} AS (${write.text.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`)})`;
   });
   return { text: `WITH ${parts.join(',\n')}\nSELECT 1`, values };
 }

@@ -58,7 +58,7 @@ export type CreateApiKeyDto = {
     /**
      * At least one; each must be held by the caller.
      */
-    scopes: Array<'costs:read' | 'costs:write' | 'products:read' | 'products:write' | 'plans:read' | 'plans:write' | 'changes:read' | 'changes:write' | 'document_templates:read' | 'document_templates:write' | 'customers:read' | 'customers:write' | 'customer_verifications:read' | 'customer_verifications:write' | 'api_keys:read' | 'api_keys:write' | 'wallets:read' | 'wallets:write' | 'approvals:read' | 'approvals:write' | 'workspaces:read' | 'workspaces:write' | 'users:read' | 'users:write' | 'fx_rates:read' | 'fx_rates:write' | 'audit_events:read' | 'audit_events:write' | 'webhook_endpoints:read' | 'webhook_endpoints:write'>;
+    scopes: Array<'costs:read' | 'costs:write' | 'products:read' | 'products:write' | 'plans:read' | 'plans:write' | 'changes:read' | 'changes:write' | 'document_templates:read' | 'document_templates:write' | 'customers:read' | 'customers:write' | 'customer_verifications:read' | 'customer_verifications:write' | 'api_keys:read' | 'api_keys:write' | 'wallets:read' | 'wallets:write' | 'approvals:read' | 'approvals:write' | 'workspaces:read' | 'workspaces:write' | 'users:read' | 'users:write' | 'fx_rates:read' | 'fx_rates:write' | 'audit_events:read' | 'audit_events:write' | 'webhook_endpoints:read' | 'webhook_endpoints:write' | 'events:read' | 'events:write'>;
     /**
      * Addresses or CIDR blocks; empty means unrestricted. Omitted: the minting key’s own list (a session: unrestricted). A list wider than the minting key’s is refused (403 IP_RANGE_NOT_GRANTABLE).
      */
@@ -104,7 +104,7 @@ export type UpdateApiKeyDto = {
     /**
      * Replaces the key’s scopes: at least one, each held by the caller (else 403 SCOPE_NOT_GRANTABLE, as on create). A removed scope is refused on every instance within a second. Absent or null: unchanged.
      */
-    scopes?: Array<'costs:read' | 'costs:write' | 'products:read' | 'products:write' | 'plans:read' | 'plans:write' | 'changes:read' | 'changes:write' | 'document_templates:read' | 'document_templates:write' | 'customers:read' | 'customers:write' | 'customer_verifications:read' | 'customer_verifications:write' | 'api_keys:read' | 'api_keys:write' | 'wallets:read' | 'wallets:write' | 'approvals:read' | 'approvals:write' | 'workspaces:read' | 'workspaces:write' | 'users:read' | 'users:write' | 'fx_rates:read' | 'fx_rates:write' | 'audit_events:read' | 'audit_events:write' | 'webhook_endpoints:read' | 'webhook_endpoints:write'> | null;
+    scopes?: Array<'costs:read' | 'costs:write' | 'products:read' | 'products:write' | 'plans:read' | 'plans:write' | 'changes:read' | 'changes:write' | 'document_templates:read' | 'document_templates:write' | 'customers:read' | 'customers:write' | 'customer_verifications:read' | 'customer_verifications:write' | 'api_keys:read' | 'api_keys:write' | 'wallets:read' | 'wallets:write' | 'approvals:read' | 'approvals:write' | 'workspaces:read' | 'workspaces:write' | 'users:read' | 'users:write' | 'fx_rates:read' | 'fx_rates:write' | 'audit_events:read' | 'audit_events:write' | 'webhook_endpoints:read' | 'webhook_endpoints:write' | 'events:read' | 'events:write'> | null;
     /**
      * Replaces the key’s addresses or CIDR blocks; empty means unrestricted. Within the calling key’s own list (a session: any), else 403 IP_RANGE_NOT_GRANTABLE. Absent or null: unchanged.
      */
@@ -420,6 +420,55 @@ export type UserDto = {
 
 export type UserListDto = {
     data: Array<UserDto>;
+    pagination: PaginationDto;
+};
+
+export type EventDataDto = {
+    /**
+     * The resource as its own GET answered it when the event happened.
+     */
+    object: {
+        [key: string]: unknown;
+    };
+    /**
+     * On `*.updated` events: the changed fields with their values before the change.
+     */
+    previous_attributes?: {
+        [key: string]: unknown;
+    };
+};
+
+export type EventRequestDto = {
+    id: string | null;
+    /**
+     * Null for a request without one (PATCH, DELETE).
+     */
+    idempotency_key: string | null;
+};
+
+export type EventDto = {
+    id: string;
+    object: string;
+    type: 'customer.created' | 'customer_verification.created' | 'customer_verification.updated' | 'api_key.created' | 'api_key.rotated' | 'api_key.revoked' | 'wallet.created' | 'wallet.updated' | 'wallet.transaction.created' | 'wallet.balance_low' | 'wallet.hold.created' | 'wallet.hold.captured' | 'wallet.hold.released' | 'wallet.top_up.created' | 'wallet.top_up.succeeded' | 'wallet.top_up.failed' | 'approval_request.created' | 'approval_request.approved' | 'approval_request.rejected' | 'cost.created' | 'cost.updated' | 'cost.removed' | 'cost.restored' | 'product.created' | 'product.updated' | 'product.version.published' | 'plan.created' | 'plan.updated' | 'plan.deleted' | 'plan.version.published' | 'plan.version.scheduled' | 'plan.version.archived' | 'change.applied' | 'change.canceled' | 'cascade_run.completed' | 'plan_migration.completed' | 'subscription.created' | 'subscription.canceled' | 'subscription.version_changed' | 'document_template.created' | 'document_template.updated' | 'document_template.deleted' | 'document_template.default_changed' | 'webhook_endpoint.disabled';
+    created_at: string;
+    /**
+     * Increases by one with each event of the workspace, in the order their changes committed.
+     */
+    sequence: number;
+    workspace_id: string;
+    /**
+     * False for events of a sandbox workspace.
+     */
+    livemode: boolean;
+    data: EventDataDto;
+    /**
+     * The API request that made the change; null for background work (jobs, provider webhooks).
+     */
+    request: EventRequestDto | null;
+};
+
+export type EventListDto = {
+    data: Array<EventDto>;
     pagination: PaginationDto;
 };
 
@@ -4146,6 +4195,133 @@ export type CreateUserResponses = {
 };
 
 export type CreateUserResponse = CreateUserResponses[keyof CreateUserResponses];
+
+export type ListEventsData = {
+    body?: never;
+    headers?: {
+        /**
+         * Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * Page size, default 50. A larger value than 200 is clamped to 200 (accepted, not refused); a value that is not a positive integer falls back to the default.
+         */
+        limit?: number;
+        /**
+         * The `pagination.cursor` of the previous page; omit for the first page.
+         */
+        cursor?: string;
+        /**
+         * Event types, comma-separated: exact types of the catalog, `prefix.*` (every type under the prefix, `wallet.*` takes `wallet.hold.created` too) or `*`. An item that names no type → 400. Example: `wallet.transaction.created,wallet.hold.*`.
+         */
+        type?: string;
+        /**
+         * created_at ≥ this An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Example: `2026-11-01T00:00:00Z`.
+         */
+        created_after?: string;
+        /**
+         * created_at < this An instant from 1970-01-01T00:00:00.000Z to 9998-12-31T23:59:59.999Z. Example: `2026-12-01T00:00:00Z`.
+         */
+        created_before?: string;
+    };
+    url: '/v1/events';
+};
+
+export type ListEventsErrors = {
+    /**
+     * VALIDATION_ERROR, DUPLICATE_HEADER, INVALID_CURSOR.
+     */
+    400: ErrorBody;
+    /**
+     * UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED.
+     */
+    401: ErrorBody;
+    /**
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires events:read).
+     */
+    403: ErrorBody;
+    /**
+     * WORKSPACE_NOT_FOUND.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED.
+     */
+    429: ErrorBody;
+    /**
+     * HEADERS_TOO_LARGE.
+     */
+    431: ErrorBody;
+    /**
+     * SHUTTING_DOWN, DATABASE_UNAVAILABLE.
+     */
+    503: ErrorBody;
+};
+
+export type ListEventsError = ListEventsErrors[keyof ListEventsErrors];
+
+export type ListEventsResponses = {
+    200: EventListDto;
+};
+
+export type ListEventsResponse = ListEventsResponses[keyof ListEventsResponses];
+
+export type GetEventData = {
+    body?: never;
+    headers?: {
+        /**
+         * Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode.
+         */
+        'X-Workspace-Id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/events/{id}';
+};
+
+export type GetEventErrors = {
+    /**
+     * VALIDATION_ERROR, DUPLICATE_HEADER.
+     */
+    400: ErrorBody;
+    /**
+     * UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED.
+     */
+    401: ErrorBody;
+    /**
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires events:read).
+     */
+    403: ErrorBody;
+    /**
+     * WORKSPACE_NOT_FOUND, EVENT_NOT_FOUND.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED.
+     */
+    429: ErrorBody;
+    /**
+     * HEADERS_TOO_LARGE.
+     */
+    431: ErrorBody;
+    /**
+     * SHUTTING_DOWN, DATABASE_UNAVAILABLE.
+     */
+    503: ErrorBody;
+};
+
+export type GetEventError = GetEventErrors[keyof GetEventErrors];
+
+export type GetEventResponses = {
+    200: EventDto;
+};
+
+export type GetEventResponse = GetEventResponses[keyof GetEventResponses];
 
 export type ListCostsData = {
     body?: never;

@@ -1,12 +1,21 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Actor, AuditLog, Clock, DomainError, JobQueue } from '@app/shared-kernel';
+import {
+  Actor,
+  AuditLog,
+  Clock,
+  DomainError,
+  EventLog,
+  JobQueue,
+  previousAttributes,
+} from '@app/shared-kernel';
 import { ApiKey } from '../../domain/api-key';
 import { ApiKeyRepository } from '../../domain/repositories';
 import { CredentialChanges } from '../authentication/credential-changes';
 import { RevokeApiKeyCommand, RotateApiKeyCommand } from './api-key-lifecycle.commands';
 import { toApiKeyView } from './api-key.view';
+import { apiKeyResponse } from './api-key-response';
 import { minterOf } from './minter';
 
 export const COMPLETE_ROTATION_JOB = 'api_keys.complete-rotation';
@@ -30,12 +39,14 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
     private readonly credentials: CredentialChanges,
+    private readonly events: EventLog,
   ) {}
 
   @Transactional()
   async execute({ actor, apiKeyId }: RotateApiKeyCommand) {
     const key = await findVisibleForUpdate(this.keys, actor, apiKeyId);
     const now = this.clock.now();
+    const before = apiKeyResponse(toApiKeyView(key, now));
     const { successor, secret } = key.rotate(minterOf(actor), now);
     await this.keys.save(key);
     await this.keys.insert(successor);
@@ -53,7 +64,13 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
       resourceId: apiKeyId,
       data: { successor_id: successor.id, revokes_at: revokesAt.toISOString() },
     });
-    return { key: toApiKeyView(successor, now), secret, rotatedFrom: toApiKeyView(key, now) };
+    const rotatedFrom = toApiKeyView(key, now);
+    // The rotated key (now with its revokes_at), as the key list shows it; the successor is listed beside it.
+    const after = apiKeyResponse(rotatedFrom);
+    await this.events.publish(actor, [
+      { type: 'api_key.rotated', object: after, previousAttributes: previousAttributes(before, after) },
+    ]);
+    return { key: toApiKeyView(successor, now), secret, rotatedFrom };
   }
 }
 
@@ -64,6 +81,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly credentials: CredentialChanges,
+    private readonly events: EventLog,
   ) {}
 
   @Transactional()
@@ -71,11 +89,16 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     const key = await findVisibleForUpdate(this.keys, actor, apiKeyId);
     const now = this.clock.now();
     const alreadyRevoked = key.snapshot.revokedAt !== null;
+    const before = apiKeyResponse(toApiKeyView(key, now));
     key.revoke(minterOf(actor), now);
     if (!alreadyRevoked) {
       await this.keys.save(key);
       await this.credentials.apiKeyChanged(apiKeyId);
       await this.audit.record(actor, { action: 'api_key.revoked', resourceType: 'api_key', resourceId: apiKeyId });
+      const after = apiKeyResponse(toApiKeyView(key, now));
+      await this.events.publish(actor, [
+        { type: 'api_key.revoked', object: after, previousAttributes: previousAttributes(before, after) },
+      ]);
     }
     return toApiKeyView(key, now);
   }

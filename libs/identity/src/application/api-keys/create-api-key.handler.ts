@@ -1,9 +1,10 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock } from '@app/shared-kernel';
+import { AuditLog, EventLog, Clock } from '@app/shared-kernel';
 import { ApiKey, KeyType } from '../../domain/api-key';
 import { ApiKeyRepository } from '../../domain/repositories';
 import { toApiKeyView } from './api-key.view';
+import { apiKeyResponse } from './api-key-response';
 import { CreateApiKeyCommand } from './create-api-key.command';
 import { minterLimits, minterOf } from './minter';
 
@@ -13,6 +14,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
     private readonly keys: ApiKeyRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: EventLog,
   ) {}
 
   @Transactional()
@@ -40,6 +42,8 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
         expires_at: key.snapshot.expiresAt?.toISOString() ?? null,
       },
     });
-    return { key: toApiKeyView(key, now), secret };
+    const view = toApiKeyView(key, now);
+    await this.events.publish(actor, [{ type: 'api_key.created', object: apiKeyResponse(view) }]);
+    return { key: view, secret };
   }
 }

@@ -3,11 +3,12 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { OnApplicationBootstrap } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DiscoveryService } from '@nestjs/core';
-import { Actor, AuditLog, Clock, DomainError, isUuid, newId } from '@app/shared-kernel';
+import { Actor, AuditLog, Clock, DomainError, EventLog, isUuid, newId, previousAttributes } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { ALWAYS_HELD_CHECKPOINTS } from '../../domain/workspace';
 import { ApprovalExecutor, ExecutesApprovalCheckpoint } from './approval-executor';
 import { ApprovalView, DecideApprovalCommand, GetApprovalQuery, HoldForApprovalCommand, HoldResult } from './approval.commands';
+import { approvalResponse } from './approval-response';
 
 interface ApprovalRow {
   id: string;
@@ -66,6 +67,7 @@ export class HoldForApprovalHandler implements ICommandHandler<HoldForApprovalCo
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: EventLog,
   ) {}
 
   @Transactional()
@@ -110,7 +112,9 @@ export class HoldForApprovalHandler implements ICommandHandler<HoldForApprovalCo
       resourceId: rows[0].id,
       data: { checkpoint },
     });
-    return { held: true, approval: toView(rows[0]) };
+    const approval = toView(rows[0]);
+    await this.events.publish(actor, [{ type: 'approval_request.created', object: approvalResponse(approval) }]);
+    return { held: true, approval };
   }
 }
 
@@ -123,6 +127,7 @@ export class DecideApprovalHandler implements ICommandHandler<DecideApprovalComm
     private readonly discovery: DiscoveryService,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: EventLog,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -183,6 +188,16 @@ export class DecideApprovalHandler implements ICommandHandler<DecideApprovalComm
       resourceId: row.id,
       data: { checkpoint: row.checkpoint },
     });
+    const before = approvalResponse(toView(row));
+    const after = approvalResponse(toView(decided));
+    // Approved, whether the held request then applied or failed (status `failed`, its error in `result`).
+    await this.events.publish(actor, [
+      {
+        type: decision === 'approve' ? 'approval_request.approved' : 'approval_request.rejected',
+        object: after,
+        previousAttributes: previousAttributes(before, after),
+      },
+    ]);
     return toView(decided);
   }
 

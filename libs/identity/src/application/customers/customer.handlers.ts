@@ -9,6 +9,7 @@ import {
   DomainError,
   isUuid,
   keysetPage,
+  EventLog,
   newestFirstPosition,
   Outbox,
 } from '@app/shared-kernel';
@@ -16,6 +17,7 @@ import { DataSource } from 'typeorm';
 import { CustomerCreated, registerCustomer } from '../../domain/customer';
 import { CustomerWallets } from '../../domain/customer-wallets';
 import { CreateCustomerCommand, CustomerView, GetCustomerQuery, ListCustomersQuery } from './customer.commands';
+import { customerResponse } from './customer-response';
 
 interface CustomerRow {
   workspace_id: string;
@@ -60,6 +62,7 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
     private readonly outbox: Outbox,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly events: EventLog,
   ) {}
 
   /** The customer and its primary wallet commit together: once answered, the wallet is there. */
@@ -106,7 +109,9 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
       customer.organizationId,
     );
     const { organizationId: _organizationId, ...state } = customer;
-    return { ...state, primaryWalletId };
+    const view: CustomerView = { ...state, primaryWalletId };
+    await this.events.publish(actor, [{ type: 'customer.created', object: customerResponse(view) }]);
+    return view;
   }
 }
 

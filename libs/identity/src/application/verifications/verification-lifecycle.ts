@@ -9,6 +9,7 @@ import {
   JobQueue,
   JobTenant,
   jobTenantOf,
+  EventLog,
   Outbox,
   workspaceModeOf,
 } from '@app/shared-kernel';
@@ -16,6 +17,7 @@ import { CustomerVerification, CustomerVerificationUpdated, StatusChange } from 
 import { CustomerVerificationRepository } from '../../domain/customer-verification.repository';
 import type { VerificationKey } from '../../domain/customer-verification.repository';
 import { VerificationProvider } from '../../domain/verification-provider';
+import { verificationResponse } from './verification-response';
 import { VerificationView } from './verification.commands';
 
 export const EXPIRE_VERIFICATION_JOB = 'identity.expire-verification';
@@ -77,6 +79,7 @@ export class VerificationLifecycle implements OnModuleInit {
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly events: EventLog,
   ) {}
 
   onModuleInit(): void {
@@ -123,6 +126,13 @@ export class VerificationLifecycle implements OnModuleInit {
       },
     );
     await this.scheduleFor(verification);
+    const object = verificationResponse(verificationView(verification));
+    await this.events.publish(
+      state,
+      change.source === 'test_helper'
+        ? [{ type: 'customer_verification.created', object }]
+        : [{ type: 'customer_verification.updated', object, previousAttributes: { status: change.from } }],
+    );
   }
 
   /** The job time needs next for this record, if any (sent in the caller's transaction). */
