@@ -11,6 +11,7 @@ import {
   TRANSACTION_COLUMNS,
   TransactionRow,
   walletWrites,
+  walletsWrites,
   WalletRow,
 } from './wallet-rows';
 
@@ -61,6 +62,38 @@ export class TypeOrmWalletRepository extends WalletRepository {
   async save(wallets: Wallet | readonly Wallet[], ...alongside: SqlWrite[]): Promise<void> {
     const all = Array.isArray(wallets) ? (wallets as readonly Wallet[]) : [wallets as Wallet];
     await executeWrites(this.txHost.tx, [...all.flatMap(walletWrites), ...alongside]);
+  }
+
+  async saveAll(wallets: readonly Wallet[], ...alongside: SqlWrite[]): Promise<void> {
+    await executeWrites(this.txHost.tx, [...walletsWrites(wallets), ...alongside]);
+  }
+
+  async findByReferences(
+    { organizationId, workspaceId }: Omit<WalletKey, 'walletId'>,
+    lookups: ReadonlyArray<{ walletId: string; source: Source; reference: string }>,
+  ): Promise<Array<{ walletId: string; entry: LedgerEntry }>> {
+    if (lookups.length === 0) return [];
+    // Three lists rather than a join on a set of triples: one index scan on the lookup index
+    // (wallet_id, source, reference), and a statement Citus routes by its organization; the few
+    // crossed combinations it may also find are dropped here.
+    const unique = (values: string[]) => [...new Set(values)];
+    const rows: TransactionRow[] = await preparedQuery(
+      this.txHost.tx,
+      `SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions
+        WHERE wallet_id = ANY ($3::uuid[]) AND source = ANY ($4::text[]) AND reference = ANY ($5::text[])
+          AND reference IS NOT NULL AND type IN ('credit', 'debit', 'adjustment') AND ${sameTenant(null, '$1', '$2')}`,
+      [
+        organizationId,
+        workspaceId,
+        unique(lookups.map((lookup) => lookup.walletId.toLowerCase())),
+        unique(lookups.map((lookup) => lookup.source)),
+        unique(lookups.map((lookup) => lookup.reference)),
+      ],
+    );
+    const wanted = new Set(lookups.map((lookup) => `${lookup.walletId.toLowerCase()} ${lookup.source} ${lookup.reference}`));
+    return rows
+      .filter((row) => wanted.has(`${row.wallet_id} ${row.source} ${row.reference}`))
+      .map((row) => ({ walletId: row.wallet_id, entry: toEntry(row) }));
   }
 
   async findByReference(

@@ -185,6 +185,16 @@ export function settingsParameters(s: Readonly<WalletState>): unknown[] {
   ];
 }
 
+/** Appends ledger lines of one workspace ($1, $2), given as a JSON array of entry records ($3). */
+const INSERT_LEDGER_LINES = `INSERT INTO wallet_transactions (organization_id, workspace_id, ${TRANSACTION_COLUMNS})
+         SELECT $1, $2, e.wallet_id, e.id, e.type, e.source, e.amount, e.currency, e.cash_amount, e.promotional_amount,
+                e.ending_cash_balance, e.ending_promotional_balance, e.reason, e.reference, e.transfer_id, e.hold_id, e.expires_at,
+                e.exchange_rate, e.funding, e.created_by_type, e.created_by_id, e.created_at
+           FROM jsonb_to_recordset($3::jsonb) AS e(wallet_id uuid, id uuid, type text, source text, amount numeric, currency char(3),
+                cash_amount numeric, promotional_amount numeric, ending_cash_balance numeric, ending_promotional_balance numeric,
+                reason text, reference text, transfer_id uuid, hold_id uuid, expires_at timestamptz, exchange_rate jsonb, funding jsonb,
+                created_by_type text, created_by_id uuid, created_at timestamptz)`;
+
 /** The wallet row, its new ledger lines, its new lots and each lot it drew from: the writes of one statement. */
 export function walletWrites(wallet: Wallet): SqlWrite[] {
   const s = wallet.snapshot;
@@ -208,14 +218,7 @@ export function walletWrites(wallet: Wallet): SqlWrite[] {
       ],
     },
     {
-      text: `INSERT INTO wallet_transactions (organization_id, workspace_id, ${TRANSACTION_COLUMNS})
-         SELECT $1, $2, e.wallet_id, e.id, e.type, e.source, e.amount, e.currency, e.cash_amount, e.promotional_amount,
-                e.ending_cash_balance, e.ending_promotional_balance, e.reason, e.reference, e.transfer_id, e.hold_id, e.expires_at,
-                e.exchange_rate, e.funding, e.created_by_type, e.created_by_id, e.created_at
-           FROM jsonb_to_recordset($3::jsonb) AS e(wallet_id uuid, id uuid, type text, source text, amount numeric, currency char(3),
-                cash_amount numeric, promotional_amount numeric, ending_cash_balance numeric, ending_promotional_balance numeric,
-                reason text, reference text, transfer_id uuid, hold_id uuid, expires_at timestamptz, exchange_rate jsonb, funding jsonb,
-                created_by_type text, created_by_id uuid, created_at timestamptz)`,
+      text: INSERT_LEDGER_LINES,
       values: [s.organizationId, s.workspaceId, JSON.stringify(changes.entries.map((entry) => entryRecord(wallet, entry)))],
     },
     {
@@ -245,4 +248,96 @@ export function walletWrites(wallet: Wallet): SqlWrite[] {
         values: [...key, drawn.lotId, drawn.remaining.toString()],
       })),
   ];
+}
+
+/**
+ * The writes of many wallets of one workspace in a fixed number of set-based statements, whatever
+ * their number (a batch of debits): the wallet rows, the ledger lines, the lots created and those
+ * drawn down, each a single statement over a JSON array. Every statement names the organization
+ * and the workspace by parameter (Citus routes them to the organization's shard) and finds each
+ * row by its key, so the plan is the same for one wallet or a thousand.
+ */
+export function walletsWrites(wallets: readonly Wallet[]): SqlWrite[] {
+  if (wallets.length === 0) return [];
+  const { organizationId, workspaceId } = wallets[0].snapshot;
+  for (const wallet of wallets) {
+    const s = wallet.snapshot;
+    if (s.organizationId !== organizationId || s.workspaceId !== workspaceId)
+      throw new Error('walletsWrites: every wallet must belong to one workspace');
+  }
+  const tenant = [organizationId, workspaceId];
+  const all = wallets.map((wallet) => ({ wallet, changes: wallet.takeChanges() }));
+  const rows = all.map(({ wallet }) => {
+    const s = wallet.snapshot;
+    const [creditLimit, maxBalance, maxSingleCredit, lowBalanceThreshold, autoEnabled, autoAmount, autoMethod] =
+      settingsParameters(s);
+    return {
+      id: s.id,
+      cash_balance: s.cash.toString(),
+      promotional_balance: s.promotional.toString(),
+      held_balance: s.held.toString(),
+      credit_limit: creditLimit,
+      max_balance: maxBalance,
+      max_single_credit: maxSingleCredit,
+      low_balance_threshold: lowBalanceThreshold,
+      auto_topup_enabled: autoEnabled,
+      auto_topup_amount: autoAmount,
+      auto_topup_payment_method_id: autoMethod,
+      is_primary: s.isPrimary,
+      version: s.version,
+      updated_at: s.updatedAt.toISOString(),
+    };
+  });
+  const entries = all.flatMap(({ wallet, changes }) => changes.entries.map((entry) => entryRecord(wallet, entry)));
+  const lotsCreated = all.flatMap(({ wallet, changes }) =>
+    changes.lotsCreated.map((lot) => ({
+      wallet_id: wallet.id,
+      id: lot.id,
+      amount: lot.amount.toString(),
+      remaining: lot.remaining.toString(),
+      expires_at: lot.expiresAt?.toISOString() ?? null,
+      created_at: lot.createdAt.toISOString(),
+    })),
+  );
+  const lotsDrawn = all.flatMap(({ wallet, changes }) =>
+    changes.lotsDrawn
+      .filter((drawn) => !changes.lotsCreated.some((lot) => lot.id === drawn.lotId))
+      .map((drawn) => ({ wallet_id: wallet.id, id: drawn.lotId, remaining: drawn.remaining.toString() })),
+  );
+  const writes: SqlWrite[] = [
+    {
+      text: `UPDATE wallets w SET cash_balance = v.cash_balance, promotional_balance = v.promotional_balance,
+           held_balance = v.held_balance, credit_limit = v.credit_limit, max_balance = v.max_balance,
+           max_single_credit = v.max_single_credit, low_balance_threshold = v.low_balance_threshold,
+           auto_topup_enabled = v.auto_topup_enabled, auto_topup_amount = v.auto_topup_amount,
+           auto_topup_payment_method_id = v.auto_topup_payment_method_id, is_primary = v.is_primary, version = v.version,
+           updated_at = v.updated_at
+          FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, cash_balance numeric, promotional_balance numeric, held_balance numeric,
+               credit_limit numeric, max_balance numeric, max_single_credit numeric, low_balance_threshold numeric,
+               auto_topup_enabled boolean, auto_topup_amount numeric, auto_topup_payment_method_id text, is_primary boolean,
+               version integer, updated_at timestamptz)
+         WHERE w.id = v.id AND ${sameTenant('w', '$1', '$2')}`,
+      values: [...tenant, JSON.stringify(rows)],
+    },
+  ];
+  if (entries.length > 0) writes.push({ text: INSERT_LEDGER_LINES, values: [...tenant, JSON.stringify(entries)] });
+  if (lotsCreated.length > 0) {
+    writes.push({
+      text: `INSERT INTO promotional_lots (organization_id, workspace_id, wallet_id, id, amount, remaining, expires_at, created_at)
+         SELECT $1, $2, l.wallet_id, l.id, l.amount, l.remaining, l.expires_at, l.created_at
+           FROM jsonb_to_recordset($3::jsonb)
+             AS l(wallet_id uuid, id uuid, amount numeric, remaining numeric, expires_at timestamptz, created_at timestamptz)`,
+      values: [...tenant, JSON.stringify(lotsCreated)],
+    });
+  }
+  if (lotsDrawn.length > 0) {
+    // Each lot by its whole primary key (organization, workspace, wallet, id): one index probe per lot.
+    writes.push({
+      text: `UPDATE promotional_lots l SET remaining = v.remaining
+          FROM jsonb_to_recordset($3::jsonb) AS v(wallet_id uuid, id uuid, remaining numeric)
+         WHERE l.organization_id = $1 AND l.workspace_id = $2 AND l.wallet_id = v.wallet_id AND l.id = v.id`,
+      values: [...tenant, JSON.stringify(lotsDrawn)],
+    });
+  }
+  return writes;
 }
