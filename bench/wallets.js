@@ -566,6 +566,18 @@ async function main() {
       runs.push(r);
     }
 
+    // Ledger conserved after the money runs (P15's bar, and every other's): each wallet's balance is its lines' sum.
+    const [{ unbalanced }] = (
+      await sql.query(
+        `SELECT count(*)::int AS unbalanced FROM wallets w
+          WHERE w.organization_id = $1 AND w.workspace_id = $2
+            AND w.cash_balance + w.promotional_balance <> COALESCE((SELECT sum(t.amount) FROM wallet_transactions t
+                  WHERE t.organization_id = $1 AND t.workspace_id = $2 AND t.wallet_id = w.id), 0)`,
+        [org, ws],
+      )
+    ).rows;
+    log(`ledger: ${unbalanced} wallet(s) whose balance is not the sum of their lines`);
+
     // -- P10: bytes per transfer ---------------------------------------------------------------
     // File-size deltas (pg_total_relation_size) are biased by space allocated ahead (PostgreSQL
     // extends a busy heap by many pages at once); the bar uses the delta of used space, i.e.
@@ -811,6 +823,13 @@ async function main() {
         figure: `P15 HTTP batch debits p99 latency per batch of ${BATCH_ITEMS}`,
         value: med((r) => r.batch.p99),
         unit: 'ms',
+      },
+      {
+        figure: 'P15 ledger conserved: wallets whose balance ≠ Σ their lines, after the money runs',
+        value: unbalanced,
+        bar: '0',
+        pass: unbalanced === 0,
+        score: unbalanced === 0 ? 1 : 0,
       },
       failures(
         'P15 HTTP batch debits non-2xx + errors',
