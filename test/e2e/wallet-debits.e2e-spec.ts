@@ -236,6 +236,41 @@ describe('POST /v1/wallet_debits (batch debits)', () => {
     expect(await ledgerViolations(db, [wallet.id])).toEqual([]);
   });
 
+  it('starts one automatic top-up when the batch takes a wallet below its threshold, as a single debit would', async () => {
+    const { customer, wallet } = await api.customerWithWallet('EUR', 'Auto top-up');
+    const card = await api.post(`/v1/customers/${customer.id}/payment_methods`, { token: 'pm_card_visa' });
+    expect(card.status).toBe(201);
+    const settings = await api.patch(`/v1/wallets/${wallet.id}`, {
+      auto_topup_enabled: true,
+      auto_topup_amount: '50.00',
+      low_balance_threshold: '10.00',
+      auto_topup_payment_method_id: card.body.id,
+    });
+    expect(settings.status).toBe(200);
+    const other = await funded('30.00', 'No top-up');
+    await api.ok(wallet.id, 'credit', { amount: '30.00' });
+    const automatic = async () =>
+      (
+        await db.query(`SELECT status, amount::text FROM wallet_top_ups WHERE wallet_id = $1 AND automatic ORDER BY id`, [
+          wallet.id,
+        ])
+      ).map((row: { status: string; amount: string }) => `${row.status} ${row.amount}`);
+    // 30 → 20 → 8 (crossing) → 3: one crossing, one top-up.
+    const first = await batch([
+      { wallet_id: wallet.id, amount: '10.00' },
+      { wallet_id: other.id, amount: '25.00' },
+      { wallet_id: wallet.id, amount: '12.00' },
+      { wallet_id: wallet.id, amount: '5.00' },
+    ]);
+    expect(first.body.data.map((item: any) => item.status)).toEqual([200, 200, 200, 200]);
+    expect(await automatic()).toEqual(['pending 50.0000']);
+    // Already below, with one pending: none more.
+    await batch([{ wallet_id: wallet.id, amount: '1.00' }]);
+    expect(await automatic()).toEqual(['pending 50.0000']);
+    const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM wallet_top_ups WHERE wallet_id = $1`, [other.id]);
+    expect(count).toBe(0);
+  });
+
   describe('atomic: true', () => {
     it('applies every item when none is refused', async () => {
       const a = await funded('10.00', 'Atomic A');
