@@ -246,7 +246,7 @@ describe('Hot-path query plans on a workspace that grew without ANALYZE (Postgre
     const api = new WalletClient(t, `Bearer ${worker.secret}`);
     /** The batch's own statements (its lock and idempotency statements are the single debit's, checked above). */
     const BATCH: Array<[string, RegExp]> = [
-      ['batch: (source, reference) lookup', /FROM wallet_transactions WHERE wallet_id = ANY \(\$3::uuid\[\]\)/],
+      ['batch: (source, reference) lookup', /FROM wallet_transactions x WHERE x\.wallet_id = k\.wallet_id/],
       [
         'batch: the write (wallets, ledger lines, lots, audit rows)',
         /^WITH w0 AS \(UPDATE wallets w SET cash_balance = v\.cash_balance/,

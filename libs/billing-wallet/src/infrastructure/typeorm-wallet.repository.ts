@@ -73,27 +73,26 @@ export class TypeOrmWalletRepository extends WalletRepository {
     lookups: ReadonlyArray<{ walletId: string; source: Source; reference: string }>,
   ): Promise<Array<{ walletId: string; entry: LedgerEntry }>> {
     if (lookups.length === 0) return [];
-    // Three lists rather than a join on a set of triples: one index scan on the lookup index
-    // (wallet_id, source, reference), and a statement Citus routes by its organization; the few
-    // crossed combinations it may also find are dropped here.
-    const unique = (values: string[]) => [...new Set(values)];
+    // Each (wallet, source, reference) looked up by all three columns of the lookup index, as the
+    // single operation's lookup is: three lists bound only the wallet (the planner filtered the
+    // rest), and read every line of a busy wallet.
     const rows: TransactionRow[] = await preparedQuery(
       this.txHost.tx,
-      `SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions
-        WHERE wallet_id = ANY ($3::uuid[]) AND source = ANY ($4::text[]) AND reference = ANY ($5::text[])
-          AND reference IS NOT NULL AND type IN ('credit', 'debit', 'adjustment') AND ${sameTenant(null, '$1', '$2')}`,
+      `SELECT t.* FROM unnest($3::uuid[], $4::text[], $5::text[]) AS k(wallet_id, source, reference)
+         CROSS JOIN LATERAL (
+           SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions x
+            WHERE x.wallet_id = k.wallet_id AND x.source = k.source AND x.reference = k.reference
+              AND x.reference IS NOT NULL AND x.type IN ('credit', 'debit', 'adjustment') AND ${sameTenant('x', '$1', '$2')}
+         ) t`,
       [
         organizationId,
         workspaceId,
-        unique(lookups.map((lookup) => lookup.walletId.toLowerCase())),
-        unique(lookups.map((lookup) => lookup.source)),
-        unique(lookups.map((lookup) => lookup.reference)),
+        lookups.map((lookup) => lookup.walletId),
+        lookups.map((lookup) => lookup.source),
+        lookups.map((lookup) => lookup.reference),
       ],
     );
-    const wanted = new Set(lookups.map((lookup) => `${lookup.walletId.toLowerCase()} ${lookup.source} ${lookup.reference}`));
-    return rows
-      .filter((row) => wanted.has(`${row.wallet_id} ${row.source} ${row.reference}`))
-      .map((row) => ({ walletId: row.wallet_id, entry: toEntry(row) }));
+    return rows.map((row) => ({ walletId: row.wallet_id, entry: toEntry(row) }));
   }
 
   async findByReference(

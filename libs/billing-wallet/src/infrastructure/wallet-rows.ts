@@ -238,24 +238,31 @@ export function walletWrites(wallet: Wallet): SqlWrite[] {
         ),
       ],
     },
-    // One UPDATE per drawn lot, by its whole key: a join on the list would let the planner read
-    // every lot the wallet ever had (spent ones included) whenever it guesses the wallet has few.
     ...changes.lotsDrawn
       .filter((drawn) => !changes.lotsCreated.some((lot) => lot.id === drawn.lotId))
-      .map((drawn) => ({
-        text: `UPDATE promotional_lots SET remaining = $5
-          WHERE organization_id = $1 AND workspace_id = $2 AND wallet_id = $3 AND id = $4`,
-        values: [...key, drawn.lotId, drawn.remaining.toString()],
-      })),
+      .map((drawn) => lotDrawnWrite(key, drawn.lotId, drawn.remaining)),
   ];
 }
 
 /**
- * The writes of many wallets of one workspace in a fixed number of set-based statements, whatever
- * their number (a batch of debits): the wallet rows, the ledger lines, the lots created and those
- * drawn down, each a single statement over a JSON array. Every statement names the organization
- * and the workspace by parameter (Citus routes them to the organization's shard) and finds each
- * row by its key, so the plan is the same for one wallet or a thousand.
+ * One UPDATE per drawn lot, by its whole key: a join on the list would let the planner read every
+ * lot the wallet (or the workspace) ever had, spent ones included, whenever it guesses there are few.
+ */
+function lotDrawnWrite(key: string[], lotId: string, remaining: Money): SqlWrite {
+  return {
+    text: `UPDATE promotional_lots SET remaining = $5
+          WHERE organization_id = $1 AND workspace_id = $2 AND wallet_id = $3 AND id = $4`,
+    values: [...key, lotId, remaining.toString()],
+  };
+}
+
+/**
+ * The writes of many wallets of one workspace (a batch of debits) in set-based statements whose
+ * number does not grow with the wallets: the wallet rows, the ledger lines and the lots created,
+ * each a single statement over a JSON array; only the lots drawn down are one UPDATE each, by
+ * their whole key, as for one wallet. Every statement names the organization and the workspace by
+ * parameter (Citus routes them to the organization's shard) and finds each row through a unique
+ * index, whatever the statistics say.
  */
 export function walletsWrites(wallets: readonly Wallet[]): SqlWrite[] {
   if (wallets.length === 0) return [];
@@ -302,7 +309,7 @@ export function walletsWrites(wallets: readonly Wallet[]): SqlWrite[] {
   const lotsDrawn = all.flatMap(({ wallet, changes }) =>
     changes.lotsDrawn
       .filter((drawn) => !changes.lotsCreated.some((lot) => lot.id === drawn.lotId))
-      .map((drawn) => ({ wallet_id: wallet.id, id: drawn.lotId, remaining: drawn.remaining.toString() })),
+      .map((drawn) => lotDrawnWrite([organizationId, workspaceId, wallet.id], drawn.lotId, drawn.remaining)),
   );
   const writes: SqlWrite[] = [
     {
@@ -316,8 +323,10 @@ export function walletsWrites(wallets: readonly Wallet[]): SqlWrite[] {
                credit_limit numeric, max_balance numeric, max_single_credit numeric, low_balance_threshold numeric,
                auto_topup_enabled boolean, auto_topup_amount numeric, auto_topup_payment_method_id text, is_primary boolean,
                version integer, updated_at timestamptz)
-         WHERE w.id = v.id AND ${sameTenant('w', '$1', '$2')}`,
-      values: [...tenant, JSON.stringify(rows)],
+         WHERE w.id = v.id AND w.id = ANY ($4::uuid[]) AND ${sameTenant('w', '$1', '$2')}`,
+      // The ids again as a list: the unique index on id bounds the wallets read (a join on the JSON
+      // alone, estimated at 100 rows, let the planner scan every wallet of a table it believed small).
+      values: [...tenant, JSON.stringify(rows), rows.map((row) => row.id)],
     },
   ];
   if (entries.length > 0) writes.push({ text: INSERT_LEDGER_LINES, values: [...tenant, JSON.stringify(entries)] });
@@ -330,14 +339,6 @@ export function walletsWrites(wallets: readonly Wallet[]): SqlWrite[] {
       values: [...tenant, JSON.stringify(lotsCreated)],
     });
   }
-  if (lotsDrawn.length > 0) {
-    // Each lot by its whole primary key (organization, workspace, wallet, id): one index probe per lot.
-    writes.push({
-      text: `UPDATE promotional_lots l SET remaining = v.remaining
-          FROM jsonb_to_recordset($3::jsonb) AS v(wallet_id uuid, id uuid, remaining numeric)
-         WHERE l.organization_id = $1 AND l.workspace_id = $2 AND l.wallet_id = v.wallet_id AND l.id = v.id`,
-      values: [...tenant, JSON.stringify(lotsDrawn)],
-    });
-  }
+  writes.push(...lotsDrawn);
   return writes;
 }
