@@ -1,4 +1,4 @@
-// P1–P6, P8, P10: wallet money operations over HTTP against pgbench running the same SQL on
+// P1–P6, P8, P10, P15: wallet money operations over HTTP against pgbench running the same SQL on
 // the same database in the same run, read latency at 10k vs 1M ledger rows, hold auto-release
 // lateness, and storage per transfer. Each throughput figure is the median of BENCH_RUNS runs
 // of BENCH_DURATION_S seconds; every ratio is taken between segments of one run.
@@ -32,6 +32,7 @@ const P5_LARGE = Number(process.env.BENCH_P5_ROWS ?? 1_000_000);
 const P5_SAMPLES = Number(process.env.BENCH_P5_SAMPLES ?? 300);
 const P8_HOLDS = 50;
 const REPLAY_KEYS = 1_000;
+const BATCH_ITEMS = 100; // P15: debits per POST /v1/wallet_debits
 // The whole benchmark is bounded: setup, segments with their own durations, and this cap.
 const WATCHDOG_MS = Number(process.env.BENCH_TIMEOUT_S ?? 60 * 60) * 1000;
 
@@ -468,6 +469,14 @@ async function main() {
         body: JSON.stringify({ amount: { value: '0.01', currency: 'USD' }, target_wallet_id: walletIds[target] }),
       };
     };
+    // P15: a batch of 100 debits of 0.01 on wallets drawn at random among the 10,000 (a usage export).
+    const batchBuild = () => ({
+      path: '/v1/wallet_debits',
+      body: JSON.stringify({
+        debits: Array.from({ length: BATCH_ITEMS }, () => ({ wallet_id: pick(walletIds), amount: '0.01' })),
+      }),
+    });
+    await expectOk(request(server.base, auth, 'POST', '/v1/wallet_debits', JSON.parse(batchBuild().body)), 'batch debits');
     const http16 = async (label, build, connections = CONNECTIONS) => {
       await sql.query('VACUUM wallets');
       const cpu = sampler();
@@ -532,6 +541,7 @@ async function main() {
       r.pgHot = await bench('P2 pgbench hot wallet', debitScript(debitBody), pgVars(HOT, HOT));
       r.transfer = await http16('P3 HTTP transfer', transferBuild);
       r.pgTransfer = await bench('P3 pgbench transfer', transferScript(transferBody), pgVars(1, WALLETS));
+      r.batch = await http16(`P15 HTTP batch debits (${BATCH_ITEMS} items)`, batchBuild);
       r.holdCreate = await http16('P4 HTTP hold create', () => ({
         path: `/v1/wallets/${pick(walletIds)}/holds`,
         body: '{"amount":"0.01"}',
@@ -555,6 +565,18 @@ async function main() {
       });
       runs.push(r);
     }
+
+    // Ledger conserved after the money runs (P15's bar, and every other's): each wallet's balance is its lines' sum.
+    const [{ unbalanced }] = (
+      await sql.query(
+        `SELECT count(*)::int AS unbalanced FROM wallets w
+          WHERE w.organization_id = $1 AND w.workspace_id = $2
+            AND w.cash_balance + w.promotional_balance <> COALESCE((SELECT sum(t.amount) FROM wallet_transactions t
+                  WHERE t.organization_id = $1 AND t.workspace_id = $2 AND t.wallet_id = w.id), 0)`,
+        [org, ws],
+      )
+    ).rows;
+    log(`ledger: ${unbalanced} wallet(s) whose balance is not the sum of their lines`);
 
     // -- P10: bytes per transfer ---------------------------------------------------------------
     // File-size deltas (pg_total_relation_size) are biased by space allocated ahead (PostgreSQL
@@ -786,6 +808,37 @@ async function main() {
         value: cpuSplit(runs, 'transfer', ['server', 'postgres', 'loadgen']),
       },
       { figure: 'P3 round trips per transfer: HTTP / same-SQL script', value: `${roundTrips.perRequest.transfer} / 6` },
+      atLeast(
+        `P15 HTTP batch debits (${BATCH_ITEMS} items, 16 conn) items/s vs pgbench one-round-trip debit`,
+        med((r) => r.batch.rps * BATCH_ITEMS),
+        'items/s',
+        med((r) => r.pgDebit1.tps),
+        ratio(
+          (r) => r.batch.rps * BATCH_ITEMS,
+          (r) => r.pgDebit1.tps,
+        ),
+        1.0,
+      ),
+      {
+        figure: `P15 HTTP batch debits p99 latency per batch of ${BATCH_ITEMS}`,
+        value: med((r) => r.batch.p99),
+        unit: 'ms',
+      },
+      {
+        figure: 'P15 ledger conserved: wallets whose balance ≠ Σ their lines, after the money runs',
+        value: unbalanced,
+        bar: '0',
+        pass: unbalanced === 0,
+        score: unbalanced === 0 ? 1 : 0,
+      },
+      failures(
+        'P15 HTTP batch debits non-2xx + errors',
+        all((r) => r.batch),
+      ),
+      {
+        figure: 'P15 CPU ms per batch: HTTP (server / postgres / autocannon)',
+        value: cpuSplit(runs, 'batch', ['server', 'postgres', 'loadgen']),
+      },
       ...['holdCreate', 'capture', 'release'].map((name) =>
         atLeast(
           `P4 HTTP hold ${name === 'holdCreate' ? 'create' : name} vs debit`,

@@ -37,6 +37,7 @@ const VALID_BODIES: Record<string, object> = {
   'POST /v1/wallets/{id}/holds': { amount: '1.00' },
   'POST /v1/wallets/{id}/transfer': { amount: { value: '1.00', currency: 'EUR' }, target_wallet_id: randomUUID() },
   'POST /v1/wallets/{id}/top_ups': { mode: 'hosted_checkout', amount: '5.00' },
+  'POST /v1/wallet_debits': { debits: [{ wallet_id: randomUUID(), amount: '1.00' }] },
   'POST /v1/customers/{id}/payment_methods': { token: 'pm_card_visa' },
   'PATCH /v1/workspaces/{id}': { name: 'Hijacked', settings: { approval_required_for: [] } },
   'PATCH /v1/api_keys/{id}': { name: 'Hijacked', scopes: ['customers:read'] },
@@ -459,6 +460,21 @@ describe('Route table: every documented route enforces authentication, scope and
         ]),
       );
 
+      // A batch of debits names its wallets in its body: a live one is that item's 404, exactly as an unknown one.
+      const debit = (walletId: string) =>
+        t.http
+          .post('/v1/wallet_debits')
+          .set('Authorization', s.sandboxAuth)
+          .set('Idempotency-Key', idem())
+          .send({ debits: [{ wallet_id: walletId, amount: '1.00' }] });
+      const itemOf = (response: Response) => ({
+        status: response.status,
+        items: response.body.data.map((item: any) => ({ ...item, error: without(item.error, 'request_id') })),
+      });
+      const onLive = itemOf(await debit(live.wallets));
+      expect(onLive).toEqual(itemOf(await debit(randomUUID())));
+      expect(onLive.items).toEqual([{ index: 0, status: 404, error: expect.objectContaining({ code: 'WALLET_NOT_FOUND' }) }]);
+
       // The sandbox's own FX rate is its own: set it, and live neither lists nor uses it.
       await t.http.put('/v1/fx_rates/USD/EUR').set('Authorization', s.sandboxAuth).send({ rate: '1000' }).expect(200);
       const liveRates = await t.http.get('/v1/fx_rates').set('Authorization', s.auth).expect(200);
@@ -624,6 +640,25 @@ describe('Route table: every documented route enforces authentication, scope and
           'POST /v1/webhook_endpoints/{id}/rotate_secret 404',
           'GET /v1/webhook_endpoints/{id}/deliveries 404',
         ]),
+      );
+
+      // A batch of debits names its wallets in its body: A's wallet is B's item 404, exactly as an unknown one.
+      const debit = async (walletId: string) => {
+        const response = await t.http
+          .post('/v1/wallet_debits')
+          .set('Authorization', b.auth)
+          .set('Idempotency-Key', idem())
+          .send({ debits: [{ wallet_id: walletId, amount: '1.00' }], atomic: true });
+        return { status: response.status, code: response.body.error?.code, items: response.body.error?.details?.items };
+      };
+      const batch = await debit(resources.wallets.id);
+      expect(batch).toEqual({
+        status: 422,
+        code: 'BATCH_REJECTED',
+        items: [{ index: 0, status: 404, error: expect.objectContaining({ code: 'WALLET_NOT_FOUND' }) }],
+      });
+      expect(batch.items.map((item: any) => without(item.error, 'request_id'))).toEqual(
+        (await debit(randomUUID())).items.map((item: any) => without(item.error, 'request_id')),
       );
 
       // Nothing changed in organization A, and B's attempts left no trace there.

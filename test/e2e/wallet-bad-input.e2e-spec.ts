@@ -5,7 +5,10 @@ import {
   Ids,
   expectEveryDefectRefused,
   expectRespelledPathsReplayed,
+  nonArray,
+  nonString,
 } from '../support/bad-input';
+import fc from 'fast-check';
 import { createTenant, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { WalletClient } from '../support/wallet-helpers';
@@ -59,6 +62,33 @@ const ROUTES: BadInputRoute[] = [
     body: () => ({ amount: '1.00', currency: 'EUR', source: 'CHARGE', reason: 'usage' }),
     amounts: [{ field: 'amount', kind: 'positive' }],
     takesIds: true,
+  },
+  {
+    // Atomic, so that an item's refusal (another tenant's wallet, a bad amount) refuses the request (422 BATCH_REJECTED).
+    name: 'batch debits',
+    method: 'post',
+    path: () => '/v1/wallet_debits',
+    body: (ids) => ({
+      debits: [
+        { wallet_id: ids.wallet, amount: '1.00', currency: 'EUR', source: 'CHARGE', reason: 'usage' },
+        { wallet_id: ids.wallet, amount: '0.50' },
+      ],
+      atomic: true,
+    }),
+    amounts: [
+      { field: 'debits.0.amount', kind: 'positive' },
+      { field: 'debits.1.amount', kind: 'positive' },
+    ],
+    takesIds: true,
+    wrongTypes: {
+      debits: nonArray,
+      atomic: fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.array(fc.boolean(), { maxLength: 2 })),
+      'debits.0.amount': nonString,
+      'debits.0.currency': nonString,
+      'debits.0.source': nonString,
+      'debits.0.reason': nonString,
+      'debits.1.wallet_id': nonString,
+    },
   },
   {
     name: 'adjust',

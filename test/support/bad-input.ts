@@ -28,11 +28,11 @@ export interface BadInputRoute {
   path: (ids: Ids) => string;
   /** A body the route accepts; every generated request spoils it in exactly one place. */
   body: (ids: Ids) => Record<string, unknown>;
-  /** Fields holding a decimal (dotted for nested ones), with what they accept. */
+  /** Fields holding a decimal (dotted for nested ones, array items by index: `debits.0.amount`), with what they accept. */
   amounts?: Array<{ field: string; kind: AmountKind }>;
   /** Whether the route names a resource by id (path or body). */
   takesIds: boolean;
-  /** Values of the wrong type per field; by default every body field must be a string. */
+  /** Values of the wrong type per field (dotted paths reach nested ones); by default every top-level body field must be a string. */
   wrongTypes?: Record<string, fc.Arbitrary<unknown>>;
   /** Public routes take no Authorization and no Idempotency-Key. */
   public?: boolean;
@@ -174,6 +174,19 @@ function defectsFor(route: BadInputRoute, ids: Ids): fc.Arbitrary<Defect> {
   return fc.oneof(...options);
 }
 
+/**
+ * The body with one field replaced, the field named by its dotted path: `amount`, `amount.value`,
+ * or through an array by index, `debits.3.amount` (a batch's fourth item).
+ */
+function withValueAt(body: Record<string, any>, path: string, value: unknown): Record<string, any> {
+  const names = path.split('.');
+  let container: any = body;
+  for (const name of names.slice(0, -1)) container = container[Array.isArray(container) ? Number(name) : name];
+  const last = names[names.length - 1];
+  container[Array.isArray(container) ? Number(last) : last] = value;
+  return body;
+}
+
 /** The body's top-level fields as a form would carry them. */
 function stringFields(body: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(
@@ -199,13 +212,8 @@ function spoiled(
     case 'unknown_field':
       return { path: route.path(ids), body: { ...body, [defect.name]: defect.value } };
     case 'wrong_type':
-      return { path: route.path(ids), body: { ...body, [defect.field]: defect.value } };
-    case 'bad_amount': {
-      const [outer, inner] = defect.field.split('.');
-      if (inner) body[outer] = { ...body[outer], [inner]: defect.value };
-      else body[outer] = defect.value;
-      return { path: route.path(ids), body };
-    }
+    case 'bad_amount':
+      return { path: route.path(ids), body: withValueAt(body, defect.field, defect.value) };
     case 'foreign_id': {
       // Another tenant's or a made-up id, wherever the route takes one.
       const foreign = Object.fromEntries(Object.keys(ids).map((name) => [name, defect.id]));

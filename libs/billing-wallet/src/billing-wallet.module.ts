@@ -28,6 +28,7 @@ import {
   MakePrimaryWalletHandler,
   UpdateWalletSettingsHandler,
 } from './application/wallet.handlers';
+import { DebitBatchHandler } from './application/debit-batch.handler';
 import { GetWalletHandler, ListWalletsHandler, ListWalletTransactionsHandler } from './application/wallet.queries';
 import { HoldRepository } from './domain/hold.repository';
 import { WalletRepository } from './domain/wallet.repository';
@@ -76,6 +77,7 @@ import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.reposit
     UpdateWalletSettingsHandler,
     MakePrimaryWalletHandler,
     ApplyMoneyOperationHandler,
+    DebitBatchHandler,
     GetWalletHandler,
     ListWalletsHandler,
     ListWalletTransactionsHandler,

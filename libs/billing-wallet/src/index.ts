@@ -2,13 +2,22 @@ export * from './billing-wallet.module';
 export {
   ApplyMoneyOperationCommand,
   CreateWalletCommand,
+  DebitBatchCommand,
+  MAX_BATCH_DEBITS,
   GetWalletQuery,
   ListWalletsQuery,
   ListWalletTransactionsQuery,
   MakePrimaryWalletCommand,
   UpdateWalletSettingsCommand,
 } from './application/wallet.commands';
-export type { MoneyOperationInput, MoneyOperationKind, WalletFilters, WalletSettingsInput } from './application/wallet.commands';
+export type {
+  BatchDebitInput,
+  BatchDebitOutcome,
+  MoneyOperationInput,
+  MoneyOperationKind,
+  WalletFilters,
+  WalletSettingsInput,
+} from './application/wallet.commands';
 export type { MoneyOperationResult, TransactionView } from './application/wallet.view';
 export { holdResponse, topUpResponse, transactionResponse, walletResponse } from './application/transaction-response';
 export {
@@ -34,3 +43,4 @@ export {
 export type { PaymentMethodView, TopUpView } from './application/top-up.commands';
 export { AUTO_TOP_UP_JOB } from './application/top-up.handlers';
 export { SIGNATURE_HEADER } from './infrastructure/sandbox-payment-provider';
+export { BatchRejectedError } from './application/debit-batch.handler';

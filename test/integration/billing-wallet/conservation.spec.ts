@@ -1,7 +1,9 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApplyMoneyOperationCommand,
+  BatchRejectedError,
   CaptureHoldCommand,
+  DebitBatchCommand,
   CreateHoldCommand,
   EXPIRE_PROMOTIONAL_LOTS_JOB,
   MoneyOperationInput,
@@ -54,7 +56,18 @@ const FX_RATES: Array<[string, string, string]> = [
 ];
 
 type Kind =
-  'credit' | 'promotion' | 'debit' | 'adjust' | 'hold' | 'capture' | 'release' | 'expire' | 'tick' | 'transfer' | 'fx_transfer';
+  | 'credit'
+  | 'promotion'
+  | 'debit'
+  | 'adjust'
+  | 'hold'
+  | 'capture'
+  | 'release'
+  | 'expire'
+  | 'tick'
+  | 'transfer'
+  | 'fx_transfer'
+  | 'batch';
 
 /**
  * One generated operation. `units` are cents (EUR, USD) or yen; `pick` chooses at run time what
@@ -104,6 +117,7 @@ function operations(): Op[] {
     { weight: 2, arbitrary: op('tick', fc.constant(0), fc.integer({ min: 1, max: 4 })) },
     { weight: 7, arbitrary: op('transfer', fc.integer({ min: 1, max: 12_000 })) },
     { weight: 7, arbitrary: op('fx_transfer', fc.integer({ min: 1, max: 12_000 })) },
+    { weight: 6, arbitrary: op('batch', fc.integer({ min: 1, max: 12_000 })) },
   );
   return fc.sample(arbitrary, { seed, numRuns: OPERATIONS });
 }
@@ -125,12 +139,38 @@ function refusalCode(reason: unknown): string {
  * before the command read it; a JPY→EUR/USD amount that converts to less than a cent.
  */
 const ALLOWED_REFUSALS = new Set([
+  'BATCH_REJECTED',
   'INSUFFICIENT_FUNDS',
   'LIMIT_EXCEEDED',
   'HOLD_NOT_PENDING',
   'VALIDATION_ERROR:expires_at',
   'VALIDATION_ERROR:amount.value',
 ]);
+
+/** What an item of a batch may answer beyond ALLOWED_REFUSALS: its reference names another debit of the pool. */
+const ALLOWED_ITEM_REFUSALS = new Set([...ALLOWED_REFUSALS, 'REFERENCE_ALREADY_USED']);
+
+/**
+ * A batch of 2 to 6 debits derived from its operation: wallets from `wallet` on (repeats
+ * included), amounts from `units`, references from a pool of 40 on CHARGE (so batches replay or
+ * collide with each other's), now and then an item repeated within the batch; `partial` makes it atomic.
+ */
+function batchItems(op: Op): Array<{ wallet: number; units: number; reference: string | null }> {
+  const count = 2 + Math.floor(op.pick * 5);
+  const items: Array<{ wallet: number; units: number; reference: string | null }> = [];
+  for (let index = 0; index < count; index += 1) {
+    if (index > 0 && (op.units + index) % 5 === 0) {
+      items.push({ ...items[index - 1] });
+      continue;
+    }
+    items.push({
+      wallet: (op.wallet + Math.floor(op.pick * 7 * (index + 1))) % WALLETS.length,
+      units: 1 + ((op.units * (index + 3)) % 4000),
+      reference: (op.units + index) % 3 === 0 ? null : `batch-${(op.units + index * 11) % 40}`,
+    });
+  }
+  return items;
+}
 
 const SKIPPED: string[] = [];
 
@@ -219,6 +259,9 @@ describe('R1: ledger conservation under a randomized concurrent mix (PostgreSQL)
     const holdsCaptured: string[] = [];
     const holdsReleased: string[] = [];
     const transfers: string[] = [];
+    /** Each batch item's refusal (the batch itself answered), and each item refusal that refused an atomic batch. */
+    const itemRefusals: string[] = [];
+    let batchItemsApplied = 0;
     const close = (hold: OpenHold) => {
       const at = open.indexOf(hold);
       if (at >= 0) open.splice(at, 1);
@@ -306,6 +349,29 @@ describe('R1: ledger conservation under a randomized concurrent mix (PostgreSQL)
           if (released) close(hold);
           return [];
         }
+        case 'batch': {
+          const items = batchItems(op);
+          const input = items.map((item) => ({
+            walletId: wallets[item.wallet],
+            amount: amount(item.units, WALLETS[item.wallet].currency),
+            source: 'CHARGE',
+            reference: item.reference,
+          }));
+          try {
+            const answers = await commands.execute(new DebitBatchCommand(actor, input, op.partial));
+            for (const answer of answers) if ('error' in answer) itemRefusals.push(refusalCode(answer.error));
+            // A replayed item answers with a line already acknowledged (by this batch or another): counted once.
+            const applied = answers.flatMap((answer) =>
+              'result' in answer && !answer.result.replayed ? [answer.result.transaction.entry.id] : [],
+            );
+            batchItemsApplied += applied.length;
+            return applied;
+          } catch (error) {
+            if (error instanceof BatchRejectedError)
+              itemRefusals.push(...error.refusals.map(({ error: item }) => refusalCode(item)));
+            throw error;
+          }
+        }
         case 'tick':
           // Time passes and the lot-expiry sweeper runs, racing the other workers.
           clock.advance(op.minutes! * MINUTE);
@@ -382,6 +448,8 @@ describe('R1: ledger conservation under a randomized concurrent mix (PostgreSQL)
       holdsStillPending: row.pending,
       lotExpiryLines: row.expiry_lines,
       transfers: transfers.length,
+      batchItemsApplied,
+      batchItemRefusals: itemRefusals.length,
       fxClearingEntries: row.clearing_entries,
       minutesElapsed: (clock.now().getTime() - start.getTime()) / MINUTE,
       raceSeconds,
@@ -397,8 +465,12 @@ describe('R1: ledger conservation under a randomized concurrent mix (PostgreSQL)
     // Reported together, counted, so that a failure shows the whole picture at once.
     expect({
       unexpected: tally((o) => (o.refusal && !ALLOWED_REFUSALS.has(o.refusal) ? `${o.kind}: ${o.refusal}` : undefined)),
+      unexpectedItems: itemRefusals.filter((code) => !ALLOWED_ITEM_REFUSALS.has(code)),
       violations: { count: violations.length, first: violations.slice(0, 20) },
-    }).toEqual({ unexpected: {}, violations: { count: 0, first: [] } });
+    }).toEqual({ unexpected: {}, unexpectedItems: [], violations: { count: 0, first: [] } });
+    // Batches took part: items applied, and items refused (funds, or a reference another debit of the pool holds).
+    expect(batchItemsApplied).toBeGreaterThan(0);
+    expect(itemRefusals.length).toBeGreaterThan(0);
 
     // Every acknowledged operation is in the ledger exactly once, and nothing else is but lot expiries.
     const acknowledged = outcomes.flatMap((o) => o.lines);

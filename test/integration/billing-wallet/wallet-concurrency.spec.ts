@@ -1,6 +1,10 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApplyMoneyOperationCommand,
+  BatchDebitInput,
+  BatchDebitOutcome,
+  BatchRejectedError,
+  DebitBatchCommand,
   MoneyOperationInput,
   MoneyOperationKind,
   MoneyOperationResult,
@@ -56,6 +60,10 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
     return result;
   }
 
+  async function debitBatch(items: BatchDebitInput[], atomic = false): Promise<BatchDebitOutcome[]> {
+    return commands.execute(new DebitBatchCommand(actor, items, atomic));
+  }
+
   async function balances(walletId: string): Promise<{ cash: string; promotional: string; lines: number }> {
     const [row] = await db.query(
       `SELECT cash_balance::text AS cash, promotional_balance::text AS promotional,
@@ -100,12 +108,83 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
     );
   });
 
+  describe('R2 for batches: no double spend, no deadlock', () => {
+    it('a wallet holding 10.00 drained by 10 concurrent batches of four 1.00 debits (and 10 single debits) pays exactly 10', async () => {
+      const wallet = await newWallet();
+      await money('credit', wallet, { amount: '10.00' });
+      const item = { walletId: wallet, amount: '1.00' };
+      const results = await Promise.allSettled([
+        ...Array.from({ length: 10 }, () => debitBatch([item, item, item, item])),
+        ...Array.from({ length: 10 }, () => money('debit', wallet, { amount: '1.00' })),
+      ]);
+      expect(
+        results
+          .flatMap((r) => (r.status === 'rejected' ? [refusalCode(r.reason)] : []))
+          .filter((c) => c !== 'INSUFFICIENT_FUNDS'),
+      ).toEqual([]);
+      const batchItems = results.slice(0, 10).flatMap((r) => (r.status === 'fulfilled' ? (r.value as BatchDebitOutcome[]) : []));
+      expect(batchItems).toHaveLength(40);
+      const paidByBatches = batchItems.filter((outcome) => 'result' in outcome);
+      const paidSingly = results.slice(10).filter((r) => r.status === 'fulfilled');
+      expect(paidByBatches.length + paidSingly.length).toBe(10);
+      // Refused items are the funds' refusals, nothing else.
+      expect(
+        batchItems
+          .flatMap((outcome) => ('error' in outcome ? [outcome.error.code] : []))
+          .every((c) => c === 'INSUFFICIENT_FUNDS'),
+      ).toBe(true);
+      const endings = [
+        ...paidByBatches.map((outcome) => ('result' in outcome ? outcome.result.transaction.entry.endingCash.toString() : '')),
+        ...paidSingly.map((r) =>
+          (r as PromiseFulfilledResult<MoneyOperationResult>).value.transaction.entry.endingCash.toString(),
+        ),
+      ].sort((a, b) => Number(b) - Number(a));
+      expect(endings).toEqual(['9.00', '8.00', '7.00', '6.00', '5.00', '4.00', '3.00', '2.00', '1.00', '0.00']);
+      expect(await balances(wallet)).toEqual({ cash: '0.0000', promotional: '0.0000', lines: 11 });
+      expect(await ledgerViolations(db, [wallet])).toEqual([]);
+    });
+
+    it('batches over the same wallets in opposite orders, repeated wallets and atomic ones, all at once: exact totals, no deadlock', async () => {
+      const wallets = [await newWallet(), await newWallet(), await newWallet()];
+      for (const wallet of wallets) await money('credit', wallet, { amount: '20.00' });
+      const orders = [
+        [0, 1, 2, 0],
+        [2, 1, 0, 2],
+        [1, 2, 1, 0],
+        [2, 0, 2, 1],
+      ];
+      const batches = Array.from({ length: 24 }, (_, index) =>
+        orders[index % orders.length].map((wallet) => ({ walletId: wallets[wallet], amount: '1.00' })),
+      );
+      const results = await Promise.allSettled(batches.map((items, index) => debitBatch(items, index % 3 === 0)));
+      // An atomic batch is refused only as a whole, for funds; nothing else may fail (a deadlock would show here).
+      const failures = results.flatMap((r) => (r.status === 'rejected' ? [refusalCode(r.reason)] : []));
+      expect(failures.filter((code) => code !== 'BATCH_REJECTED')).toEqual([]);
+      for (const r of results.filter((candidate) => candidate.status === 'rejected')) {
+        const reason = (r as PromiseRejectedResult).reason as BatchRejectedError;
+        expect(reason.refusals.every((refusal) => refusal.error.code === 'INSUFFICIENT_FUNDS')).toBe(true);
+      }
+      const applied = results.flatMap((r) =>
+        r.status === 'fulfilled' ? r.value.flatMap((outcome) => ('result' in outcome ? [outcome.result] : [])) : [],
+      );
+      // 96 debits of 1.00 asked of 60.00: exactly 60 paid.
+      expect(applied).toHaveLength(60);
+      for (const wallet of wallets) expect(await balances(wallet)).toEqual({ cash: '0.0000', promotional: '0.0000', lines: 21 });
+      expect(await ledgerViolations(db, wallets)).toEqual([]);
+    });
+  });
+
   describe('R1: conservation under a randomized concurrent mix', () => {
     type Op =
       | { type: 'credit'; wallet: number; units: number; source: string; reference: string | null }
       | { type: 'promotion'; wallet: number; units: number; expiresInMinutes: number | null; reference: string | null }
       | { type: 'debit'; wallet: number; units: number; source: string; reference: string | null }
       | { type: 'adjust'; wallet: number; units: number; reference: string | null }
+      | {
+          type: 'batch';
+          atomic: boolean;
+          items: Array<{ wallet: number; units: number; source: string; reference: string | null }>;
+        }
       | { type: 'tick'; minutes: number };
 
     const WORKERS = 16;
@@ -168,12 +247,34 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
           }),
         },
         { weight: 1, arbitrary: fc.record({ type: fc.constant('tick' as const), minutes: fc.integer({ min: 1, max: 10 }) }) },
+        {
+          // Batch debits over several wallets (repeated ones included), their references from the same pool as the rest.
+          weight: 3,
+          arbitrary: fc.record({
+            type: fc.constant('batch' as const),
+            atomic: fc.boolean(),
+            items: fc.array(
+              fc.record({
+                wallet,
+                units: fc.integer({ min: 1, max: 3000 }),
+                source: fc.constantFrom('CHARGE', 'INVOICE', 'FEE'),
+                reference,
+              }),
+              { minLength: 1, maxLength: 8 },
+            ),
+          }),
+        },
       );
       const sampled = fc.sample(fc.array(op, { minLength: OPERATIONS, maxLength: OPERATIONS }), { seed, numRuns: 1 })[0];
       // Every fifth operation with a reference retries an earlier one exactly (it replays); the
       // others reuse references at random (409 REFERENCE_ALREADY_USED unless they match).
       const referenced: Op[] = [];
       return sampled.map((operation, index) => {
+        if (operation.type === 'batch') {
+          // A batch repeats one of its own items now and then (the same debit asked twice in one request).
+          if (index % 4 === 0 && operation.items.length > 1) operation.items.push({ ...operation.items[0] });
+          return operation;
+        }
         if (operation.type === 'tick' || operation.reference === null) return operation;
         if (referenced.length > 0 && index % 5 === 0) return referenced[index % referenced.length];
         referenced.push(operation);
@@ -210,13 +311,16 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
       ]);
 
       interface Outcome {
-        op: Exclude<Op, { type: 'tick' }>;
+        op: Exclude<Op, { type: 'tick' | 'batch' }>;
         walletId: string;
         source: string;
         result?: MoneyOperationResult;
         refusal?: string;
       }
       const outcomes: Outcome[] = [];
+      /** Refusals of whole batches (atomic ones), and the item refusals that caused them. */
+      const batchRefusals: string[] = [];
+      const itemRefusalsOfAtomic: string[] = [];
       let next = 0;
       let sweptWallets = 0;
       const sweepFailures: string[] = [];
@@ -228,6 +332,36 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
             sweptWallets += await t.app.get(PromotionalLotExpiry).sweep();
           } catch (error) {
             sweepFailures.push(refusalCode(error));
+          }
+          return;
+        }
+        if (op.type === 'batch') {
+          // Each item is an outcome of its own, as a single debit's would be; a refused atomic batch refuses each.
+          const items = op.items.map((item) => ({ ...item, type: 'debit' as const }));
+          try {
+            const answers = await debitBatch(
+              items.map((item) => ({
+                walletId: wallets[item.wallet],
+                amount: amount(item.units, WALLETS[item.wallet].currency),
+                source: item.source,
+                reference: item.reference,
+              })),
+              op.atomic,
+            );
+            for (const [index, answer] of answers.entries()) {
+              const item = items[index];
+              outcomes.push({
+                op: item,
+                walletId: wallets[item.wallet],
+                source: item.source,
+                ...('result' in answer ? { result: answer.result } : { refusal: refusalCode(answer.error) }),
+              });
+            }
+          } catch (error) {
+            batchRefusals.push(refusalCode(error));
+            if (!(error instanceof BatchRejectedError)) return;
+            for (const { index, error: refusal } of error.refusals)
+              itemRefusalsOfAtomic.push(`${items[index].type}: ${refusalCode(refusal)}`);
           }
           return;
         }
@@ -271,6 +405,8 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
             count((o) => o.refusal === code),
           ]),
         ),
+        batches: ops.filter((o) => o.type === 'batch').length,
+        batchesRefused: batchRefusals.length,
         lotsCreated: count((o) => o.op.type === 'promotion' && o.result?.replayed === false),
         debitsFromLots: count(
           (o) => o.op.type === 'debit' && !!o.result && !o.result.transaction.entry.promotionalAmount.isZero(),
@@ -284,6 +420,8 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
       // a reference reused for another operation.
       const allowed = new Set(['INSUFFICIENT_FUNDS', 'LIMIT_EXCEEDED', 'VALIDATION_ERROR:expires_at', 'REFERENCE_ALREADY_USED']);
       expect(outcomes.flatMap((o) => (o.refusal && !allowed.has(o.refusal) ? [`${o.op.type}: ${o.refusal}`] : []))).toEqual([]);
+      expect(batchRefusals.filter((code) => code !== 'BATCH_REJECTED')).toEqual([]);
+      expect(itemRefusalsOfAtomic.filter((refusal) => !allowed.has(refusal.split(': ')[1]))).toEqual([]);
       expect(sweepFailures).toEqual([]);
       expect(stats.operations).toBeGreaterThanOrEqual(1000);
       expect(stats.applied).toBeGreaterThan(300);
@@ -337,6 +475,34 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
       expect(new Set(values.map((value) => value.transaction.entry.id)).size).toBe(1);
       expect(await balances(wallet)).toEqual({ cash: '5.0000', promotional: '0.0000', lines: 1 });
       expect(await ledgerViolations(db, [wallet])).toEqual([]);
+    });
+
+    it('applies one debit for 20 concurrent batches and 20 single debits all carrying one (source, reference), twice per batch', async () => {
+      const wallet = await newWallet();
+      const other = await newWallet();
+      await money('credit', wallet, { amount: '50.00' });
+      await money('credit', other, { amount: '50.00' });
+      const dup = { walletId: wallet, amount: '2.00', source: 'INVOICE', reference: 'inv-dup' };
+      const results = await Promise.allSettled([
+        ...Array.from({ length: 20 }, (_, index) =>
+          debitBatch([dup, { walletId: other, amount: '0.50', reference: `own-${index}` }, dup], index % 2 === 0),
+        ),
+        ...Array.from({ length: 20 }, () => money('debit', wallet, { amount: '2.00', source: 'INVOICE', reference: 'inv-dup' })),
+      ]);
+      expect(results.flatMap((r) => (r.status === 'rejected' ? [refusalCode(r.reason)] : []))).toEqual([]);
+      const answers = results.flatMap((r) => {
+        const value = (r as PromiseFulfilledResult<BatchDebitOutcome[] | MoneyOperationResult>).value;
+        return Array.isArray(value)
+          ? value.filter((outcome) => outcome.index !== 1).map((outcome) => ('result' in outcome ? outcome.result : undefined))
+          : [value];
+      });
+      expect(answers).toHaveLength(60);
+      expect(answers.filter((answer) => answer === undefined)).toEqual([]);
+      expect(new Set(answers.map((answer) => answer!.transaction.entry.id)).size).toBe(1);
+      expect(answers.filter((answer) => !answer!.replayed)).toHaveLength(1);
+      expect(await balances(wallet)).toEqual({ cash: '48.0000', promotional: '0.0000', lines: 2 });
+      expect(await balances(other)).toEqual({ cash: '40.0000', promotional: '0.0000', lines: 21 });
+      expect(await ledgerViolations(db, [wallet, other])).toEqual([]);
     });
 
     it('answers 50 concurrent HTTP credits with one (source, reference) under 50 Idempotency-Keys with one ledger line', async () => {

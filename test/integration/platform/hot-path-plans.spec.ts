@@ -241,4 +241,43 @@ describe('Hot-path query plans on a workspace that grew without ANALYZE (Postgre
       .map((plan) => `${plan.buffers} buffers, ${plan.removed} rows removed: ${plan.shape}: ${plan.query.slice(0, 120)}`);
     expect([...new Set(offenders)]).toEqual([]);
   });
+
+  it('reads and writes a handful of rows and pages per item for a batch of debits, whatever the statistics say', async () => {
+    const api = new WalletClient(t, `Bearer ${worker.secret}`);
+    /** The batch's own statements (its lock and idempotency statements are the single debit's, checked above). */
+    const BATCH: Array<[string, RegExp]> = [
+      ['batch: (source, reference) lookup', /FROM wallet_transactions x WHERE x\.wallet_id = k\.wallet_id/],
+      [
+        'batch: the write (wallets, ledger lines, lots, audit rows)',
+        /^WITH w0 AS \(UPDATE wallets w SET cash_balance = v\.cash_balance/,
+      ],
+      ['wallet lock: the lock', /FOR UPDATE OF w$/],
+    ];
+    const ITEMS = 4;
+    await root.ok(other, 'credit', { amount: '10.00', source: 'PAYMENT' });
+    captured.length = 0;
+    capturing = true;
+    for (let run = 0; run < RUNS; run += 1) {
+      const debits = Array.from({ length: ITEMS }, (_, index) => ({
+        wallet_id: index % 2 === 0 ? hot : other,
+        amount: '0.01',
+        source: 'INVOICE',
+        // A reference already on the hot wallet (a replay), new ones, and none.
+        reference: index === 0 ? 'bulk-7' : index === 3 ? undefined : `batch-plans-${run}-${index}`,
+      }));
+      const response = await api.post('/v1/wallet_debits', { debits });
+      expect({ status: response.status, items: response.body.data?.map((item: { status: number }) => item.status) }).toEqual({
+        status: 200,
+        items: [200, 200, 200, 200],
+      });
+    }
+    capturing = false;
+    const seen = BATCH.filter(([, pattern]) => captured.some((plan) => pattern.test(plan.query))).map(([name]) => name);
+    expect(seen).toEqual(BATCH.map(([name]) => name));
+    const offenders = captured
+      .filter((plan) => BATCH.some(([, pattern]) => pattern.test(plan.query)))
+      .filter((plan) => plan.buffers > MAX_BUFFERS * ITEMS || plan.removed > MAX_ROWS_REMOVED)
+      .map((plan) => `${plan.buffers} buffers, ${plan.removed} rows removed: ${plan.shape}: ${plan.query.slice(0, 120)}`);
+    expect([...new Set(offenders)]).toEqual([]);
+  });
 });

@@ -1384,6 +1384,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/wallet_debits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Batch debits (usage charges): each item as POST /v1/wallets/{id}/debit answers it, in request order.
+         * @description One Idempotency-Key covers the whole batch. Each item follows every rule of the single debit (limits, promotional lots first, the (source, reference) replay, the audit row) and its outcome is what that route would answer: `status` 200 with the `transaction`, or the 4xx with its `error`. Items on one wallet apply in request order. Without `atomic`, a refused item changes nothing and the others apply; with `atomic: true` one refused item refuses the batch: 422 BATCH_REJECTED, `details.items` naming each refused item with its error, nothing applied.
+         */
+        post: operations["createWalletDebits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/fx_rates": {
         parameters: {
             query?: never;
@@ -6033,6 +6053,124 @@ export interface components {
             debit_transaction: components["schemas"]["WalletTransactionDto"];
             credit_transaction: components["schemas"]["WalletTransactionDto"];
         };
+        WalletDebitItemDto: {
+            /**
+             * @description Decimal string in major units, at most the currency’s minor-unit precision.
+             * @example 25.00
+             */
+            amount: string;
+            /**
+             * @description Default CHARGE.
+             * @example CHARGE
+             * @enum {string}
+             */
+            source?: "PAYMENT" | "REFUND" | "PROMOTION" | "INVOICE" | "CHARGE" | "FEE" | "MANUAL" | "TRANSFER";
+            /**
+             * @description Echo-guard: must equal the wallet’s currency when sent.
+             * @example EUR
+             */
+            currency?: string;
+            /** @example Invoice INV-42 */
+            reason?: string;
+            /**
+             * @description A repeated (source, reference) on the wallet replays the original debit (this batch’s earlier items included).
+             * @example usage_2026-11-22_api_calls
+             */
+            reference?: string;
+            /**
+             * Format: uuid
+             * @description A wallet of the workspace; an unknown one (or another workspace’s) is this item’s 404 WALLET_NOT_FOUND.
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07
+             */
+            wallet_id: string;
+        };
+        WalletDebitBatchDto: {
+            /**
+             * @description 1 to 1000 debits, applied in this order (items on one wallet in turn).
+             * @example [
+             *       {
+             *         "wallet_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07",
+             *         "amount": "1.25",
+             *         "reference": "usage_2026-11-22_api_calls"
+             *       },
+             *       {
+             *         "wallet_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d08",
+             *         "amount": "0.40",
+             *         "reference": "usage_2026-11-22_storage"
+             *       }
+             *     ]
+             */
+            debits: components["schemas"]["WalletDebitItemDto"][];
+            /**
+             * @description true: every item applies or none does (422 BATCH_REJECTED naming the refused items). Default false.
+             * @example false
+             */
+            atomic?: boolean;
+        };
+        FieldErrorDto: {
+            /** @example amount */
+            param: string;
+            /** @example INVALID_FORMAT */
+            code: string;
+            /** @example amount must be a decimal string such as "10.50" */
+            message: string;
+        };
+        ErrorDetailDto: {
+            /**
+             * @example invalid_request_error
+             * @enum {string}
+             */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "conflict_error" | "idempotency_error" | "business_rule_error" | "payment_error" | "rate_limit_error" | "api_error";
+            /**
+             * @description Stable UPPER_SNAKE machine code.
+             * @example VALIDATION_ERROR
+             */
+            code: string;
+            /** @example amount must be a decimal string such as "10.50" */
+            message: string;
+            /** @example amount */
+            param?: string;
+            /**
+             * Format: int64
+             * @example 400
+             */
+            status: number;
+            /** @example req_0b6f3f0e-9d1a-4a43-9f40-1f2d3c4b5a69 */
+            request_id: string;
+            /**
+             * @example {
+             *       "current_version": 4
+             *     }
+             */
+            details?: {
+                [key: string]: unknown;
+            };
+            errors?: components["schemas"]["FieldErrorDto"][];
+        };
+        WalletDebitOutcomeDto: {
+            /**
+             * Format: int64
+             * @description The item’s position in `debits`.
+             * @example 0
+             */
+            index: number;
+            /**
+             * Format: int64
+             * @description What POST /v1/wallets/{id}/debit would have answered for this item.
+             * @example 200
+             */
+            status: number;
+            /** @description When status is 200: the debit (or the one it replays). */
+            transaction?: components["schemas"]["WalletTransactionDto"];
+            /** @description When status is 4xx: the error that route would have answered (its body’s `error`); nothing applied for it. */
+            error?: components["schemas"]["ErrorDetailDto"];
+        };
+        WalletDebitBatchResultDto: {
+            /** @example list */
+            object: string;
+            /** @description One outcome per item, in request order. */
+            data: components["schemas"]["WalletDebitOutcomeDto"][];
+        };
         FxRateDto: {
             /** @example fx_rate */
             object: string;
@@ -6434,46 +6572,6 @@ export interface components {
         WebhookDeliveryListDto: {
             data: components["schemas"]["WebhookDeliveryDto"][];
             pagination: components["schemas"]["PaginationDto"];
-        };
-        FieldErrorDto: {
-            /** @example amount */
-            param: string;
-            /** @example INVALID_FORMAT */
-            code: string;
-            /** @example amount must be a decimal string such as "10.50" */
-            message: string;
-        };
-        ErrorDetailDto: {
-            /**
-             * @example invalid_request_error
-             * @enum {string}
-             */
-            type: "invalid_request_error" | "authentication_error" | "permission_error" | "conflict_error" | "idempotency_error" | "business_rule_error" | "payment_error" | "rate_limit_error" | "api_error";
-            /**
-             * @description Stable UPPER_SNAKE machine code.
-             * @example VALIDATION_ERROR
-             */
-            code: string;
-            /** @example amount must be a decimal string such as "10.50" */
-            message: string;
-            /** @example amount */
-            param?: string;
-            /**
-             * Format: int64
-             * @example 400
-             */
-            status: number;
-            /** @example req_0b6f3f0e-9d1a-4a43-9f40-1f2d3c4b5a69 */
-            request_id: string;
-            /**
-             * @example {
-             *       "current_version": 4
-             *     }
-             */
-            details?: {
-                [key: string]: unknown;
-            };
-            errors?: components["schemas"]["FieldErrorDto"][];
         };
         ErrorBody: {
             error: components["schemas"]["ErrorDetailDto"];
@@ -23195,6 +23293,211 @@ export interface operations {
                 };
             };
             /** @description IDEMPOTENCY_KEY_REUSED, INSUFFICIENT_FUNDS, LIMIT_EXCEEDED, FX_RATE_NOT_CONFIGURED. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createWalletDebits: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
+                "X-Workspace-Id"?: string;
+                /** @description A unique key per logical request (a UUID will do), 1–255 printable ASCII characters. A retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); the same key with another body is a 422. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "debits": [
+                 *         {
+                 *           "wallet_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07",
+                 *           "amount": "1.25",
+                 *           "reference": "usage_2026-11-22_api_calls"
+                 *         },
+                 *         {
+                 *           "wallet_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d08",
+                 *           "amount": "0.40",
+                 *           "reference": "usage_2026-11-22_storage"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WalletDebitBatchDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletDebitBatchResultDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR, DUPLICATE_HEADER, MALFORMED_REQUEST, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires wallets:write). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WORKSPACE_NOT_FOUND. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED. */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED, BATCH_REJECTED. */
             422: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

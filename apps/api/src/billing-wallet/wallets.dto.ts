@@ -1,6 +1,19 @@
-import { SOURCES } from '@app/billing-wallet';
+import { MAX_BATCH_DEBITS, SOURCES } from '@app/billing-wallet';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { ErrorDetailDto } from '../http/error-body.dto';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 import { PrincipalRefDto } from '../http/principal-ref.dto';
 import { IsTimestamp } from '../http/timestamp';
@@ -176,8 +189,8 @@ export class WalletTransactionDto {
   @ApiProperty({ type: String, nullable: true, example: 'Move credit to the EU entity' }) reason!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) reference!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d0d' }) transfer_id!: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Set on hold_capture lines.' }) hold_id!:
-    string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Set on hold_capture lines.' })
+  hold_id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) expires_at!: string | null;
   @ApiProperty({ type: () => ExchangeRateDto, nullable: true, description: 'The rate snapshot of a cross-currency transfer.' })
   exchange_rate!: ExchangeRateDto | null;
@@ -265,12 +278,20 @@ export class HoldDto {
   @ApiProperty({ example: false }) reverse_charge!: boolean;
   @ApiProperty({ type: String, nullable: true, example: '0.19' }) tax_rate!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'txr_de_standard' }) tax_rule_id!: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Internal only; null through the API.' })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    example: null,
+    description: 'Internal only; null through the API.',
+  })
   exchange_rate_base_leg_id!: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Internal only.' }) exchange_rate_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Internal only.' }) exchange_rate_id!:
+    string | null;
   @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only.' }) fx_policy_applied!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null, description: 'Internal only.' }) metric_key!: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Internal only.' }) subscription_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Internal only.' }) subscription_id!:
+    string | null;
   @ApiProperty({
     type: 'array',
     items: { type: 'object', additionalProperties: true },
@@ -359,4 +380,75 @@ export class FxRateDto {
 export class FxRateListDto {
   @ApiProperty({ type: [FxRateDto] }) data!: FxRateDto[];
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
+}
+
+/** One debit of a batch: the body of POST /v1/wallets/{id}/debit, with the wallet named by wallet_id. */
+export class WalletDebitItemDto extends MoneyOperationDto {
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07',
+    description: 'A wallet of the workspace; an unknown one (or another workspace’s) is this item’s 404 WALLET_NOT_FOUND.',
+  })
+  @IsString()
+  @MaxLength(100)
+  wallet_id!: string;
+  @ApiPropertyOptional({ enum: SOURCES, example: 'CHARGE', description: 'Default CHARGE.' }) declare source?: string;
+  @ApiPropertyOptional({
+    example: 'usage_2026-11-22_api_calls',
+    description: 'A repeated (source, reference) on the wallet replays the original debit (this batch’s earlier items included).',
+  })
+  declare reference?: string;
+}
+
+/**
+ * Items past the limit are never transformed further or validated: an array longer than the
+ * limit is refused as a whole (debits OUT_OF_RANGE), so a 1 MB body of tiny items costs no more
+ * than 1,001 of them.
+ */
+const atMostOneOverLimit = ({ value }: { value: unknown }) =>
+  Array.isArray(value) && value.length > MAX_BATCH_DEBITS ? value.slice(0, MAX_BATCH_DEBITS + 1) : value;
+
+export class WalletDebitBatchDto {
+  @ApiProperty({
+    type: [WalletDebitItemDto],
+    description: `1 to ${MAX_BATCH_DEBITS} debits, applied in this order (items on one wallet in turn).`,
+    example: [
+      { wallet_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07', amount: '1.25', reference: 'usage_2026-11-22_api_calls' },
+      { wallet_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d08', amount: '0.40', reference: 'usage_2026-11-22_storage' },
+    ],
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_BATCH_DEBITS)
+  @ValidateNested({ each: true })
+  @Type(() => WalletDebitItemDto)
+  @Transform(atMostOneOverLimit)
+  debits!: WalletDebitItemDto[];
+  @ApiPropertyOptional({
+    example: false,
+    description: 'true: every item applies or none does (422 BATCH_REJECTED naming the refused items). Default false.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  atomic?: boolean;
+}
+
+export class WalletDebitOutcomeDto {
+  @ApiProperty({ example: 0, description: 'The item’s position in `debits`.' }) index!: number;
+  @ApiProperty({ example: 200, description: 'What POST /v1/wallets/{id}/debit would have answered for this item.' })
+  status!: number;
+  @ApiPropertyOptional({ type: WalletTransactionDto, description: 'When status is 200: the debit (or the one it replays).' })
+  transaction?: WalletTransactionDto;
+  @ApiPropertyOptional({
+    type: ErrorDetailDto,
+    description: 'When status is 4xx: the error that route would have answered (its body’s `error`); nothing applied for it.',
+  })
+  error?: ErrorDetailDto;
+}
+
+export class WalletDebitBatchResultDto {
+  @ApiProperty({ example: 'list' }) object!: string;
+  @ApiProperty({ type: [WalletDebitOutcomeDto], description: 'One outcome per item, in request order.' })
+  data!: WalletDebitOutcomeDto[];
 }

@@ -320,6 +320,28 @@ const CATALOG = {
     param: 'amount',
     details: { requested: '120.00', spendable: '95.00', currency: 'EUR' },
   },
+  BATCH_REJECTED: {
+    kind: 'rule_violation',
+    message: '1 item(s) of this atomic batch were refused; none was applied.',
+    param: 'debits',
+    details: {
+      items: [
+        {
+          index: 1,
+          status: 422,
+          error: {
+            type: 'business_rule_error',
+            code: 'INSUFFICIENT_FUNDS',
+            message: 'The wallet cannot cover this amount, credit limit included.',
+            param: 'amount',
+            status: 422,
+            request_id: 'req_0b6f3f0e-9d1a-4a43-9f40-1f2d3c4b5a69',
+            details: { requested: '120.00', spendable: '95.00', currency: 'EUR' },
+          },
+        },
+      ],
+    },
+  },
   LIMIT_EXCEEDED: {
     kind: 'rule_violation',
     message: "This would exceed the wallet's max_single_credit of 2500.00 EUR.",

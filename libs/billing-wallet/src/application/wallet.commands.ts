@@ -1,5 +1,5 @@
 import { Command, Query } from '@nestjs/cqrs';
-import { Actor, Page } from '@app/shared-kernel';
+import { Actor, DomainError, Page } from '@app/shared-kernel';
 import { Wallet } from '../domain/wallet';
 import { MoneyOperationResult, TransactionView } from './wallet.view';
 
@@ -102,6 +102,26 @@ export class ListWalletTransactionsQuery extends Query<Page<TransactionView>> {
     readonly walletId: string,
     readonly limit: number,
     readonly cursor: string | undefined,
+  ) {
+    super();
+  }
+}
+
+/** The most debits one batch may carry (POST /v1/wallet_debits). */
+export const MAX_BATCH_DEBITS = 1000;
+
+export interface BatchDebitInput extends MoneyOperationInput {
+  walletId: string;
+}
+
+/** One item's answer: what POST /v1/wallets/{id}/debit would have answered for it. */
+export type BatchDebitOutcome = { index: number } & ({ result: MoneyOperationResult } | { error: DomainError });
+
+export class DebitBatchCommand extends Command<BatchDebitOutcome[]> {
+  constructor(
+    readonly actor: Actor,
+    readonly items: readonly BatchDebitInput[],
+    readonly atomic: boolean,
   ) {
     super();
   }

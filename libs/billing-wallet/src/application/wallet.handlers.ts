@@ -9,16 +9,16 @@ import {
   DomainError,
   invalidParameter,
   isUniqueViolation,
-  Money,
   parseCurrency,
   previousAttributes,
 } from '@app/shared-kernel';
-import { EntryType, replayOf, SOURCES, Source, Wallet } from '../domain/wallet';
+import { Wallet } from '../domain/wallet';
 import { WalletRepository } from '../domain/wallet.repository';
 import { PaymentMethodStore } from './payment-method.store';
 import { assertSettingsReferences } from './payment-method-reference';
 import { toWalletSettings } from './settings-input';
-import { createdBy, keyOf, walletNotFound } from './wallet-keys';
+import { keyOf, walletNotFound } from './wallet-keys';
+import { checkedAgainst, moneyAudit, movementOf, parseSource, replayed } from './money-operation';
 import { AutoTopUp } from './top-up.handlers';
 import {
   ApplyMoneyOperationCommand,
@@ -186,14 +186,7 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
     const availableBefore = wallet.availableBalance;
     if (kind !== 'credit' && input.expiresAt)
       throw invalidParameter('expires_at', 'NOT_ALLOWED', 'expires_at applies to PROMOTION credits only.');
-    const movement = {
-      amount,
-      source,
-      reason: input.reason ?? null,
-      reference,
-      createdBy: createdBy(actor),
-      now: this.clock.now(),
-    };
+    const movement = movementOf(actor, input, { source, amount, reference }, this.clock.now());
     const entry =
       kind === 'credit'
         ? wallet.credit({ ...movement, expiresAt: input.expiresAt ?? null })
@@ -202,12 +195,7 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
           : wallet.adjust(movement);
     await this.wallets.save(
       wallet,
-      this.audit.write(actor, {
-        action: `wallet.${kind === 'adjust' ? 'adjusted' : kind === 'credit' ? 'credited' : 'debited'}`,
-        resourceType: 'wallet',
-        resourceId: walletId,
-        data: { transaction_id: entry.id, amount: entry.amount.toString(), currency: wallet.snapshot.currency },
-      }),
+      this.audit.write(actor, moneyAudit(kind, wallet, entry)),
       ...(await this.events.stage(actor, [{ wallet, availableBefore }])),
     );
     await this.autoTopUp.afterBalanceLowered(keyOf(actor, walletId), wallet, availableBefore);
@@ -220,29 +208,11 @@ export class ApplyMoneyOperationHandler implements ICommandHandler<ApplyMoneyOpe
     const key = keyOf(actor, walletId);
     const wallet = await this.wallets.lock(key);
     if (!wallet) throw walletNotFound();
-    wallet.assertCurrency(input.currency);
-    const amount = Money.parse(input.amount, wallet.snapshot.currency, 'amount');
-    const reference = input.reference ?? null;
+    const { amount, reference } = checkedAgainst(wallet, input);
     const original = reference === null ? undefined : await this.wallets.findByReference(key, source, reference);
-    const replay: MoneyOperationResult | undefined = original && {
-      transaction: {
-        walletId,
-        currency: wallet.snapshot.currency,
-        entry: replayOf(original, ENTRY_TYPES[kind], kind === 'debit' ? amount.negate() : amount),
-      },
-      replayed: true,
-    };
+    const replay = original && replayed(kind, walletId, wallet, original, amount);
     return { source, wallet, amount, reference, replay };
   }
-}
-
-const ENTRY_TYPES: Record<MoneyOperationKind, EntryType> = { credit: 'credit', debit: 'debit', adjust: 'adjustment' };
-
-function parseSource(value: string | undefined, kind: MoneyOperationKind): Source {
-  if (value === undefined) return kind === 'adjust' ? 'MANUAL' : kind === 'credit' ? 'PAYMENT' : 'CHARGE';
-  if (!SOURCES.includes(value as Source))
-    throw invalidParameter('source', 'INVALID_VALUE', `source must be one of ${SOURCES.join(', ')}.`);
-  return value as Source;
 }
 
 /** What an approver sees and what the executor re-applies. */

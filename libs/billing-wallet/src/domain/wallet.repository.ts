@@ -18,6 +18,16 @@ export abstract class WalletRepository {
    * writes that belong to the same decision (its audit row, hold, transfer), in one statement.
    */
   abstract save(wallets: Wallet | readonly Wallet[], ...alongside: SqlWrite[]): Promise<void>;
+  /**
+   * Many wallets of one workspace (a batch) in one statement of a fixed shape: the wallet rows,
+   * ledger lines and lot changes as set-based writes, with the writes alongside.
+   */
+  abstract saveAll(wallets: readonly Wallet[], ...alongside: SqlWrite[]): Promise<void>;
+  /** The credit, debit or adjustment lines that already carry these (wallet, source, reference) triples, in one round trip. */
+  abstract findByReferences(
+    scope: Omit<WalletKey, 'walletId'>,
+    lookups: ReadonlyArray<{ walletId: string; source: Source; reference: string }>,
+  ): Promise<Array<{ walletId: string; entry: LedgerEntry }>>;
   abstract findByReference(key: WalletKey, source: Source, reference: string): Promise<LedgerEntry | undefined>;
   abstract demotePrimary(key: Omit<WalletKey, 'walletId'>, customerId: string, exceptWalletId: string): Promise<void>;
 }

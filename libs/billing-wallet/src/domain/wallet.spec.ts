@@ -76,6 +76,24 @@ describe('Wallet', () => {
     );
   });
 
+  it('leaves itself untouched by a refused debit: the next one is decided as if the refused one was never asked', () => {
+    // A batch of debits decides every item in memory on the locked wallet and writes only the applied ones.
+    const wallet = openWallet();
+    wallet.credit({ amount: usd('10.00'), source: 'PAYMENT', createdBy: by, now: t0 });
+    wallet.credit({ amount: usd('3.00'), source: 'PROMOTION', expiresAt: at(24), createdBy: by, now: t0 });
+    wallet.debit({ amount: usd('1.00'), source: 'CHARGE', createdBy: by, now: t0 });
+    const before = { state: structuredClone(wallet.snapshot), pending: wallet.takeChanges() };
+    for (const amount of ['12.01', '0.00', '-1.00'])
+      expect(code(() => wallet.debit({ amount: usd(amount), source: 'CHARGE', createdBy: by, now: t0 }))).not.toBeUndefined();
+    expect(code(() => wallet.debit({ amount: Money.of('1.00', 'EUR'), source: 'CHARGE', createdBy: by, now: t0 }))).toBe(
+      'CURRENCY_MISMATCH',
+    );
+    expect(wallet.snapshot).toEqual(before.state);
+    expect(wallet.takeChanges()).toEqual({ entries: [], lotsCreated: [], lotsDrawn: [] });
+    const next = wallet.debit({ amount: usd('12.00'), source: 'CHARGE', createdBy: by, now: t0 });
+    expect([next.promotionalAmount, next.cashAmount, next.endingCash].map(String)).toEqual(['-2.00', '-10.00', '0.00']);
+  });
+
   it('does not spend expired lots even before the expiry job ran', () => {
     const wallet = openWallet();
     wallet.credit({ amount: usd('5.00'), source: 'PROMOTION', expiresAt: at(1), createdBy: by, now: t0 });

@@ -11,6 +11,7 @@ import {
   TRANSACTION_COLUMNS,
   TransactionRow,
   walletWrites,
+  walletsWrites,
   WalletRow,
 } from './wallet-rows';
 
@@ -61,6 +62,37 @@ export class TypeOrmWalletRepository extends WalletRepository {
   async save(wallets: Wallet | readonly Wallet[], ...alongside: SqlWrite[]): Promise<void> {
     const all = Array.isArray(wallets) ? (wallets as readonly Wallet[]) : [wallets as Wallet];
     await executeWrites(this.txHost.tx, [...all.flatMap(walletWrites), ...alongside]);
+  }
+
+  async saveAll(wallets: readonly Wallet[], ...alongside: SqlWrite[]): Promise<void> {
+    await executeWrites(this.txHost.tx, [...walletsWrites(wallets), ...alongside]);
+  }
+
+  async findByReferences(
+    { organizationId, workspaceId }: Omit<WalletKey, 'walletId'>,
+    lookups: ReadonlyArray<{ walletId: string; source: Source; reference: string }>,
+  ): Promise<Array<{ walletId: string; entry: LedgerEntry }>> {
+    if (lookups.length === 0) return [];
+    // Each (wallet, source, reference) looked up by all three columns of the lookup index, as the
+    // single operation's lookup is: three lists bound only the wallet (the planner filtered the
+    // rest), and read every line of a busy wallet.
+    const rows: TransactionRow[] = await preparedQuery(
+      this.txHost.tx,
+      `SELECT t.* FROM unnest($3::uuid[], $4::text[], $5::text[]) AS k(wallet_id, source, reference)
+         CROSS JOIN LATERAL (
+           SELECT ${TRANSACTION_COLUMNS} FROM wallet_transactions x
+            WHERE x.wallet_id = k.wallet_id AND x.source = k.source AND x.reference = k.reference
+              AND x.reference IS NOT NULL AND x.type IN ('credit', 'debit', 'adjustment') AND ${sameTenant('x', '$1', '$2')}
+         ) t`,
+      [
+        organizationId,
+        workspaceId,
+        lookups.map((lookup) => lookup.walletId),
+        lookups.map((lookup) => lookup.source),
+        lookups.map((lookup) => lookup.reference),
+      ],
+    );
+    return rows.map((row) => ({ walletId: row.wallet_id, entry: toEntry(row) }));
   }
 
   async findByReference(

@@ -185,6 +185,16 @@ export function settingsParameters(s: Readonly<WalletState>): unknown[] {
   ];
 }
 
+/** Appends ledger lines of one workspace ($1, $2), given as a JSON array of entry records ($3). */
+const INSERT_LEDGER_LINES = `INSERT INTO wallet_transactions (organization_id, workspace_id, ${TRANSACTION_COLUMNS})
+         SELECT $1, $2, e.wallet_id, e.id, e.type, e.source, e.amount, e.currency, e.cash_amount, e.promotional_amount,
+                e.ending_cash_balance, e.ending_promotional_balance, e.reason, e.reference, e.transfer_id, e.hold_id, e.expires_at,
+                e.exchange_rate, e.funding, e.created_by_type, e.created_by_id, e.created_at
+           FROM jsonb_to_recordset($3::jsonb) AS e(wallet_id uuid, id uuid, type text, source text, amount numeric, currency char(3),
+                cash_amount numeric, promotional_amount numeric, ending_cash_balance numeric, ending_promotional_balance numeric,
+                reason text, reference text, transfer_id uuid, hold_id uuid, expires_at timestamptz, exchange_rate jsonb, funding jsonb,
+                created_by_type text, created_by_id uuid, created_at timestamptz)`;
+
 /** The wallet row, its new ledger lines, its new lots and each lot it drew from: the writes of one statement. */
 export function walletWrites(wallet: Wallet): SqlWrite[] {
   const s = wallet.snapshot;
@@ -208,14 +218,7 @@ export function walletWrites(wallet: Wallet): SqlWrite[] {
       ],
     },
     {
-      text: `INSERT INTO wallet_transactions (organization_id, workspace_id, ${TRANSACTION_COLUMNS})
-         SELECT $1, $2, e.wallet_id, e.id, e.type, e.source, e.amount, e.currency, e.cash_amount, e.promotional_amount,
-                e.ending_cash_balance, e.ending_promotional_balance, e.reason, e.reference, e.transfer_id, e.hold_id, e.expires_at,
-                e.exchange_rate, e.funding, e.created_by_type, e.created_by_id, e.created_at
-           FROM jsonb_to_recordset($3::jsonb) AS e(wallet_id uuid, id uuid, type text, source text, amount numeric, currency char(3),
-                cash_amount numeric, promotional_amount numeric, ending_cash_balance numeric, ending_promotional_balance numeric,
-                reason text, reference text, transfer_id uuid, hold_id uuid, expires_at timestamptz, exchange_rate jsonb, funding jsonb,
-                created_by_type text, created_by_id uuid, created_at timestamptz)`,
+      text: INSERT_LEDGER_LINES,
       values: [s.organizationId, s.workspaceId, JSON.stringify(changes.entries.map((entry) => entryRecord(wallet, entry)))],
     },
     {
@@ -235,14 +238,107 @@ export function walletWrites(wallet: Wallet): SqlWrite[] {
         ),
       ],
     },
-    // One UPDATE per drawn lot, by its whole key: a join on the list would let the planner read
-    // every lot the wallet ever had (spent ones included) whenever it guesses the wallet has few.
     ...changes.lotsDrawn
       .filter((drawn) => !changes.lotsCreated.some((lot) => lot.id === drawn.lotId))
-      .map((drawn) => ({
-        text: `UPDATE promotional_lots SET remaining = $5
-          WHERE organization_id = $1 AND workspace_id = $2 AND wallet_id = $3 AND id = $4`,
-        values: [...key, drawn.lotId, drawn.remaining.toString()],
-      })),
+      .map((drawn) => lotDrawnWrite(key, drawn.lotId, drawn.remaining)),
   ];
+}
+
+/**
+ * One UPDATE per drawn lot, by its whole key: a join on the list would let the planner read every
+ * lot the wallet (or the workspace) ever had, spent ones included, whenever it guesses there are few.
+ */
+function lotDrawnWrite(key: string[], lotId: string, remaining: Money): SqlWrite {
+  return {
+    text: `UPDATE promotional_lots SET remaining = $5
+          WHERE organization_id = $1 AND workspace_id = $2 AND wallet_id = $3 AND id = $4`,
+    values: [...key, lotId, remaining.toString()],
+  };
+}
+
+/**
+ * The writes of many wallets of one workspace (a batch of debits) in set-based statements whose
+ * number does not grow with the wallets: the wallet rows, the ledger lines and the lots created,
+ * each a single statement over a JSON array; only the lots drawn down are one UPDATE each, by
+ * their whole key, as for one wallet. Every statement names the organization and the workspace by
+ * parameter (Citus routes them to the organization's shard) and finds each row through a unique
+ * index, whatever the statistics say.
+ */
+export function walletsWrites(wallets: readonly Wallet[]): SqlWrite[] {
+  if (wallets.length === 0) return [];
+  const { organizationId, workspaceId } = wallets[0].snapshot;
+  for (const wallet of wallets) {
+    const s = wallet.snapshot;
+    if (s.organizationId !== organizationId || s.workspaceId !== workspaceId)
+      throw new Error('walletsWrites: every wallet must belong to one workspace');
+  }
+  const tenant = [organizationId, workspaceId];
+  const all = wallets.map((wallet) => ({ wallet, changes: wallet.takeChanges() }));
+  const rows = all.map(({ wallet }) => {
+    const s = wallet.snapshot;
+    const [creditLimit, maxBalance, maxSingleCredit, lowBalanceThreshold, autoEnabled, autoAmount, autoMethod] =
+      settingsParameters(s);
+    return {
+      id: s.id,
+      cash_balance: s.cash.toString(),
+      promotional_balance: s.promotional.toString(),
+      held_balance: s.held.toString(),
+      credit_limit: creditLimit,
+      max_balance: maxBalance,
+      max_single_credit: maxSingleCredit,
+      low_balance_threshold: lowBalanceThreshold,
+      auto_topup_enabled: autoEnabled,
+      auto_topup_amount: autoAmount,
+      auto_topup_payment_method_id: autoMethod,
+      is_primary: s.isPrimary,
+      version: s.version,
+      updated_at: s.updatedAt.toISOString(),
+    };
+  });
+  const entries = all.flatMap(({ wallet, changes }) => changes.entries.map((entry) => entryRecord(wallet, entry)));
+  const lotsCreated = all.flatMap(({ wallet, changes }) =>
+    changes.lotsCreated.map((lot) => ({
+      wallet_id: wallet.id,
+      id: lot.id,
+      amount: lot.amount.toString(),
+      remaining: lot.remaining.toString(),
+      expires_at: lot.expiresAt?.toISOString() ?? null,
+      created_at: lot.createdAt.toISOString(),
+    })),
+  );
+  const lotsDrawn = all.flatMap(({ wallet, changes }) =>
+    changes.lotsDrawn
+      .filter((drawn) => !changes.lotsCreated.some((lot) => lot.id === drawn.lotId))
+      .map((drawn) => lotDrawnWrite([organizationId, workspaceId, wallet.id], drawn.lotId, drawn.remaining)),
+  );
+  const writes: SqlWrite[] = [
+    {
+      text: `UPDATE wallets w SET cash_balance = v.cash_balance, promotional_balance = v.promotional_balance,
+           held_balance = v.held_balance, credit_limit = v.credit_limit, max_balance = v.max_balance,
+           max_single_credit = v.max_single_credit, low_balance_threshold = v.low_balance_threshold,
+           auto_topup_enabled = v.auto_topup_enabled, auto_topup_amount = v.auto_topup_amount,
+           auto_topup_payment_method_id = v.auto_topup_payment_method_id, is_primary = v.is_primary, version = v.version,
+           updated_at = v.updated_at
+          FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, cash_balance numeric, promotional_balance numeric, held_balance numeric,
+               credit_limit numeric, max_balance numeric, max_single_credit numeric, low_balance_threshold numeric,
+               auto_topup_enabled boolean, auto_topup_amount numeric, auto_topup_payment_method_id text, is_primary boolean,
+               version integer, updated_at timestamptz)
+         WHERE w.id = v.id AND w.id = ANY ($4::uuid[]) AND ${sameTenant('w', '$1', '$2')}`,
+      // The ids again as a list: the unique index on id bounds the wallets read (a join on the JSON
+      // alone, estimated at 100 rows, let the planner scan every wallet of a table it believed small).
+      values: [...tenant, JSON.stringify(rows), rows.map((row) => row.id)],
+    },
+  ];
+  if (entries.length > 0) writes.push({ text: INSERT_LEDGER_LINES, values: [...tenant, JSON.stringify(entries)] });
+  if (lotsCreated.length > 0) {
+    writes.push({
+      text: `INSERT INTO promotional_lots (organization_id, workspace_id, wallet_id, id, amount, remaining, expires_at, created_at)
+         SELECT $1, $2, l.wallet_id, l.id, l.amount, l.remaining, l.expires_at, l.created_at
+           FROM jsonb_to_recordset($3::jsonb)
+             AS l(wallet_id uuid, id uuid, amount numeric, remaining numeric, expires_at timestamptz, created_at timestamptz)`,
+      values: [...tenant, JSON.stringify(lotsCreated)],
+    });
+  }
+  writes.push(...lotsDrawn);
+  return writes;
 }

@@ -59,4 +59,33 @@ export class AuditLog {
       ],
     };
   }
+
+  /** Many audit rows of one actor as a single set-based write (a batch's), one statement whatever their number. */
+  writeMany(actor: AuditActor, entries: readonly AuditEntry[]): SqlWrite {
+    const requestId = this.cls.isActive() ? (this.cls.get<string | undefined>(REQUEST_ID_KEY) ?? null) : null;
+    const now = this.clock.now();
+    return {
+      text: `INSERT INTO audit_events (organization_id, id, workspace_id, action, resource_type, resource_id,
+         principal_type, principal_id, request_id, data, occurred_at)
+       SELECT $1, e.id, $2, e.action, e.resource_type, e.resource_id, $3, $4, $5, e.data, $6
+         FROM jsonb_to_recordset($7::jsonb) AS e(id uuid, action text, resource_type text, resource_id text, data jsonb)`,
+      values: [
+        actor.organizationId,
+        actor.workspaceId,
+        actor.principal.type,
+        actor.principal.id,
+        requestId,
+        now,
+        JSON.stringify(
+          entries.map((entry) => ({
+            id: newId(),
+            action: entry.action,
+            resource_type: entry.resourceType,
+            resource_id: entry.resourceId,
+            data: entry.data ?? {},
+          })),
+        ),
+      ],
+    };
+  }
 }

@@ -2188,6 +2188,90 @@ export type TransferResponseDto = {
     credit_transaction: WalletTransactionDto;
 };
 
+export type WalletDebitItemDto = {
+    /**
+     * Decimal string in major units, at most the currency’s minor-unit precision.
+     */
+    amount: string;
+    /**
+     * Default CHARGE.
+     */
+    source?: 'PAYMENT' | 'REFUND' | 'PROMOTION' | 'INVOICE' | 'CHARGE' | 'FEE' | 'MANUAL' | 'TRANSFER';
+    /**
+     * Echo-guard: must equal the wallet’s currency when sent.
+     */
+    currency?: string;
+    reason?: string;
+    /**
+     * A repeated (source, reference) on the wallet replays the original debit (this batch’s earlier items included).
+     */
+    reference?: string;
+    /**
+     * A wallet of the workspace; an unknown one (or another workspace’s) is this item’s 404 WALLET_NOT_FOUND.
+     */
+    wallet_id: string;
+};
+
+export type WalletDebitBatchDto = {
+    /**
+     * 1 to 1000 debits, applied in this order (items on one wallet in turn).
+     */
+    debits: Array<WalletDebitItemDto>;
+    /**
+     * true: every item applies or none does (422 BATCH_REJECTED naming the refused items). Default false.
+     */
+    atomic?: boolean;
+};
+
+export type FieldErrorDto = {
+    param: string;
+    code: string;
+    message: string;
+};
+
+export type ErrorDetailDto = {
+    type: 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'conflict_error' | 'idempotency_error' | 'business_rule_error' | 'payment_error' | 'rate_limit_error' | 'api_error';
+    /**
+     * Stable UPPER_SNAKE machine code.
+     */
+    code: string;
+    message: string;
+    param?: string;
+    status: number;
+    request_id: string;
+    details?: {
+        [key: string]: unknown;
+    };
+    errors?: Array<FieldErrorDto>;
+};
+
+export type WalletDebitOutcomeDto = {
+    /**
+     * The item’s position in `debits`.
+     */
+    index: number;
+    /**
+     * What POST /v1/wallets/{id}/debit would have answered for this item.
+     */
+    status: number;
+    /**
+     * When status is 200: the debit (or the one it replays).
+     */
+    transaction?: WalletTransactionDto;
+    /**
+     * When status is 4xx: the error that route would have answered (its body’s `error`); nothing applied for it.
+     */
+    error?: ErrorDetailDto;
+};
+
+export type WalletDebitBatchResultDto = {
+    object: string;
+    /**
+     * One outcome per item, in request order.
+     */
+    data: Array<WalletDebitOutcomeDto>;
+};
+
 export type FxRateDto = {
     object: string;
     from_currency: string;
@@ -2403,28 +2487,6 @@ export type WebhookDeliveryDto = {
 export type WebhookDeliveryListDto = {
     data: Array<WebhookDeliveryDto>;
     pagination: PaginationDto;
-};
-
-export type FieldErrorDto = {
-    param: string;
-    code: string;
-    message: string;
-};
-
-export type ErrorDetailDto = {
-    type: 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'conflict_error' | 'idempotency_error' | 'business_rule_error' | 'payment_error' | 'rate_limit_error' | 'api_error';
-    /**
-     * Stable UPPER_SNAKE machine code.
-     */
-    code: string;
-    message: string;
-    param?: string;
-    status: number;
-    request_id: string;
-    details?: {
-        [key: string]: unknown;
-    };
-    errors?: Array<FieldErrorDto>;
 };
 
 export type ErrorBody = {
@@ -9686,6 +9748,78 @@ export type TransferWalletFundsResponses = {
 };
 
 export type TransferWalletFundsResponse = TransferWalletFundsResponses[keyof TransferWalletFundsResponses];
+
+export type CreateWalletDebitsData = {
+    body: WalletDebitBatchDto;
+    headers: {
+        /**
+         * Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode.
+         */
+        'X-Workspace-Id'?: string;
+        /**
+         * A unique key per logical request (a UUID will do), 1–255 printable ASCII characters. A retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); the same key with another body is a 422.
+         */
+        'Idempotency-Key': string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/wallet_debits';
+};
+
+export type CreateWalletDebitsErrors = {
+    /**
+     * VALIDATION_ERROR, DUPLICATE_HEADER, MALFORMED_REQUEST, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID.
+     */
+    400: ErrorBody;
+    /**
+     * UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED.
+     */
+    401: ErrorBody;
+    /**
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires wallets:write).
+     */
+    403: ErrorBody;
+    /**
+     * WORKSPACE_NOT_FOUND.
+     */
+    404: ErrorBody;
+    /**
+     * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE.
+     */
+    415: ErrorBody;
+    /**
+     * IDEMPOTENCY_KEY_REUSED, BATCH_REJECTED.
+     */
+    422: ErrorBody;
+    /**
+     * RATE_LIMITED.
+     */
+    429: ErrorBody;
+    /**
+     * HEADERS_TOO_LARGE.
+     */
+    431: ErrorBody;
+    /**
+     * SHUTTING_DOWN, DATABASE_UNAVAILABLE.
+     */
+    503: ErrorBody;
+};
+
+export type CreateWalletDebitsError = CreateWalletDebitsErrors[keyof CreateWalletDebitsErrors];
+
+export type CreateWalletDebitsResponses = {
+    200: WalletDebitBatchResultDto;
+};
+
+export type CreateWalletDebitsResponse = CreateWalletDebitsResponses[keyof CreateWalletDebitsResponses];
 
 export type ListFxRatesData = {
     body?: never;
