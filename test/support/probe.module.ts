@@ -67,12 +67,17 @@ export const PROBE_ORGANIZATION_ID = '019ab000-0000-7000-8000-000000000001';
 /** A queue of one slot whose jobs take a while: what they started, in order (fairness between organizations). */
 export const PROBE_SLOW_JOB = 'probe.slow';
 export const PROBE_SLOW_JOB_MS = 40;
+/** Three slots, one organization's jobs at most one at a time: what ran at once, per label prefix. */
+export const PROBE_SHARED_JOB = 'probe.shared-slots';
 
 /** Runs the follow-up job that every written note enqueues, and the slow probe jobs. */
 @Injectable()
 export class ProbeFollowUps implements OnModuleInit {
   readonly done: string[] = [];
   readonly slowStarted: string[] = [];
+  /** PROBE_SHARED_JOB: the labels running now, and every label's overlap with the others when it ran. */
+  readonly sharedRunning = new Set<string>();
+  readonly sharedOverlaps: Array<{ label: string; alongside: string[] }> = [];
 
   constructor(private readonly jobs: JobQueue) {}
 
@@ -84,6 +89,18 @@ export class ProbeFollowUps implements OnModuleInit {
       handler: async ({ label }) => {
         this.slowStarted.push(label);
         await new Promise((resolve) => setTimeout(resolve, PROBE_SLOW_JOB_MS));
+      },
+    });
+    this.jobs.define<{ label: string }>({
+      name: PROBE_SHARED_JOB,
+      maxLatencySeconds: 0.5,
+      concurrency: 3,
+      perOrganizationConcurrency: 1,
+      handler: async ({ label }) => {
+        this.sharedRunning.add(label);
+        await new Promise((resolve) => setTimeout(resolve, PROBE_SLOW_JOB_MS));
+        this.sharedOverlaps.push({ label, alongside: [...this.sharedRunning].filter((other) => other !== label) });
+        this.sharedRunning.delete(label);
       },
     });
   }

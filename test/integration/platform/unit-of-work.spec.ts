@@ -16,6 +16,7 @@ import { DataSource } from 'typeorm';
 import {
   PROBE_JOB,
   PROBE_ORGANIZATION_ID,
+  PROBE_SHARED_JOB,
   PROBE_SLOW_JOB,
   PROBE_TABLE_SQL,
   ProbeFollowUps,
@@ -211,5 +212,27 @@ describe('Unit of work, outbox and job queue on PostgreSQL', () => {
     // send; a batch of ten fetched before it put up to ten of the fan-out's later rounds ahead of it.
     expect(followUps.slowStarted.indexOf('small') - startedBeforeSend).toBeLessThanOrEqual(FETCH_BATCH_SIZE);
     await db.query(`DELETE FROM pgboss.job WHERE name = $1`, [PROBE_SLOW_JOB]);
+  });
+
+  it("runs one organization's fan-out at most perOrganizationConcurrency at a time, leaving slots to another's", async () => {
+    const followUps = t.app.get(ProbeFollowUps);
+    const queue = t.app.get(JobQueue);
+    const large = { organizationId: '019ab000-0000-7000-8000-0000000000c3', workspaceMode: 'live' as const };
+    const small = { organizationId: '019ab000-0000-7000-8000-0000000000d4', workspaceMode: 'live' as const };
+    await queue.sendFair(
+      PROBE_SHARED_JOB,
+      large,
+      Array.from({ length: 8 }, (_, index) => ({ data: { label: `large-${index}` } })),
+    );
+    await queue.send(PROBE_SHARED_JOB, small, { label: 'small' });
+    const deadline = Date.now() + 20_000;
+    while (followUps.sharedOverlaps.length < 9 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+
+    expect(followUps.sharedOverlaps).toHaveLength(9);
+    // Three slots, yet never two of the large organization's jobs at once; the small one, sent last
+    // and as old as none of them, ran in a slot they left free instead of after them.
+    for (const { label, alongside } of followUps.sharedOverlaps.filter(({ label }) => label.startsWith('large-')))
+      expect({ label, alongside: alongside.filter((other) => other.startsWith('large-')) }).toEqual({ label, alongside: [] });
+    expect(followUps.sharedOverlaps.findIndex(({ label }) => label === 'small')).toBeLessThanOrEqual(2);
   });
 });

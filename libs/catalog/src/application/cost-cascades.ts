@@ -17,7 +17,13 @@ export const CASCADE_RUN_JOB = 'catalog.cascade-run';
 export const CASCADE_TASK_JOB = 'catalog.cascade-task';
 
 function taskKey(job: { organizationId: string; workspaceId: string; runId: string; productId: string }): CascadeTaskKey {
-  return { organizationId: job.organizationId, workspaceId: job.workspaceId, runId: job.runId, subjectKind: 'product', subjectId: job.productId };
+  return {
+    organizationId: job.organizationId,
+    workspaceId: job.workspaceId,
+    runId: job.runId,
+    subjectKind: 'product',
+    subjectId: job.productId,
+  };
 }
 
 interface RunJob {
@@ -49,7 +55,10 @@ const MAX_TASK_ATTEMPTS = 5;
 /** Consumers one run of the run job expands; the rest follow in the next run (no job monopolises a worker). */
 export const CASCADE_EXPAND_PAGE = 100;
 
-function sameMaterialization(head: { unitPrice: string | null; costs: MaterializedCost[] }, next: Materialization & { ok: true }): boolean {
+function sameMaterialization(
+  head: { unitPrice: string | null; costs: MaterializedCost[] },
+  next: Materialization & { ok: true },
+): boolean {
   const canonical = (costs: MaterializedCost[]) =>
     costs
       .map((cost) => `${cost.scope}|${cost.key}|${cost.costId}|${cost.revisionNo}|${cost.value}`)
@@ -82,7 +91,13 @@ export class CostCascades implements OnModuleInit {
     // Two runs expand side by side: one organization's page never holds up another's run.
     this.jobs.define<RunJob>({ name: CASCADE_RUN_JOB, handler: (job) => this.expand(job), maxLatencySeconds: 1, concurrency: 2 });
     // Tasks lock one product each, so several run side by side; the pool keeps room for requests.
-    this.jobs.define<TaskJob>({ name: CASCADE_TASK_JOB, handler: (job) => this.runTask(job), maxLatencySeconds: 1, concurrency: 6 });
+    this.jobs.define<TaskJob>({
+      name: CASCADE_TASK_JOB,
+      handler: (job) => this.runTask(job),
+      maxLatencySeconds: 1,
+      concurrency: 6,
+      perOrganizationConcurrency: 2,
+    });
   }
 
   /** The consumers of an ORG cost now, by product id: ACTIVE products whose head has a row for it (transitive use included). */
@@ -117,9 +132,13 @@ export class CostCascades implements OnModuleInit {
       if (!result.ok) broken.push({ product_id: consumer.product_id, code: result.error.code, message: result.error.message });
     }
     if (broken.length > 0) {
-      throw catalogRuleViolation('CONSUMER_WOULD_BREAK', `This value would break the price of ${broken.length} consuming product(s).`, {
-        details: { products: broken.slice(0, 50) },
-      });
+      throw catalogRuleViolation(
+        'CONSUMER_WOULD_BREAK',
+        `This value would break the price of ${broken.length} consuming product(s).`,
+        {
+          details: { products: broken.slice(0, 50) },
+        },
+      );
     }
   }
 
@@ -144,8 +163,15 @@ export class CostCascades implements OnModuleInit {
         this.clock.now(),
       ],
     );
-    const job: RunJob = { organizationId: actor.organizationId, workspaceId: actor.workspaceId, runId, workspaceMode: actor.workspaceMode };
-    await this.jobs.sendFair(CASCADE_RUN_JOB, jobTenantOf(job), [{ data: job, startAfter: revision.effectiveAt, singletonKey: runId }]);
+    const job: RunJob = {
+      organizationId: actor.organizationId,
+      workspaceId: actor.workspaceId,
+      runId,
+      workspaceMode: actor.workspaceMode,
+    };
+    await this.jobs.sendFair(CASCADE_RUN_JOB, jobTenantOf(job), [
+      { data: job, startAfter: revision.effectiveAt, singletonKey: runId },
+    ]);
     return runId;
   }
 
@@ -184,13 +210,13 @@ export class CostCascades implements OnModuleInit {
     );
     if (found.length > CASCADE_EXPAND_PAGE) {
       const after = consumers[consumers.length - 1].product_id;
-      await this.query(`UPDATE cascade_runs SET started_at = COALESCE(started_at, $4) WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
-        organizationId,
-        workspaceId,
-        runId,
-        now,
+      await this.query(
+        `UPDATE cascade_runs SET started_at = COALESCE(started_at, $4) WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+        [organizationId, workspaceId, runId, now],
+      );
+      await this.jobs.sendFair(CASCADE_RUN_JOB, jobTenantOf(job), [
+        { data: { ...job, after }, singletonKey: `${runId}:${after}` },
       ]);
-      await this.jobs.sendFair(CASCADE_RUN_JOB, jobTenantOf(job), [{ data: { ...job, after }, singletonKey: `${runId}:${after}` }]);
       return;
     }
     const [{ count }] = await this.query<{ count: number }>(
@@ -217,10 +243,14 @@ export class CostCascades implements OnModuleInit {
         // Lock timeouts, deadlocks, a lost connection: the queue retries (with backoff) until the budget is spent.
         const attempts = await this.countAttempt(job);
         if (attempts < MAX_TASK_ATTEMPTS) throw error;
-        this.logger.warn(`cascade task ${job.runId}/${job.productId} gave up after ${attempts} attempts: ${(error as Error).message}`);
+        this.logger.warn(
+          `cascade task ${job.runId}/${job.productId} gave up after ${attempts} attempts: ${(error as Error).message}`,
+        );
       }
       const refusal =
-        error instanceof DomainError ? error : new DomainError('unavailable', 'CASCADE_RETRIES_EXHAUSTED', (error as Error).message);
+        error instanceof DomainError
+          ? error
+          : new DomainError('unavailable', 'CASCADE_RETRIES_EXHAUSTED', (error as Error).message);
       await this.recordError(job, refusal);
     }
   }
@@ -248,12 +278,22 @@ export class CostCascades implements OnModuleInit {
     const { published } = product.republish({
       now,
       createdBy: run.created_by,
-      cascadeSource: { entityType: 'cost', entityId: run.source_id, versionId: run.source_version_id, version: run.source_version },
+      cascadeSource: {
+        entityType: 'cost',
+        entityId: run.source_id,
+        versionId: run.source_version_id,
+        version: run.source_version,
+      },
       materialization,
     });
     await this.products.save(product);
     // Plans tracking this product follow it, once per plan for the whole cost cascade (model §3.5).
-    await this.planCascades.afterProductGoLive(job, { productId: product.id, versionId: published!.id, version: published!.version }, run.created_by, job.runId);
+    await this.planCascades.afterProductGoLive(
+      job,
+      { productId: product.id, versionId: published!.id, version: published!.version },
+      run.created_by,
+      job.runId,
+    );
     await this.finishTask(job, 'republished', published!);
   }
 
@@ -268,7 +308,12 @@ export class CostCascades implements OnModuleInit {
         product.republish({
           now: this.clock.now(),
           createdBy: run.created_by,
-          cascadeSource: { entityType: 'cost', entityId: run.source_id, versionId: run.source_version_id, version: run.source_version },
+          cascadeSource: {
+            entityType: 'cost',
+            entityId: run.source_id,
+            versionId: run.source_version_id,
+            version: run.source_version,
+          },
           materialization: { ok: false, error },
         }).errored ?? null;
       await this.products.save(product);
@@ -295,11 +340,10 @@ export class CostCascades implements OnModuleInit {
   }
 
   private async keyOf(tenant: TenantKey, costId: string): Promise<string> {
-    const [row] = await this.query<{ key: string }>(`SELECT key FROM costs WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
-      tenant.organizationId,
-      tenant.workspaceId,
-      costId,
-    ]);
+    const [row] = await this.query<{ key: string }>(
+      `SELECT key FROM costs WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+      [tenant.organizationId, tenant.workspaceId, costId],
+    );
     return row.key;
   }
 

@@ -26,6 +26,13 @@ export interface JobDefinition<T extends object> {
   maxLatencySeconds?: number;
   /** Jobs of this queue run at once in one instance (each in its own transaction). Default 1. */
   concurrency?: number;
+  /**
+   * Jobs of one organization this queue runs at once in one instance; unbounded by default. A
+   * fan-out queue sets it below `concurrency`, so one organization's thousands of jobs leave slots,
+   * and the instance's CPU, to the others' (P18). Per instance, held in memory: pg-boss's
+   * database-wide limit lets concurrent fetches race past it.
+   */
+  perOrganizationConcurrency?: number;
 }
 
 export interface SendJobOptions {
@@ -192,6 +199,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
         notifyPollingIntervalSeconds: poll,
         burstWhenBatchFull: true,
         localConcurrency: definition.concurrency ?? 1,
+        localGroupConcurrency: definition.perOrganizationConcurrency,
       };
       await boss.work<object>(definition.name, options, async (jobs) => {
         for (const job of jobs) await definition.handler(job.data);
