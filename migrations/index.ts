@@ -23,6 +23,7 @@ import { PlanStatusCounts1763805600000 } from './1763805600000-plan-status-count
 import { DistributionReadyKeys1763806000000 } from './1763806000000-distribution-ready-keys';
 import { SignInAttempts1763806100000 } from './1763806100000-sign-in-attempts';
 import { DistributeOnCitus1763807000000 } from './1763807000000-distribute-on-citus';
+import { RateLimitWindowsOnCoordinator1763807100000 } from './1763807100000-rate-limit-windows-on-coordinator';
 
 /** Every migration, in order. A new migration is appended here and never edited after landing. */
 export const migrations = [
@@ -51,4 +52,5 @@ export const migrations = [
   DistributionReadyKeys1763806000000,
   SignInAttempts1763806100000,
   DistributeOnCitus1763807000000,
+  RateLimitWindowsOnCoordinator1763807100000,
 ];
