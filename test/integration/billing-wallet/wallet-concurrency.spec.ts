@@ -60,9 +60,10 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
   async function balances(walletId: string): Promise<{ cash: string; promotional: string; lines: number }> {
     const [row] = await db.query(
       `SELECT cash_balance::text AS cash, promotional_balance::text AS promotional,
-              (SELECT count(*) FROM wallet_transactions t WHERE t.wallet_id = w.id)::int AS lines
-         FROM wallets w WHERE id = $1`,
-      [walletId],
+              (SELECT count(*) FROM wallet_transactions t
+                WHERE t.organization_id = $2 AND t.workspace_id = w.workspace_id AND t.wallet_id = w.id)::int AS lines
+         FROM wallets w WHERE w.organization_id = $2 AND w.id = $1`,
+      [walletId, actor.organizationId],
     );
     return row;
   }
