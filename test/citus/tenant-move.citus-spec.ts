@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { conservationViolations } from '../support/conservation-ledger';
@@ -46,10 +47,19 @@ describe('Moving a tenant to another worker under load (Citus)', () => {
   let admin: Client;
   let api: WalletClient;
   const wallets: string[] = [];
+  const serverErrors: string[] = [];
 
   beforeAll(async () => {
     await assertCitusCoordinator(process.env.DATABASE_URL!);
-    t = await createTestApp();
+    // The server's error log, so a failure shows what a 5xx was.
+    const logDestination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n'))
+          if (line.includes('"level":50')) serverErrors.push(line.slice(0, 2000));
+        done();
+      },
+    });
+    t = await createTestApp({ env: { LOG_LEVEL: 'error' }, logDestination });
     admin = new Client({ connectionString: t.database.url });
     await admin.connect();
     tenant = await createTenant(t);
@@ -166,7 +176,10 @@ describe('Moving a tenant to another worker under load (Citus)', () => {
     expect([...phases].sort()).toEqual(['after', 'before', 'isolating', 'moving']);
     // … and no client saw an error.
     const failed = outcomes.filter((outcome) => outcome.status !== 200);
-    expect(failed.map(({ kind, phase: when, status, body }) => ({ kind, when, status, code: body?.error?.code }))).toEqual([]);
+    expect({
+      failed: failed.map(({ kind, phase: when, status, body }) => ({ kind, when, status, code: body?.error?.code })),
+      serverErrors,
+    }).toEqual({ failed: [], serverErrors: [] });
 
     const db = t.app.get(DataSource);
     // Every acknowledged debit and transfer is in the ledger …
