@@ -23,6 +23,7 @@ import { PlanStatusCounts1763805600000 } from './1763805600000-plan-status-count
 import { DistributionReadyKeys1763806000000 } from './1763806000000-distribution-ready-keys';
 import { SignInAttempts1763806100000 } from './1763806100000-sign-in-attempts';
 import { DistributeOnCitus1763807000000 } from './1763807000000-distribute-on-citus';
+import { RateLimitWindowsOnCoordinator1763807100000 } from './1763807100000-rate-limit-windows-on-coordinator';
 import { ApiKeyVersion1763807300000 } from './1763807300000-api-key-version';
 import { Events1763808200000 } from './1763808200000-events';
 import { WebhookEndpoints1763809000000 } from './1763809000000-webhook-endpoints';
@@ -54,6 +55,7 @@ export const migrations = [
   DistributionReadyKeys1763806000000,
   SignInAttempts1763806100000,
   DistributeOnCitus1763807000000,
+  RateLimitWindowsOnCoordinator1763807100000,
   ApiKeyVersion1763807300000,
   Events1763808200000,
   WebhookEndpoints1763809000000,

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { DISTRIBUTION_COLUMN, distributeTenantTable, TENANT_ROOT_TABLE } from '@app/shared-kernel';
-import { GLOBAL_TABLES, NOT_APPLICATION_TABLES } from '../support/global-tables';
+import { COORDINATOR_TENANT_TABLES, GLOBAL_TABLES, NOT_APPLICATION_TABLES } from '../support/global-tables';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { assertCitusCoordinator } from './citus-database';
 
@@ -49,9 +49,14 @@ describe('Distribution on Citus (pg_dist_partition of a migrated database)', () 
     await database?.drop();
   });
 
-  it('distributes every table with organization_id by it, colocated with organizations', async () => {
-    const tenant = (await placements()).filter((row) => row.has_column);
+  it('distributes every table with organization_id by it, colocated with organizations, but the coordinator-only ones', async () => {
+    const all = (await placements()).filter((row) => row.has_column);
+    const tenant = all.filter((row) => !(row.table in COORDINATOR_TENANT_TABLES));
     expect(tenant.length).toBeGreaterThan(30);
+    // … except those kept on the coordinator, each for its reason.
+    expect(all.filter((row) => row.table in COORDINATOR_TENANT_TABLES).map(({ table, method }) => ({ table, method }))).toEqual(
+      Object.keys(COORDINATOR_TENANT_TABLES).map((table) => ({ table, method: null })),
+    );
     const misplaced = tenant.filter((row) => row.method !== 'h' || row.column !== DISTRIBUTION_COLUMN || !row.colocated);
     expect(misplaced).toEqual([]);
   });

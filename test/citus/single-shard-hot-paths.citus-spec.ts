@@ -4,6 +4,8 @@ import { createKey, createTenant, signIn, TestTenant } from '../support/tenants'
 import { createTestApp, TestApp } from '../support/test-app';
 import { WalletClient } from '../support/wallet-helpers';
 import { ok, walletHotPathRound } from '../support/hot-path-round';
+import { CatalogClient, drainCascades } from '../support/catalog-helpers';
+import { SubscriptionClient } from '../support/subscription-helpers';
 import { assertCitusCoordinator } from './citus-database';
 
 /**
@@ -32,6 +34,12 @@ const HOT_PATH: Array<[string, RegExp]> = [
   ['ledger page', /FROM wallet_transactions/],
   ['plan list', /FROM plans p WHERE p\.organization_id = \$1/],
   ['outbox claim', /FROM outbox_events WHERE organization_id = \$1 AND id = \$2 AND dispatched_at IS NULL/],
+  ['plan publish (the plan version written)', /UPDATE plan_versions SET price_cadence_unit/],
+  ['cascade task (its outcome recorded)', /^UPDATE cascade_tasks SET status = \$6/],
+  [
+    'plan migration batch (moves and outcomes in one write)',
+    /UPDATE plan_migration_outcomes o SET status = CASE WHEN u\.reason IS NULL/,
+  ],
 ];
 
 /**
@@ -50,6 +58,16 @@ const KNOWN_FAN_OUT: RegExp[] = [
 
 /** Scheduled sweeps, not request paths. */
 const BACKGROUND = [/FROM promotional_lots\s+WHERE remaining > 0 AND expires_at/, /DELETE FROM idempotency_records/];
+
+/**
+ * The test helpers' own reads that find the pending cascade work and the migration's due outcomes
+ * of every organization (drainCascades, SubscriptionClient.runMigration): not the application's.
+ */
+const TEST_HELPERS = [
+  /FROM cascade_runs WHERE status = 'pending' AND effective_at <= \$1/,
+  /FROM cascade_tasks WHERE status = 'pending' ORDER BY subject_kind DESC/,
+  /FROM plan_migration_outcomes WHERE migration_id = \$1 AND status = 'pending'/,
+];
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 /** The statement a connection is running (pg keeps it while the server answers, notices included). */
@@ -118,6 +136,38 @@ describe('Single-shard plans of the hot paths on Citus', () => {
     await t?.app.close();
   });
 
+  /**
+   * The catalog's hot paths, once: a plan published, a subscriber on it, an ORG cost change that
+   * cascades (the product's task, then the plan's), and an immediate migration of the subscriber to
+   * the plan's newest version (its batch run).
+   */
+  async function catalogRound(catalog: SubscriptionClient): Promise<void> {
+    const fee = await catalog.orgCost('router_fee', { amount: '1.00' });
+    const product = await catalog.liveProduct('router_fee * 2');
+    const planId = await catalog.plan([product.id]);
+    await catalog.publishPlan(planId);
+    const customer = await catalog.customer();
+    await catalog.subscribe({ customer_id: customer, plan_id: planId, plan_version: 1 });
+    // The ORG cost's new value cascades: the product's task republishes it, whose go-live queues the plan's task.
+    await ok(catalog.patch(`/v1/costs/${fee.id}`, { amount: '2.00' }));
+    await drainCascades(t);
+    await catalog.republishPlan(planId, product.id, '200');
+    const target = (await catalog.get(`/v1/plans/${planId}`)).body.live_version.version;
+    expect(target).toBeGreaterThan(1);
+    const migration = await ok(catalog.post(`/v1/plans/${planId}/migrate`, { mode: 'immediate', target_version: target }));
+    await catalog.runMigration(migration.migration_id);
+    expect((await catalog.migration(migration.migration_id)).status).toBe('completed');
+  }
+
+  it('answers readiness with the engine and its workers (contract §6)', async () => {
+    const response = await t.http.get('/health/ready').expect(200);
+    expect(response.body).toEqual({
+      status: 'ok',
+      checks: { database: 'up', migrations: 'applied' },
+      database: { engine: 'citus', workers: 2 },
+    });
+  });
+
   it('routes every hot statement to one shard group', async () => {
     const session = new WalletClient(t, await signIn(t, tenant.owner!.email, tenant.owner!.password));
     const api = new WalletClient(t, `Bearer ${worker.secret}`);
@@ -127,6 +177,7 @@ describe('Single-shard plans of the hot paths on Citus', () => {
       await ok(api.get(`/v1/plans?limit=10`));
       await ok(api.post('/v1/customers', { name: `Router customer ${run}`, currency: 'USD' })); // an outbox event
     }
+    await catalogRound(new SubscriptionClient(new CatalogClient(t, tenant.auth), tenant));
     await t.app.get(OutboxRelay).wake();
     capturing = false;
 
@@ -137,7 +188,7 @@ describe('Single-shard plans of the hot paths on Citus', () => {
     expect(KNOWN_FAN_OUT.filter((pattern) => multiTask.some((text) => pattern.test(text))).length).toBeGreaterThan(0);
     // … and no other statement was split over several shards.
     const fannedOut = multiTask.filter(
-      (text) => !KNOWN_FAN_OUT.some((pattern) => pattern.test(text)) && !BACKGROUND.some((pattern) => pattern.test(text)),
+      (text) => ![...KNOWN_FAN_OUT, ...BACKGROUND, ...TEST_HELPERS].some((pattern) => pattern.test(text)),
     );
     expect([...new Set(fannedOut.map((text) => text.slice(0, 200)))]).toEqual([]);
   });

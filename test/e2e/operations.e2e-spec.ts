@@ -17,9 +17,21 @@ describe('Operations: health and OpenAPI', () => {
     expect(response.headers['request-id']).toMatch(/^req_/);
   });
 
-  it('reports readiness: database up and every migration applied', async () => {
+  /** On a Citus coordinator readiness names the engine and its active workers (contract §6); nothing on one PostgreSQL. */
+  async function engine(): Promise<Record<string, unknown>> {
+    const dataSource = t.app.get(DataSource);
+    const citus: unknown[] = await dataSource.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`);
+    if (citus.length === 0) return {};
+    const [{ workers }] = await dataSource.query(
+      `SELECT count(*)::int AS workers FROM pg_dist_node WHERE groupid <> 0 AND noderole = 'primary' AND isactive`,
+    );
+    expect(workers).toBeGreaterThan(0);
+    return { database: { engine: 'citus', workers } };
+  }
+
+  it('reports readiness: database up and every migration applied (on Citus, the engine and its workers)', async () => {
     const response = await t.http.get('/health/ready').expect(200);
-    expect(response.body).toEqual({ status: 'ok', checks: { database: 'up', migrations: 'applied' } });
+    expect(response.body).toEqual({ status: 'ok', checks: { database: 'up', migrations: 'applied' }, ...(await engine()) });
   });
 
   it('reports not ready (503) while a migration is pending', async () => {
@@ -28,7 +40,11 @@ describe('Operations: health and OpenAPI', () => {
     await dataSource.query('DELETE FROM schema_migrations WHERE id = $1', [last.id]);
     try {
       const response = await t.http.get('/health/ready').expect(503);
-      expect(response.body).toEqual({ status: 'unavailable', checks: { database: 'up', migrations: 'pending' } });
+      expect(response.body).toEqual({
+        status: 'unavailable',
+        checks: { database: 'up', migrations: 'pending' },
+        ...(await engine()),
+      });
     } finally {
       await dataSource.query('INSERT INTO schema_migrations (id, timestamp, name) VALUES ($1, $2, $3)', [
         last.id,

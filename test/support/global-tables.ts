@@ -18,3 +18,12 @@ export const GLOBAL_TABLES: Record<string, { distributedBy?: string; reason: str
 
 /** Not the application's tables. pg-boss keeps its own schema (`pgboss`), outside `public`. */
 export const NOT_APPLICATION_TABLES = new Set(['schema_migrations']);
+
+/**
+ * Tables with organization_id that stay plain tables on the Citus coordinator, each with why.
+ */
+export const COORDINATOR_TENANT_TABLES: Record<string, string> = {
+  rate_limit_windows:
+    'UNLOGGED per-request counters: a publication refuses unlogged tables, so inside the shard group they would force ' +
+    'tenant moves to block writes for the whole copy (RateLimitWindowsOnCoordinator1763807100000)',
+};

@@ -12,10 +12,11 @@ import {
   WalletSettingsInput,
 } from '@app/billing-wallet';
 import { AuthenticateRequestQuery, CreateCustomerCommand } from '@app/identity';
-import { Actor, DomainError, ManualClock } from '@app/shared-kernel';
+import { Actor, DomainError, executeWrites, ManualClock, Money, StaleWriteError } from '@app/shared-kernel';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { PromotionalLotExpiry } from '../../../libs/billing-wallet/src/application/lot-expiry';
+import { toWallet, walletWrites, WalletRow } from '../../../libs/billing-wallet/src/infrastructure/wallet-rows';
 import { createTenant, idem } from '../../support/tenants';
 import { createTestApp, TestApp } from '../../support/test-app';
 import { ledgerViolations } from '../../support/wallet-helpers';
@@ -67,9 +68,10 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
   async function balances(walletId: string): Promise<{ cash: string; promotional: string; lines: number }> {
     const [row] = await db.query(
       `SELECT cash_balance::text AS cash, promotional_balance::text AS promotional,
-              (SELECT count(*) FROM wallet_transactions t WHERE t.wallet_id = w.id)::int AS lines
-         FROM wallets w WHERE id = $1`,
-      [walletId],
+              (SELECT count(*) FROM wallet_transactions t
+                WHERE t.organization_id = $2 AND t.workspace_id = w.workspace_id AND t.wallet_id = w.id)::int AS lines
+         FROM wallets w WHERE w.organization_id = $2 AND w.id = $1`,
+      [walletId, actor.organizationId],
     );
     return row;
   }
@@ -550,6 +552,46 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
         .send({ amount: '3.00' });
       expect([after.status, after.headers['idempotent-replayed']]).toEqual([200, 'true']);
       expect(after.text).toBe(ok[0]?.text ?? after.text);
+    });
+  });
+
+  describe('the wallet write checks the version it read', () => {
+    it('writes nothing over a row whose version changed since the read (a lock that did not hold), and says so', async () => {
+      const walletId = await newWallet('EUR');
+      await money('credit', walletId, { amount: '10.00', source: 'PAYMENT' });
+      const read = async () =>
+        toWallet(
+          (
+            (await db.query('SELECT * FROM wallet_lock($1, $2, $3::uuid[])', [
+              actor.organizationId,
+              actor.workspaceId,
+              [walletId],
+            ])) as WalletRow[]
+          )[0],
+        );
+      const debit = (wallet: Awaited<ReturnType<typeof read>>) =>
+        wallet.debit({
+          amount: Money.of('1.00', 'EUR'),
+          source: 'INVOICE',
+          reference: `stale-${idem()}`,
+          createdBy: { type: 'api_key', id: null },
+          now: clock.now(),
+        });
+      const stale = await read();
+      // Another writer's save lands in between (its own read, its own version).
+      const other = await read();
+      debit(other);
+      await db.transaction((manager) => executeWrites(manager, walletWrites(other)));
+      debit(stale);
+      await expect(db.transaction((manager) => executeWrites(manager, walletWrites(stale)))).rejects.toThrow(StaleWriteError);
+      // The other writer's debit stands alone: no second line, no balance computed from the stale read.
+      expect(await balances(walletId)).toEqual({ cash: '9.0000', promotional: '0.0000', lines: 2 });
+      expect(await ledgerViolations(db, [walletId])).toEqual([]);
+      // A fresh read writes again.
+      const fresh = await read();
+      debit(fresh);
+      await db.transaction((manager) => executeWrites(manager, walletWrites(fresh)));
+      expect(await balances(walletId)).toEqual({ cash: '8.0000', promotional: '0.0000', lines: 3 });
     });
   });
 });

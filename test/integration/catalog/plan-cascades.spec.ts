@@ -48,21 +48,39 @@ describe('Plan cascades under concurrent product go-lives', () => {
   /** The go-live's enqueue, in a transaction of its own (as the product task's). */
   function goLive(product: any, rootRunId: string): Promise<string | undefined> {
     const cascades = t.app.get(PlanCascades);
-    return t.app.get(TransactionHost).withTransaction(() =>
-      cascades.afterProductGoLive(tenantKey(), { productId: product.id, versionId: product.live_version.id, version: 1 }, { type: 'system', id: null }, rootRunId),
-    );
+    return t.app
+      .get(TransactionHost)
+      .withTransaction(() =>
+        cascades.afterProductGoLive(
+          tenantKey(),
+          { productId: product.id, versionId: product.live_version.id, version: 1 },
+          { type: 'system', id: null },
+          rootRunId,
+        ),
+      );
   }
 
   async function planTasks(runId: string): Promise<Array<{ subject_id: string; status: string }>> {
-    return db.query(`SELECT subject_id, status FROM cascade_tasks WHERE run_id = $1 AND subject_kind = 'plan'`, [runId]);
+    return db.query(
+      `SELECT subject_id, status FROM cascade_tasks WHERE organization_id = $2 AND run_id = $1 AND subject_kind = 'plan'`,
+      [runId, tenant.organization_id],
+    );
   }
 
   async function childRuns(rootRunId: string): Promise<Array<{ id: string; source_id: string }>> {
-    return db.query(`SELECT id, source_id FROM cascade_runs WHERE root_run_id = $1 ORDER BY created_at`, [rootRunId]);
+    return db.query(
+      `SELECT id, source_id FROM cascade_runs WHERE organization_id = $2 AND root_run_id = $1 ORDER BY created_at`,
+      [rootRunId, tenant.organization_id],
+    );
   }
 
   it('joins the pending task of its cost run, and starts a run of its own when that task is running (locked) or done', async () => {
-    const [a, b, c, d] = [await api.liveProduct('1'), await api.liveProduct('2'), await api.liveProduct('3'), await api.liveProduct('4')];
+    const [a, b, c, d] = [
+      await api.liveProduct('1'),
+      await api.liveProduct('2'),
+      await api.liveProduct('3'),
+      await api.liveProduct('4'),
+    ];
     const plan = await createPlan(api);
     for (const product of [a, b, c, d]) await addMembership(api, plan.id, product.id);
     await publishPlan(api, plan.id);
@@ -82,19 +100,30 @@ describe('Plan cascades under concurrent product go-lives', () => {
     await running.connect();
     await running.startTransaction();
     try {
-      await running.query(`SELECT 1 FROM cascade_tasks WHERE run_id = $1 AND subject_kind = 'plan' AND subject_id = $2 FOR UPDATE`, [run, plan.id]);
+      // By its whole key, organization first: on Citus a row lock must name the shard it is on.
+      await running.query(
+        `SELECT 1 FROM cascade_tasks WHERE organization_id = $3 AND run_id = $1 AND subject_kind = 'plan' AND subject_id = $2 FOR UPDATE`,
+        [run, plan.id, tenant.organization_id],
+      );
       const own = await goLive(c, run);
       expect(own).toEqual(expect.any(String));
       expect(await childRuns(run)).toEqual([{ id: own, source_id: c.id }]);
       expect(await planTasks(own!)).toEqual([{ subject_id: plan.id, status: 'pending' }]);
-      expect((await api.get(`/v1/cascade_runs/${own}`)).body).toMatchObject({ trigger: 'product_go_live', root_run_id: run, counts: { total: 1, pending: 1 } });
+      expect((await api.get(`/v1/cascade_runs/${own}`)).body).toMatchObject({
+        trigger: 'product_go_live',
+        root_run_id: run,
+        counts: { total: 1, pending: 1 },
+      });
     } finally {
       await running.rollbackTransaction();
       await running.release();
     }
 
     // Done: a late go-live of the same cascade gets its own run too.
-    await db.query(`UPDATE cascade_tasks SET status = 'unchanged' WHERE run_id = $1 AND subject_kind = 'plan'`, [run]);
+    await db.query(
+      `UPDATE cascade_tasks SET status = 'unchanged' WHERE organization_id = $2 AND run_id = $1 AND subject_kind = 'plan'`,
+      [run, tenant.organization_id],
+    );
     const late = await goLive(d, run);
     expect(late).toEqual(expect.any(String));
     expect((await childRuns(run)).map((child) => child.source_id)).toEqual([c.id, d.id]);
@@ -121,13 +150,17 @@ describe('Plan cascades under concurrent product go-lives', () => {
     // Each go-live enqueued a plan task 2 s later; the queue's workers run them.
     await eventually(async () => {
       const [{ pending }] = await db.query(
-        `SELECT count(*)::int AS pending FROM cascade_tasks t JOIN cascade_runs r ON r.id = t.run_id
-          WHERE t.subject_kind = 'plan' AND t.subject_id = $1 AND t.status = 'pending'`,
-        [plan.id],
+        `SELECT count(*)::int AS pending FROM cascade_tasks t
+           JOIN cascade_runs r ON r.organization_id = t.organization_id AND r.workspace_id = t.workspace_id AND r.id = t.run_id
+          WHERE t.organization_id = $2 AND t.subject_kind = 'plan' AND t.subject_id = $1 AND t.status = 'pending'`,
+        [plan.id, tenant.organization_id],
       );
       return pending === 0 ? true : undefined;
     }, 30_000);
-    const tasks: Array<{ status: string }> = await db.query(`SELECT status FROM cascade_tasks WHERE subject_kind = 'plan' AND subject_id = $1`, [plan.id]);
+    const tasks: Array<{ status: string }> = await db.query(
+      `SELECT status FROM cascade_tasks WHERE organization_id = $2 AND subject_kind = 'plan' AND subject_id = $1`,
+      [plan.id, tenant.organization_id],
+    );
     expect(tasks.length).toBe(2);
     expect(tasks.filter((task) => task.status === 'errored')).toEqual([]);
     const live = (await api.get(`/v1/plans/${plan.id}`)).body;

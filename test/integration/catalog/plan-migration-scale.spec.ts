@@ -166,9 +166,10 @@ describe('Plan migration of 2,000 subscriptions', () => {
       const done = await totals(migrationId);
       expect(done).toMatchObject({ moved: affected - 3, changes: affected - 3, distinct_moved: affected - 3, events: affected - 3 });
       const stayed = await db.query(
-        `SELECT count(*)::int AS n FROM subscriptions s JOIN plan_versions v ON v.id = s.plan_version_id
-          WHERE s.id = ANY($1::uuid[]) AND v.version = 1`,
-        [refused],
+        `SELECT count(*)::int AS n FROM subscriptions s
+           JOIN plan_versions v ON v.organization_id = s.organization_id AND v.workspace_id = s.workspace_id AND v.id = s.plan_version_id
+          WHERE s.organization_id = $2 AND s.id = ANY($1::uuid[]) AND v.version = 1`,
+        [refused, api.tenant.organization_id],
       );
       expect(stayed[0].n).toBe(3);
     } finally {

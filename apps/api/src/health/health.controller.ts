@@ -42,7 +42,8 @@ export class HealthController {
     if (this.shutdown.draining) throw shuttingDown();
     const checks = await this.database.readiness();
     const ready = checks.database === 'up' && checks.migrations === 'applied';
+    const engine = checks.database === 'up' ? await this.database.engine() : undefined;
     void reply.status(ready ? 200 : 503);
-    return { status: ready ? 'ok' : 'unavailable', checks };
+    return { status: ready ? 'ok' : 'unavailable', checks, ...(engine && { database: engine }) };
   }
 }

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { DomainError, DomainErrorKind, FieldError, isDatabaseUnavailable } from '@app/shared-kernel';
+import { DomainError, DomainErrorKind, FieldError, isDatabaseUnavailable, StaleWriteError } from '@app/shared-kernel';
 
 export interface ErrorBody {
   error: {
@@ -122,7 +122,10 @@ export function toErrorResponse(error: unknown, requestId: string): ErrorRespons
       ? new DomainError('unavailable', 'DATABASE_UNAVAILABLE', 'The database is unavailable: retry shortly.', {
           details: { retry_after_seconds: 1 },
         })
-      : new DomainError('internal', 'INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.'));
+      : error instanceof StaleWriteError
+        ? // A keyed POST runs again first (IdempotencyInterceptor); this is what is left after that, or a PATCH.
+          new DomainError('conflict', 'CONFLICT', 'The resource changed while this request ran: send it again.')
+        : new DomainError('internal', 'INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.'));
   const { status, type } = KIND_TO_HTTP[known.kind];
   return {
     status,

@@ -8,6 +8,7 @@ import {
   IDEMPOTENCY_KEY_KEY,
   IdempotencyScope,
   IdempotencyStore,
+  isTransientWriteFailure,
   KeyedRequest,
   StoredResponse,
 } from '@app/shared-kernel';
@@ -25,6 +26,15 @@ const NOT_STORED = new Set([401, 403, 429]);
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Response headers worth replaying; the rest (request id, rate limits) belong to the retry. */
 const REPLAYED_HEADERS = ['location'];
+/**
+ * Runs of a keyed request's transaction when it fails as a whole (a stale guarded write, a
+ * deadlock, a serialization failure, a shard placement that moved under it): rolled back and run
+ * again, after a short pause growing with each attempt (about 3 s in all), before the failure
+ * reaches the client.
+ */
+const TRANSACTION_ATTEMPTS = 8;
+const retryPause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, 20 * attempt * attempt + Math.random() * 20));
 
 /**
  * A route that changes nothing and answers the same request the same way (a render, an
@@ -134,14 +144,22 @@ export class IdempotencyInterceptor implements NestInterceptor {
    * The claim, the handler and the record share one transaction. A refusal by the handler
    * (a 4xx the client must see again on retry) rolls that transaction back, effects included,
    * and is recorded in a second one; without a savepoint around the handler, a success costs
-   * two round trips less.
+   * two round trips less. A transaction that fails as a whole for a transient reason
+   * (isTransientWriteFailure) rolls back and runs again, handler included: nothing of the failed
+   * run is kept, and the key is still free.
    */
   private async execute(call: KeyedCall, next: CallHandler): Promise<string | Buffer> {
-    try {
-      return await this.txHost.withTransaction(() => this.runOnce(call, next));
-    } catch (error) {
-      if (!(error instanceof HandlerRefusal)) throw error;
-      return this.txHost.withTransaction(() => this.recordRefusal(call, error.response));
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.txHost.withTransaction(() => this.runOnce(call, next));
+      } catch (error) {
+        if (isTransientWriteFailure(error) && attempt < TRANSACTION_ATTEMPTS) {
+          await retryPause(attempt);
+          continue;
+        }
+        if (!(error instanceof HandlerRefusal)) throw error;
+        return this.txHost.withTransaction(() => this.recordRefusal(call, error.response));
+      }
     }
   }
 
@@ -166,7 +184,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           };
     } catch (error) {
       const refusal = storableRefusal(error, call.requestId);
-      if (!refusal) throw error;
+      if (!refusal || isTransientWriteFailure(error)) throw error;
       throw new HandlerRefusal(refusal);
     }
     // A completed request of a replay-as-conflict route is never replayed: keep only its id.

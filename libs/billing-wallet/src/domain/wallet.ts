@@ -95,6 +95,8 @@ export interface MoneyMovement {
 
 /** What a save must write: the ledger lines appended and the lots created or drawn down. */
 export interface WalletChanges {
+  /** The version the stored row has (as loaded, or as last saved): the save writes only over that one. */
+  storedVersion: number;
   entries: LedgerEntry[];
   lotsCreated: PromotionalLot[];
   lotsDrawn: Array<{ lotId: string; remaining: Money }>;
@@ -106,9 +108,13 @@ export interface WalletChanges {
  * the running totals of the ledger lines, which are only ever appended.
  */
 export class Wallet {
-  private changes: WalletChanges = { entries: [], lotsCreated: [], lotsDrawn: [] };
+  private changes: Omit<WalletChanges, 'storedVersion'> = { entries: [], lotsCreated: [], lotsDrawn: [] };
+  /** The version of the row in the database: as loaded, then as each save leaves it. */
+  private storedVersion: number;
 
-  private constructor(private state: WalletState) {}
+  private constructor(private state: WalletState) {
+    this.storedVersion = state.version;
+  }
 
   static restore(state: WalletState): Wallet {
     return new Wallet(state);
@@ -144,6 +150,7 @@ export class Wallet {
     });
     wallet.configure({ ...fields.limits, autoTopup: fields.autoTopup }, fields.now);
     wallet.state.version = 1;
+    wallet.storedVersion = 1;
     return wallet;
   }
 
@@ -157,8 +164,9 @@ export class Wallet {
 
   /** Ledger lines and lot changes since the wallet was loaded; cleared by the repository. */
   takeChanges(): WalletChanges {
-    const changes = this.changes;
+    const changes = { ...this.changes, storedVersion: this.storedVersion };
     this.changes = { entries: [], lotsCreated: [], lotsDrawn: [] };
+    this.storedVersion = this.state.version;
     return changes;
   }
 

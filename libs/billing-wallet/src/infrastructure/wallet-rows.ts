@@ -195,7 +195,14 @@ const INSERT_LEDGER_LINES = `INSERT INTO wallet_transactions (organization_id, w
                 reason text, reference text, transfer_id uuid, hold_id uuid, expires_at timestamptz, exchange_rate jsonb, funding jsonb,
                 created_by_type text, created_by_id uuid, created_at timestamptz)`;
 
-/** The wallet row, its new ledger lines, its new lots and each lot it drew from: the writes of one statement. */
+/**
+ * The wallet row, its new ledger lines, its new lots and each lot it drew from: the writes of one
+ * statement. The row is written only over the version the decision read (optimistic check in the
+ * WHERE, beside the lock wallet_lock took): should the lock not have held (on Citus, a shard moved
+ * between the lock and the write, so the lock was on the old placement and another request wrote
+ * the new one), the UPDATE changes no row and the save throws StaleWriteError instead of writing
+ * balances computed from a stale read over someone else's; the transaction is then run again.
+ */
 export function walletWrites(wallet: Wallet): SqlWrite[] {
   const s = wallet.snapshot;
   const changes = wallet.takeChanges();
@@ -205,7 +212,7 @@ export function walletWrites(wallet: Wallet): SqlWrite[] {
       text: `UPDATE wallets SET cash_balance = $4, promotional_balance = $5, held_balance = $6, credit_limit = $7, max_balance = $8,
            max_single_credit = $9, low_balance_threshold = $10, auto_topup_enabled = $11, auto_topup_amount = $12,
            auto_topup_payment_method_id = $13, is_primary = $14, version = $15, updated_at = $16
-          WHERE id = $3 AND ${sameTenant(null, '$1', '$2')}`,
+          WHERE id = $3 AND ${sameTenant(null, '$1', '$2')} AND version = $17`,
       values: [
         ...key,
         s.cash.toString(),
@@ -215,7 +222,9 @@ export function walletWrites(wallet: Wallet): SqlWrite[] {
         s.isPrimary,
         s.version,
         s.updatedAt,
+        changes.storedVersion,
       ],
+      expectOneRow: `wallet ${s.id}`,
     },
     {
       text: INSERT_LEDGER_LINES,

@@ -35,10 +35,11 @@ export class GetChangeHandler implements IQueryHandler<GetChangeQuery> {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async execute({ actor, changeId }: GetChangeQuery): Promise<ChangeView> {
+    // The rank's correlated count names the organization by its parameter: Citus routes it to one shard only so.
     const [row]: (ChangeRow & { rank: number | null })[] = isUuid(changeId)
       ? await this.txHost.tx.query(
           `SELECT ${CHANGE_COLUMNS.split(',').map((column) => `c.${column.trim()}`).join(', ')},
-                  (SELECT count(*) FROM changes q WHERE q.organization_id = c.organization_id AND q.workspace_id = c.workspace_id
+                  (SELECT count(*) FROM changes q WHERE q.organization_id = $1 AND q.workspace_id = c.workspace_id
                       AND q.subject_kind = c.subject_kind AND q.subject_id = c.subject_id AND q.status = 'pending'
                       AND q.scheduled_for <= c.scheduled_for) AS rank
              FROM changes c WHERE c.organization_id = $1 AND c.workspace_id = $2 AND c.id = $3`,

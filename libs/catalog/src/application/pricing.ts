@@ -82,13 +82,15 @@ export class Pricing {
     }
     let wanted = [...new Set([...keys, ...(override?.value.references ?? [])])].filter((key) => !found.has(key));
     for (let round = 0; round < MAX_EXPANSION_ROUNDS && wanted.length > 0; round += 1) {
+      // The lateral names the organization by its parameter: Citus routes the correlated lookup to the
+      // organization's shard only so (the outer column is not carried into it).
       const rows = await preparedQuery<OrgCostAt>(
         this.txHost.tx,
         `SELECT c.key, c.id AS cost_id, r.revision_no, r.amount::text AS amount, r.expression, r."references"
            FROM costs c
            CROSS JOIN LATERAL (
              SELECT revision_no, amount, expression, "references" FROM cost_revisions r
-              WHERE r.organization_id = c.organization_id AND r.workspace_id = c.workspace_id AND r.cost_id = c.id
+              WHERE r.organization_id = $1 AND r.workspace_id = c.workspace_id AND r.cost_id = c.id
                 AND r.kind = 'value' AND r.effective_at <= $4
               ORDER BY r.effective_at DESC, r.revision_no DESC LIMIT 1) r
           WHERE c.organization_id = $1 AND c.workspace_id = $2 AND c.scope = 'ORG' AND c.state = 'active' AND c.key = ANY($3::text[])`,

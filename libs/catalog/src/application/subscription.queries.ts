@@ -32,11 +32,16 @@ interface SubscriptionRow {
   pins: { product_id: string; product_version_id: string }[];
 }
 
+/**
+ * The columns of a subscription read, its pins aggregated. The pins name the organization by the
+ * statement's parameter ($1, as every statement using these columns binds it): Citus routes the
+ * correlated lookup to the organization's shard only so, and would read every shard otherwise.
+ */
 const SUBSCRIPTION_COLUMNS = `s.id, s.customer_id, s.plan_id, s.plan_version_id, v.version AS plan_version, s.status, s.billing_cadence, s.plan_track_mode,
   s.version_change_strategy, s.current_period_start, s.current_period_end, s.created_at, s.updated_at, s.canceled_at,
   coalesce((SELECT jsonb_agg(jsonb_build_object('product_id', p.product_id, 'product_version_id', p.product_version_id) ORDER BY p.product_id)
               FROM subscription_product_pins p
-             WHERE p.organization_id = s.organization_id AND p.workspace_id = s.workspace_id AND p.subscription_id = s.id), '[]') AS pins`;
+             WHERE p.organization_id = $1 AND p.workspace_id = s.workspace_id AND p.subscription_id = s.id), '[]') AS pins`;
 const VERSION_JOIN = `JOIN plan_versions v ON v.organization_id = s.organization_id AND v.workspace_id = s.workspace_id AND v.id = s.plan_version_id`;
 
 function subscriptionView(row: SubscriptionRow): SubscriptionView {

@@ -110,12 +110,13 @@ export class TypeOrmProductRepository extends ProductRepository {
         ORDER BY e.key`,
       [tenant.organizationId, tenant.workspaceId, versions.map((version) => version.id)],
     );
+    // The correlated EXISTS names the organization by its parameter ($1): Citus routes it to one shard only so.
     const costs = await this.query<CostRow>(
       `SELECT c.id, c.key, c.state, c.description, c.metadata, c.translations, c.requires_continuous_coverage,
               c.current_revision_no, c.created_at, c.updated_at,
               EXISTS (SELECT 1 FROM product_version_costs e JOIN product_versions v
                         ON v.organization_id = e.organization_id AND v.workspace_id = e.workspace_id AND v.id = e.product_version_id
-                       WHERE e.organization_id = c.organization_id AND e.workspace_id = c.workspace_id AND e.cost_id = c.id
+                       WHERE e.organization_id = $1 AND e.workspace_id = c.workspace_id AND e.cost_id = c.id
                          AND v.status <> 'draft') AS released
          FROM costs c
         WHERE c.organization_id = $1 AND c.workspace_id = $2 AND c.product_id = $3 AND c.scope = 'PRODUCT'`,

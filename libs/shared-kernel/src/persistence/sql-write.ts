@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { StaleWriteError } from './database-errors';
 import { preparedQuery } from './prepared-query';
 
 /**
@@ -14,6 +15,19 @@ export interface SqlWrite {
    * reads what this one RETURNs (the event log's sequence counter); unique within a statement.
    */
   readonly name?: string;
+  /**
+   * An UPDATE guarded by what its decision read (the row's version in its WHERE) must change
+   * exactly one row; when it changes none, the row changed since it was read, and executeWrites
+   * throws StaleWriteError naming this (the transaction is then retried, never half-applied).
+   */
+  readonly expectOneRow?: string;
+}
+
+/** A combined statement and, for each guarded write, how to read the count of rows it changed. */
+interface CombinedWrite extends SqlWrite {
+  readonly checks?: ReadonlyArray<{ column: string; what: string }>;
+  /** One write alone, not combined: its RETURNING rows are its changed rows. */
+  readonly alone?: boolean;
 }
 
 const PLACEHOLDER = /\$(\d+)/g;
@@ -23,24 +37,44 @@ const PLACEHOLDER = /\$(\d+)/g;
  * none sees another's rows, so they must touch different rows; constraints (foreign keys
  * included) are checked at the end of the statement, over all of them.
  */
-export function combineWrites(writes: readonly SqlWrite[]): SqlWrite {
-  if (writes.length === 1 && writes[0].name === undefined) return writes[0];
+export function combineWrites(writes: readonly SqlWrite[]): CombinedWrite {
+  if (writes.length === 1 && writes[0].name === undefined) {
+    const [write] = writes;
+    if (write.expectOneRow === undefined) return write;
+    return {
+      text: `${write.text} RETURNING 1 AS w0`,
+      values: write.values,
+      checks: [{ column: 'w0', what: write.expectOneRow }],
+      alone: true,
+    };
+  }
   const values: unknown[] = [];
   const names = new Set<string>();
+  const checks: Array<{ column: string; what: string }> = [];
   const parts = writes.map((write, index) => {
     const offset = values.length;
     values.push(...write.values);
     const name = write.name ?? `w${index}`;
     if (names.has(name)) throw new Error(`Two writes of one statement are both named ${name}`);
     names.add(name);
-    return `${name} AS (${write.text.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`)})`;
+    const text = write.text.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
+    if (write.expectOneRow === undefined) return `${name} AS (${text})`;
+    if (write.name !== undefined) throw new Error(`The guarded write ${name} cannot also be read by name`);
+    checks.push({ column: name, what: write.expectOneRow });
+    return `${name} AS (${text} RETURNING 1)`;
   });
-  return { text: `WITH ${parts.join(',\n')}\nSELECT 1`, values };
+  const select =
+    checks.length === 0 ? '1' : checks.map(({ column }) => `(SELECT count(*) FROM ${column})::int AS ${column}`).join(', ');
+  return { text: `WITH ${parts.join(',\n')}\nSELECT ${select}`, values, ...(checks.length > 0 && { checks }) };
 }
 
-/** Runs the writes as one prepared statement on the transaction's connection. */
+/** Runs the writes as one prepared statement on the transaction's connection; a guarded write that changed no row throws StaleWriteError. */
 export async function executeWrites(manager: EntityManager, writes: readonly SqlWrite[]): Promise<void> {
   if (writes.length === 0) return;
-  const { text, values } = combineWrites(writes);
-  await preparedQuery(manager, text, [...values]);
+  const { text, values, checks, alone } = combineWrites(writes);
+  const rows = await preparedQuery<Record<string, number>>(manager, text, [...values]);
+  for (const { column, what } of checks ?? []) {
+    const changed = alone ? rows.length : Number(rows[0]?.[column] ?? 0);
+    if (changed !== 1) throw new StaleWriteError(what);
+  }
 }
