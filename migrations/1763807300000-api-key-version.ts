@@ -10,7 +10,9 @@ export class ApiKeyVersion1763807300000 implements MigrationInterface {
   name = 'ApiKeyVersion1763807300000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE api_keys ADD COLUMN version integer NOT NULL DEFAULT 1 CHECK (version >= 1)`);
+    // Two statements with the constraint named: Citus refuses an unnamed constraint added with its column.
+    await q.query(`ALTER TABLE api_keys ADD COLUMN version integer NOT NULL DEFAULT 1`);
+    await q.query(`ALTER TABLE api_keys ADD CONSTRAINT api_keys_version_positive CHECK (version >= 1)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
