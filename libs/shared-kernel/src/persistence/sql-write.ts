@@ -14,6 +14,12 @@ export interface SqlWrite {
    * reads what this one RETURNs (the event log's sequence counter); unique within a statement.
    */
   readonly name?: string;
+  /**
+   * Called with the rows the write RETURNs, once the statement has run (still inside its
+   * transaction): how a write that may or may not touch rows (webhook deliveries, decided in SQL)
+   * hands on what it did without another round trip. The rows travel back as JSON.
+   */
+  readonly returned?: (rows: readonly Record<string, unknown>[]) => Promise<void> | void;
 }
 
 const PLACEHOLDER = /\$(\d+)/g;
@@ -24,7 +30,7 @@ const PLACEHOLDER = /\$(\d+)/g;
  * included) are checked at the end of the statement, over all of them.
  */
 export function combineWrites(writes: readonly SqlWrite[]): SqlWrite {
-  if (writes.length === 1 && writes[0].name === undefined) return writes[0];
+  if (writes.length === 1 && writes[0].name === undefined && writes[0].returned === undefined) return writes[0];
   const values: unknown[] = [];
   const names = new Set<string>();
   const parts = writes.map((write, index) => {
@@ -35,12 +41,18 @@ export function combineWrites(writes: readonly SqlWrite[]): SqlWrite {
     names.add(name);
     return `${name} AS (${write.text.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`)})`;
   });
-  return { text: `WITH ${parts.join(',\n')}\nSELECT 1`, values };
+  const returning = writes.flatMap((write, index) =>
+    write.returned === undefined ? [] : [`(SELECT coalesce(json_agg(r), '[]') FROM ${write.name ?? `w${index}`} r) AS r${index}`],
+  );
+  return { text: `WITH ${parts.join(',\n')}\nSELECT ${returning.length === 0 ? '1' : returning.join(', ')}`, values };
 }
 
 /** Runs the writes as one prepared statement on the transaction's connection. */
 export async function executeWrites(manager: EntityManager, writes: readonly SqlWrite[]): Promise<void> {
   if (writes.length === 0) return;
   const { text, values } = combineWrites(writes);
-  await preparedQuery(manager, text, [...values]);
+  const [row] = await preparedQuery<Record<string, unknown>>(manager, text, [...values]);
+  for (const [index, write] of writes.entries()) {
+    if (write.returned !== undefined) await write.returned((row?.[`r${index}`] ?? []) as Record<string, unknown>[]);
+  }
 }
