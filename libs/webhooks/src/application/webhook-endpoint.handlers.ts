@@ -1,12 +1,13 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { CommandHandler, ICommandHandler, IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import {
   Actor,
   AuditLog,
   Clock,
   CursorCodec,
   DomainError,
+  GetEventQuery,
   isUuid,
   keysetPage,
   newestFirstPosition,
@@ -23,12 +24,14 @@ import {
 } from '../domain/webhook-endpoint';
 import { WebhookSecretVault } from './secret-vault';
 import { WebhookUrlGuard } from './url-guard';
+import { WebhookDeliveries } from './webhook-deliveries';
 import {
   CreateWebhookEndpointCommand,
   DeleteWebhookEndpointCommand,
   GetWebhookEndpointQuery,
   ListWebhookDeliveriesQuery,
   ListWebhookEndpointsQuery,
+  RedeliverEventCommand,
   RotateWebhookSecretCommand,
   UpdateWebhookEndpointCommand,
   WebhookDeliveryView,
@@ -36,7 +39,7 @@ import {
   WebhookEndpointWithSecret,
 } from './webhook-endpoint.commands';
 
-interface EndpointRow {
+export interface EndpointRow {
   id: string;
   workspace_id: string;
   url: string;
@@ -51,10 +54,10 @@ interface EndpointRow {
   updated_at: Date;
 }
 
-const COLUMNS = `id, workspace_id, url, description, metadata, enabled_events, status, disabled_reason, disabled_at,
+export const ENDPOINT_COLUMNS = `id, workspace_id, url, description, metadata, enabled_events, status, disabled_reason, disabled_at,
   previous_secret_expires_at, created_at, updated_at`;
 
-function toView(row: EndpointRow, now?: Date): WebhookEndpointView {
+export function toView(row: EndpointRow, now?: Date): WebhookEndpointView {
   const overlap = row.previous_secret_expires_at;
   return {
     id: row.id,
@@ -85,7 +88,7 @@ async function findEndpoint(
 ): Promise<EndpointRow> {
   const rows = isUuid(endpointId)
     ? await db.query(
-        `SELECT ${COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 AND workspace_id = $2 AND id = $3${lock ? ' FOR UPDATE' : ''}`,
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 AND workspace_id = $2 AND id = $3${lock ? ' FOR UPDATE' : ''}`,
         [actor.organizationId, actor.workspaceId, endpointId],
       )
     : [];
@@ -117,7 +120,7 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<CreateWebho
         `INSERT INTO webhook_endpoints (organization_id, workspace_id, id, url, description, metadata, enabled_events, status,
            secret_sealed, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', $8, $9, $9)
-         RETURNING ${COLUMNS}`,
+         RETURNING ${ENDPOINT_COLUMNS}`,
         [
           actor.organizationId,
           actor.workspaceId,
@@ -172,7 +175,7 @@ export class UpdateWebhookEndpointHandler implements ICommandHandler<UpdateWebho
                 failing_since = CASE WHEN $9::boolean THEN NULL ELSE failing_since END,
                 updated_at = $11
           WHERE organization_id = $1 AND workspace_id = $2 AND id = $3
-          RETURNING ${COLUMNS}`,
+          RETURNING ${ENDPOINT_COLUMNS}`,
         [
           actor.organizationId,
           actor.workspaceId,
@@ -244,7 +247,7 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
         `UPDATE webhook_endpoints
             SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $4, secret_sealed = $5, updated_at = $6
           WHERE organization_id = $1 AND workspace_id = $2 AND id = $3
-          RETURNING ${COLUMNS}`,
+          RETURNING ${ENDPOINT_COLUMNS}`,
         [
           actor.organizationId,
           actor.workspaceId,
@@ -291,7 +294,7 @@ export class ListWebhookEndpointsHandler implements IQueryHandler<ListWebhookEnd
       { limit, cursor },
       (after, rows) =>
         this.dataSource.query(
-          `SELECT ${COLUMNS} FROM webhook_endpoints
+          `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
             WHERE organization_id = $1 AND workspace_id = $2
               AND ($3::timestamptz IS NULL OR (created_at, id) < ($3, $4::uuid))
             ORDER BY created_at DESC, id DESC LIMIT $5`,
@@ -357,22 +360,50 @@ export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDe
         ),
       newestFirstPosition,
     );
-    return {
-      ...page,
-      data: page.data.map((row): WebhookDeliveryView => ({
-        id: row.id,
-        endpointId: row.endpoint_id,
-        eventId: row.event_id,
-        eventType: row.event_type,
-        attempt: row.attempt,
-        status: row.status,
-        responseStatus: row.response_status,
-        durationMs: row.duration_ms,
-        error: row.error,
-        createdAt: row.created_at,
-        nextAttemptAt: row.next_attempt_at,
-      })),
-    };
+    return { ...page, data: page.data.map(toDeliveryView) };
+  }
+}
+
+function toDeliveryView(row: DeliveryRow): WebhookDeliveryView {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    attempt: row.attempt,
+    status: row.status,
+    responseStatus: row.response_status,
+    durationMs: row.duration_ms,
+    error: row.error,
+    createdAt: row.created_at,
+    nextAttemptAt: row.next_attempt_at,
+  };
+}
+
+const DELIVERY_COLUMNS = `id, endpoint_id, event_id, event_type, attempt, status, response_status, duration_ms, error, created_at,
+  next_attempt_at`;
+
+@CommandHandler(RedeliverEventCommand)
+export class RedeliverEventHandler implements ICommandHandler<RedeliverEventCommand> {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly queries: QueryBus,
+    private readonly deliveries: WebhookDeliveries,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async execute({ actor, eventId, endpointId }: RedeliverEventCommand): Promise<WebhookDeliveryView> {
+    // The caller's workspace's event as GET /v1/events/{id} answers it (EVENT_NOT_FOUND otherwise): the body sent.
+    const event = await this.queries.execute(new GetEventQuery(actor, eventId));
+    return this.txHost.withTransaction(async () => {
+      const id = await this.deliveries.redeliver(event, { organizationId: actor.organizationId }, endpointId);
+      await this.audit.record(actor, { action: 'event.redelivered', resourceType: 'event', resourceId: event.id });
+      const [row]: DeliveryRow[] = await this.txHost.tx.query(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE organization_id = $1 AND id = $2`,
+        [actor.organizationId, id],
+      );
+      return toDeliveryView(row);
+    });
   }
 }
 
@@ -384,4 +415,5 @@ export const WebhookEndpointHandlers = [
   GetWebhookEndpointHandler,
   ListWebhookEndpointsHandler,
   ListWebhookDeliveriesHandler,
+  RedeliverEventHandler,
 ];
