@@ -330,7 +330,7 @@ describe('Webhook endpoints and signed deliveries', () => {
     expect(got.body.previous_secret_expires_at).toBeNull();
   });
 
-  it('disables an endpoint whose deliveries have all failed for 3 days, and records it for webhook_endpoint.disabled', async () => {
+  it('disables an endpoint whose deliveries have all failed for 3 days, and writes the webhook_endpoint.disabled event', async () => {
     const endpoint = await createEndpoint(a, { url: receiver.url('/fail-streak'), enabled_events: ['plan.deleted'] });
     // A success clears the streak: a failure right after starts a new one.
     await enqueue(t, sampleEvent(a.liveWorkspaceId, 'plan.deleted'), a.organization_id);
@@ -354,11 +354,9 @@ describe('Webhook endpoints and signed deliveries', () => {
     expect(state).toEqual(
       expect.objectContaining({ status: 'disabled', disabled_reason: 'failing', disabled_at: expect.any(String) }),
     );
-    const outbox = await db.query(
-      `SELECT payload FROM outbox_events WHERE event_type = 'webhooks.endpoint_disabled' AND organization_id = $1`,
-      [a.organization_id],
-    );
-    expect(outbox.map((row: { payload: { endpointId: string } }) => row.payload.endpointId)).toEqual([endpoint.id]);
+    // A real event, whose object is the endpoint as its GET answers it.
+    const written = await t.http.get('/v1/events?type=webhook_endpoint.disabled').set('Authorization', a.auth).expect(200);
+    expect(written.body.data.map((event: { data: { object: unknown } }) => event.data.object)).toEqual([state]);
     // A disabled endpoint is not selected for new events; its pending delivery fails without a request.
     const unselected = sampleEvent(a.liveWorkspaceId, 'plan.deleted');
     await enqueue(t, unselected, a.organization_id);
