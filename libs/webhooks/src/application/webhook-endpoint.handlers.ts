@@ -1,13 +1,12 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { CommandHandler, ICommandHandler, IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import {
   Actor,
   AuditLog,
   Clock,
   CursorCodec,
   DomainError,
-  GetEventQuery,
   isUuid,
   keysetPage,
   newestFirstPosition,
@@ -24,14 +23,12 @@ import {
 } from '../domain/webhook-endpoint';
 import { WebhookSecretVault } from './secret-vault';
 import { WebhookUrlGuard } from './url-guard';
-import { WebhookDeliveries } from './webhook-deliveries';
 import {
   CreateWebhookEndpointCommand,
   DeleteWebhookEndpointCommand,
   GetWebhookEndpointQuery,
   ListWebhookDeliveriesQuery,
   ListWebhookEndpointsQuery,
-  RedeliverEventCommand,
   RotateWebhookSecretCommand,
   UpdateWebhookEndpointCommand,
   WebhookDeliveryView,
@@ -307,7 +304,7 @@ export class ListWebhookEndpointsHandler implements IQueryHandler<ListWebhookEnd
   }
 }
 
-interface DeliveryRow {
+export interface DeliveryRow {
   id: string;
   endpoint_id: string;
   event_id: string;
@@ -364,7 +361,7 @@ export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDe
   }
 }
 
-function toDeliveryView(row: DeliveryRow): WebhookDeliveryView {
+export function toDeliveryView(row: DeliveryRow): WebhookDeliveryView {
   return {
     id: row.id,
     endpointId: row.endpoint_id,
@@ -380,32 +377,8 @@ function toDeliveryView(row: DeliveryRow): WebhookDeliveryView {
   };
 }
 
-const DELIVERY_COLUMNS = `id, endpoint_id, event_id, event_type, attempt, status, response_status, duration_ms, error, created_at,
+export const DELIVERY_COLUMNS = `id, endpoint_id, event_id, event_type, attempt, status, response_status, duration_ms, error, created_at,
   next_attempt_at`;
-
-@CommandHandler(RedeliverEventCommand)
-export class RedeliverEventHandler implements ICommandHandler<RedeliverEventCommand> {
-  constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly queries: QueryBus,
-    private readonly deliveries: WebhookDeliveries,
-    private readonly audit: AuditLog,
-  ) {}
-
-  async execute({ actor, eventId, endpointId }: RedeliverEventCommand): Promise<WebhookDeliveryView> {
-    // The caller's workspace's event as GET /v1/events/{id} answers it (EVENT_NOT_FOUND otherwise): the body sent.
-    const event = await this.queries.execute(new GetEventQuery(actor, eventId));
-    return this.txHost.withTransaction(async () => {
-      const id = await this.deliveries.redeliver(event, { organizationId: actor.organizationId }, endpointId);
-      await this.audit.record(actor, { action: 'event.redelivered', resourceType: 'event', resourceId: event.id });
-      const [row]: DeliveryRow[] = await this.txHost.tx.query(
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE organization_id = $1 AND id = $2`,
-        [actor.organizationId, id],
-      );
-      return toDeliveryView(row);
-    });
-  }
-}
 
 export const WebhookEndpointHandlers = [
   CreateWebhookEndpointHandler,
@@ -415,5 +388,4 @@ export const WebhookEndpointHandlers = [
   GetWebhookEndpointHandler,
   ListWebhookEndpointsHandler,
   ListWebhookDeliveriesHandler,
-  RedeliverEventHandler,
 ];
