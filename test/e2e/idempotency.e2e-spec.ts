@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ALL_SCOPES } from '@app/identity';
 import { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -242,25 +243,8 @@ describe('Idempotency of authenticated POSTs', () => {
       expect(await recordsForKey(key)).toBe(0);
 
       // A 403 raised by the handler itself: the role is wider than the key's scopes.
-      const readAll = [
-        'customers:read',
-        'users:read',
-        'users:write',
-        ...[
-          'costs',
-          'products',
-          'plans',
-          'changes',
-          'document_templates',
-          'customer_verifications',
-          'api_keys',
-          'wallets',
-          'approvals',
-          'workspaces',
-          'fx_rates',
-          'audit_events',
-        ].map((resource) => `${resource}:read`),
-      ];
+      // What the viewer role grants (every read scope) and what inviting needs, from the catalog itself.
+      const readAll = ['users:write', ...ALL_SCOPES.filter((scope) => scope.endsWith(':read'))];
       const inviter = await createKey(t, tenant.auth, { name: 'inviter', scopes: readAll });
       const userKey = idem();
       const notGrantable = await t.http

@@ -13,7 +13,8 @@ type Schema = Record<string, any>;
 /** The verbs an operationId may start with; a new one is a deliberate addition here. */
 const OPERATION_VERBS = (
   'list get create update delete add remove open discard copy mark clear preview rotate revoke approve reject evaluate ' +
-  'restore republish check migrate cancel make credit debit adjust capture release transfer set attach receive succeed fail'
+  'restore republish check migrate cancel make credit debit adjust capture release transfer set attach receive succeed fail ' +
+  'redeliver'
 ).split(' ');
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 

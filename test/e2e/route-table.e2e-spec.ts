@@ -29,6 +29,8 @@ const ORGANIZATION_LEVEL = [
   'PATCH /v1/workspaces/{id}',
   'GET /v1/audit_events',
 ];
+/** Routes whose scope the contract takes from another resource than their path's (api-contract §4). */
+const SCOPED_BY_ANOTHER_RESOURCE: Record<string, string> = { 'POST /v1/events/{id}/redeliver': 'webhook_endpoints' };
 /** Bodies that pass validation, so that a live id is refused for what it is (404), not for the body. */
 const VALID_BODIES: Record<string, object> = {
   'POST /v1/wallets/{id}/credit': { amount: '1.00' },
@@ -55,6 +57,7 @@ const VALID_BODIES: Record<string, object> = {
   'POST /v1/plans/republish': { plan_ids: [randomUUID()] },
   'POST /v1/plans/{id}/migrate': { mode: 'PREVIEW', target_version: 1 },
   'PATCH /v1/webhook_endpoints/{id}': { description: 'Hijacked', enabled_events: ['*'] },
+  'POST /v1/events/{id}/redeliver': { endpoint_id: randomUUID() },
 };
 /** Body fields named `…_id` that hold the caller's own text, not a reference to a resource. */
 const NOT_REFERENCES = ['external_id'];
@@ -201,7 +204,7 @@ describe('Route table: every documented route enforces authentication, scope and
         access: operation.method === 'get' || operation.pure ? 'read' : 'write',
       });
       expect(catalog).toContain(operation.scope);
-      const segment = operation.path.split('/')[2];
+      const segment = SCOPED_BY_ANOTHER_RESOURCE[operation.label] ?? operation.path.split('/')[2];
       if (catalog.includes(`${segment}:read`))
         expect({ route: operation.label, resource }).toEqual({ route: operation.label, resource: segment });
     }
@@ -353,6 +356,7 @@ describe('Route table: every documented route enforces authentication, scope and
       live.webhook_endpoints = (
         await post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/live-hook', enabled_events: ['*'] }).expect(201)
       ).body.id;
+      live.events = (await t.http.get('/v1/events?limit=1').set('Authorization', s.auth).expect(200)).body.data[0].id;
     });
 
     it('refuses exactly the organization-level routes with 403 SANDBOX_PRINCIPAL_FORBIDDEN; every other route answers (< 500)', async () => {
@@ -457,6 +461,8 @@ describe('Route table: every documented route enforces authentication, scope and
           'DELETE /v1/webhook_endpoints/{id} 404',
           'POST /v1/webhook_endpoints/{id}/rotate_secret 404',
           'GET /v1/webhook_endpoints/{id}/deliveries 404',
+          'GET /v1/events/{id} 404',
+          'POST /v1/events/{id}/redeliver 404',
         ]),
       );
 
@@ -559,6 +565,11 @@ describe('Route table: every documented route enforces authentication, scope and
         .send({ url: 'http://127.0.0.1:9/a-hook', enabled_events: ['*'] })
         .expect(201);
       resources.webhook_endpoints = { id: endpoint.body.id, code: 'WEBHOOK_ENDPOINT_NOT_FOUND' };
+      const events = await t.http.get('/v1/events?type=customer.created').set('Authorization', a.auth).expect(200);
+      resources.events = {
+        id: events.body.data.find((event: any) => event.data.object.id === customer.body.id).id,
+        code: 'EVENT_NOT_FOUND',
+      };
     });
 
     it('answers organization B on every route naming an organization A resource exactly as for an unknown id: 404', async () => {
@@ -639,6 +650,8 @@ describe('Route table: every documented route enforces authentication, scope and
           'DELETE /v1/webhook_endpoints/{id} 404',
           'POST /v1/webhook_endpoints/{id}/rotate_secret 404',
           'GET /v1/webhook_endpoints/{id}/deliveries 404',
+          'GET /v1/events/{id} 404',
+          'POST /v1/events/{id}/redeliver 404',
         ]),
       );
 
@@ -795,6 +808,7 @@ describe('Route table: every documented route enforces authentication, scope and
       'POST /v1/api_keys': () => ['api_key.created'],
       'POST /v1/api_keys/{id}/rotate': () => ['api_key.rotated'],
       'POST /v1/api_keys/{id}/revoke': () => ['api_key.revoked'],
+      'PATCH /v1/api_keys/{id}': () => ['api_key.updated'],
       'POST /v1/test_helpers/customer_verifications': () => ['customer_verification.created'],
       'PATCH /v1/customer_verifications/{id}': () => ['customer_verification.updated'],
       'POST /v1/webhooks/verifications/{provider}': () => ['customer_verification.updated'],
@@ -805,6 +819,11 @@ describe('Route table: every documented route enforces authentication, scope and
       'POST /v1/wallets/{id}/make_primary': () => ['wallet.updated'],
       'POST /v1/wallets/{id}/credit': () => ['wallet.transaction.created'],
       'POST /v1/wallets/{id}/debit': () => ['wallet.transaction.created'],
+      // One ledger line per applied item, in request order; a refused item writes nothing.
+      'POST /v1/wallet_debits': (response) =>
+        response.body.data
+          .filter((item: { status: number }) => item.status === 200)
+          .map((): EventType => 'wallet.transaction.created'),
       'POST /v1/wallets/{id}/adjust': (response) =>
         response.status === 202 ? ['approval_request.created'] : ['wallet.transaction.created'],
       'POST /v1/wallets/{id}/holds': () => ['wallet.hold.created'],
@@ -847,6 +866,14 @@ describe('Route table: every documented route enforces authentication, scope and
       'DELETE /v1/sessions/current',
       'PUT /v1/fx_rates/{from}/{to}',
       'POST /v1/customers/{id}/payment_methods',
+      // Endpoint administration: the catalog's only endpoint event is webhook_endpoint.disabled, written when
+      // the dispatcher disables a failing endpoint (a background change), not by these routes.
+      'POST /v1/webhook_endpoints',
+      'PATCH /v1/webhook_endpoints/{id}',
+      'DELETE /v1/webhook_endpoints/{id}',
+      'POST /v1/webhook_endpoints/{id}/rotate_secret',
+      // A delivery of an event already written: nothing of the workspace changes.
+      'POST /v1/events/{id}/redeliver',
     ];
     /**
      * The catalog context does not write its events yet (cost.*, product.*, plan.*, change.*,
@@ -965,7 +992,20 @@ describe('Route table: every documented route enforces authentication, scope and
           target_wallet_id: other.primary_wallet_id,
         }),
       );
+      // A batch: two items applied, one refused (an unknown wallet), answered 200 item by item.
+      const batch = await ok(
+        send('post', '/v1/wallet_debits', {
+          debits: [
+            { wallet_id: walletId, amount: '1.00', reference: 'walk-1' },
+            { wallet_id: randomUUID(), amount: '1.00', reference: 'walk-2' },
+            { wallet_id: walletId, amount: '2.00', reference: 'walk-3' },
+          ],
+        }),
+        200,
+      );
+      expect(batch.data.map((item: { status: number }) => item.status)).toEqual([200, 404, 200]);
       const key = await ok(send('post', '/v1/api_keys', { name: 'Events walk', scopes: ['wallets:read'] }), 201);
+      await ok(send('patch', `/v1/api_keys/${key.id}`, { name: 'Events walk, renamed' }));
       await ok(send('post', `/v1/api_keys/${key.id}/rotate`), 201);
       await ok(send('post', `/v1/api_keys/${key.id}/revoke`));
 
@@ -1043,6 +1083,16 @@ describe('Route table: every documented route enforces authentication, scope and
       const copied = await ok(send('post', `/v1/plans/${plan.id}/copy`, { name: 'Events walk copy' }));
       await ok(send('delete', `/v1/plans/${copied.id}`));
       await ok(send('post', `/v1/subscriptions/${catalog.subscriptions}/cancel`));
+
+      // Webhook endpoints, and an event sent again to one (last: no delivery of the walk's other events is queued).
+      const endpoint = await ok(
+        send('post', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/walk-hook', enabled_events: ['customer.*'] }),
+        201,
+      );
+      await ok(send('patch', `/v1/webhook_endpoints/${endpoint.id}`, { description: 'Events walk hook' }));
+      await ok(send('post', `/v1/webhook_endpoints/${endpoint.id}/rotate_secret`));
+      await ok(send('post', `/v1/events/${(await tenantEvents())[0].id}/redeliver`, { endpoint_id: endpoint.id }), 202);
+      await ok(send('delete', `/v1/webhook_endpoints/${endpoint.id}`), 204);
 
       // Refusals: every write route once more, on ids nobody has, with an empty body.
       for (const operation of writes()) {

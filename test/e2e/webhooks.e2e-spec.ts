@@ -4,7 +4,7 @@ import { DELIVER_JOB, WebhookDeliveries, WebhookDispatcher } from '@app/webhooks
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { eventually, expectError, expectFieldError } from '../support/auth-helpers';
-import { createTenant, idem, TestTenant } from '../support/tenants';
+import { createKey, createTenant, idem, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { enqueue, sampleEvent, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -12,8 +12,9 @@ jest.setTimeout(120_000);
 
 /**
  * Webhook endpoints and deliveries (api-contract.md §4) against a real local receiver that
- * verifies every signature with the `standardwebhooks` library. Deliveries are queued by calling
- * WebhookDeliveries.enqueueForEvent inside a transaction, as the events context does.
+ * verifies every signature with the `standardwebhooks` library. Most deliveries are queued by calling
+ * WebhookDeliveries.enqueueForEvent inside a transaction with a sample event; the last block drives
+ * real writes over HTTP, whose events queue their deliveries themselves (WebhookEventHook).
  */
 describe('Webhook endpoints and signed deliveries', () => {
   let t: TestApp;
@@ -330,7 +331,7 @@ describe('Webhook endpoints and signed deliveries', () => {
     expect(got.body.previous_secret_expires_at).toBeNull();
   });
 
-  it('disables an endpoint whose deliveries have all failed for 3 days, and records it for webhook_endpoint.disabled', async () => {
+  it('disables an endpoint whose deliveries have all failed for 3 days, and writes the webhook_endpoint.disabled event', async () => {
     const endpoint = await createEndpoint(a, { url: receiver.url('/fail-streak'), enabled_events: ['plan.deleted'] });
     // A success clears the streak: a failure right after starts a new one.
     await enqueue(t, sampleEvent(a.liveWorkspaceId, 'plan.deleted'), a.organization_id);
@@ -354,11 +355,9 @@ describe('Webhook endpoints and signed deliveries', () => {
     expect(state).toEqual(
       expect.objectContaining({ status: 'disabled', disabled_reason: 'failing', disabled_at: expect.any(String) }),
     );
-    const outbox = await db.query(
-      `SELECT payload FROM outbox_events WHERE event_type = 'webhooks.endpoint_disabled' AND organization_id = $1`,
-      [a.organization_id],
-    );
-    expect(outbox.map((row: { payload: { endpointId: string } }) => row.payload.endpointId)).toEqual([endpoint.id]);
+    // A real event, whose object is the endpoint as its GET answers it.
+    const written = await t.http.get('/v1/events?type=webhook_endpoint.disabled').set('Authorization', a.auth).expect(200);
+    expect(written.body.data.map((event: { data: { object: unknown } }) => event.data.object)).toEqual([state]);
     // A disabled endpoint is not selected for new events; its pending delivery fails without a request.
     const unselected = sampleEvent(a.liveWorkspaceId, 'plan.deleted');
     await enqueue(t, unselected, a.organization_id);
@@ -620,6 +619,128 @@ describe('Webhook endpoints and signed deliveries', () => {
       .set('Authorization', a.auth)
       .send({ url: 'http://172.16.0.1/hook' });
     expectError(updated, 400, 'WEBHOOK_URL_NOT_ALLOWED');
+  });
+
+  describe('wired to the event log: every written event queues its deliveries in its own transaction', () => {
+    let c: TestTenant;
+    const send = (method: 'post' | 'patch', path: string, body: object, auth: string) =>
+      t.http[method](path).set('Authorization', auth).set('Idempotency-Key', idem()).send(body);
+
+    /** A customer and its primary wallet credited with 10.00, then debited 2.50: answers the debit's transaction. */
+    async function debitOver(auth: string, name: string) {
+      const customer = await send('post', '/v1/customers', { name, currency: 'EUR' }, auth).expect(201);
+      const walletId = customer.body.primary_wallet_id as string;
+      await send('post', `/v1/wallets/${walletId}/credit`, { amount: '10.00' }, auth).expect(200);
+      return (await send('post', `/v1/wallets/${walletId}/debit`, { amount: '2.50' }, auth).expect(200)).body;
+    }
+
+    /** The workspace's wallet.transaction.created event of a ledger line (GET /v1/events/{id} as answered). */
+    async function eventOf(auth: string, transactionId: string) {
+      const listed = await t.http.get('/v1/events?type=wallet.transaction.created').set('Authorization', auth).expect(200);
+      const event = listed.body.data.find((row: any) => row.data.object.id === transactionId);
+      expect(event).toBeDefined();
+      return (await t.http.get(`/v1/events/${event.id}`).set('Authorization', auth).expect(200)).body;
+    }
+
+    beforeAll(async () => {
+      c = await createTenant(t);
+    });
+
+    it('sends nothing and writes no delivery for a workspace without a matching endpoint (a sandbox debit never reaches a live endpoint)', async () => {
+      await createEndpoint(c, { url: receiver.url('/ok-wired-live-all'), enabled_events: ['*'] });
+      const transaction = await debitOver(c.sandboxAuth, 'Sandbox payer');
+      const event = await eventOf(c.sandboxAuth, transaction.id);
+      expect(event.livemode).toBe(false);
+      // Queued in the change's transaction or not at all: nothing for the sandbox's events, now or later.
+      const sandboxEvents: Array<{ id: string }> = await db.query(`SELECT id FROM events WHERE workspace_id = $1`, [
+        c.sandboxWorkspaceId,
+      ]);
+      expect(sandboxEvents.length).toBeGreaterThanOrEqual(4);
+      const ids = sandboxEvents.map((row) => row.id);
+      expect(await db.query(`SELECT event_id FROM webhook_deliveries WHERE event_id = ANY($1)`, [ids])).toEqual([]);
+      expect(await db.query(`SELECT event_id FROM webhook_event_payloads WHERE event_id = ANY($1)`, [ids])).toEqual([]);
+      expect(receiver.received.filter((request) => ids.includes(request.headers['webhook-id']))).toEqual([]);
+    });
+
+    it('delivers a real debit’s wallet.transaction.created, signed, its body the event as GET /v1/events/{id} answers it; a customer.* endpoint gets no wallet event; redeliver sends it again with the same webhook-id', async () => {
+      const wallets = await createEndpoint(c, {
+        url: receiver.url('/ok-wired-wallets'),
+        enabled_events: ['wallet.transaction.created'],
+      });
+      const customers = await createEndpoint(c, { url: receiver.url('/ok-wired-customers'), enabled_events: ['customer.*'] });
+      const transaction = await debitOver(c.auth, 'Live payer');
+      const event = await eventOf(c.auth, transaction.id);
+      expect(event).toEqual(expect.objectContaining({ type: 'wallet.transaction.created', livemode: true }));
+      expect(event.data.object).toEqual(transaction);
+
+      const received = () => receiver.on('/ok-wired-wallets').filter((request) => request.headers['webhook-id'] === event.id);
+      await eventually(async () => (received().length === 1 ? true : undefined), 15_000);
+      const [first] = received();
+      expect(new Webhook(wallets.secret).verify(first.body, first.headers)).toEqual(event);
+      expect(JSON.parse(first.body)).toEqual(event);
+      // The credit's line too, and nothing else: the endpoint's filter is the exact type.
+      await eventually(async () => (receiver.on('/ok-wired-wallets').length === 2 ? true : undefined), 15_000);
+      expect(receiver.on('/ok-wired-wallets').map((request) => JSON.parse(request.body).type)).toEqual([
+        'wallet.transaction.created',
+        'wallet.transaction.created',
+      ]);
+      // The customer.* endpoint: the customer's creation, never a wallet event.
+      await eventually(async () => (receiver.on('/ok-wired-customers').length === 1 ? true : undefined), 15_000);
+      const [created] = receiver.on('/ok-wired-customers');
+      expect(new Webhook(customers.secret).verify(created.body, created.headers)).toEqual(
+        expect.objectContaining({ type: 'customer.created' }),
+      );
+      const [delivered] = await deliveries(c, wallets.id, `?event_id=${event.id}`);
+      await eventually(
+        async () => ((await deliveries(c, wallets.id, `?event_id=${event.id}`))[0].status === 'succeeded' ? true : undefined),
+        15_000,
+      );
+      expect(delivered).toEqual(expect.objectContaining({ event_id: event.id, event_type: 'wallet.transaction.created' }));
+
+      // Sent again on request, to an endpoint whose filter would not select it too: the same webhook-id, the same body.
+      const again = await send('post', `/v1/events/${event.id}/redeliver`, { endpoint_id: wallets.id }, c.auth).expect(202);
+      expect(again.body).toEqual(
+        expect.objectContaining({
+          object: 'webhook_delivery',
+          endpoint_id: wallets.id,
+          event_id: event.id,
+          status: 'pending',
+          attempt: 0,
+        }),
+      );
+      await eventually(async () => (received().length === 2 ? true : undefined), 15_000);
+      const second = received()[1];
+      expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+      expect(new Webhook(wallets.secret).verify(second.body, second.headers)).toEqual(event);
+      await send('post', `/v1/events/${event.id}/redeliver`, { endpoint_id: customers.id }, c.auth).expect(202);
+      await eventually(async () => (receiver.on('/ok-wired-customers').length === 2 ? true : undefined), 15_000);
+      expect(JSON.parse(receiver.on('/ok-wired-customers')[1].body)).toEqual(event);
+      expect((await deliveries(c, wallets.id, `?event_id=${event.id}`)).map((row) => row.id)).toContain(again.body.id);
+    });
+
+    it('refuses a redelivery of another tenant’s event or to another tenant’s endpoint (404), bad input (400), and without webhook_endpoints:write (403)', async () => {
+      const own = await createEndpoint(c, { url: receiver.url('/ok-wired-refusals'), enabled_events: ['customer.created'] });
+      const foreignEndpoint = await createEndpoint(b, { url: receiver.url('/ok-wired-foreign'), enabled_events: ['*'] });
+      await send('post', '/v1/customers', { name: 'Foreign customer', currency: 'EUR' }, b.auth).expect(201);
+      const [ownEvent] = (await t.http.get('/v1/events?limit=1').set('Authorization', c.auth).expect(200)).body.data;
+      const [foreignEvent] = (await t.http.get('/v1/events?limit=1').set('Authorization', b.auth).expect(200)).body.data;
+      const redeliver = (eventId: string, body: object, auth = c.auth) =>
+        send('post', `/v1/events/${eventId}/redeliver`, body, auth);
+      expectError(await redeliver(foreignEvent.id, { endpoint_id: own.id }), 404, 'EVENT_NOT_FOUND');
+      expectError(await redeliver(randomUUID(), { endpoint_id: own.id }), 404, 'EVENT_NOT_FOUND');
+      expectError(await redeliver('not-a-uuid', { endpoint_id: own.id }), 404, 'EVENT_NOT_FOUND');
+      // The sandbox's events are another workspace's.
+      expectError(await redeliver(ownEvent.id, { endpoint_id: own.id }, c.sandboxAuth), 404, 'EVENT_NOT_FOUND');
+      expectError(await redeliver(ownEvent.id, { endpoint_id: foreignEndpoint.id }), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
+      expectError(await redeliver(ownEvent.id, { endpoint_id: randomUUID() }), 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
+      for (const body of [{}, { endpoint_id: 42 }]) {
+        const refused = expectError(await redeliver(ownEvent.id, body), 400, 'VALIDATION_ERROR');
+        expect(refused.errors).toEqual(expect.arrayContaining([expect.objectContaining({ param: 'endpoint_id' })]));
+      }
+      const reader = await createKey(t, c.auth, { name: 'reader', scopes: ['events:read', 'webhook_endpoints:read'] });
+      expectError(await redeliver(ownEvent.id, { endpoint_id: own.id }, `Bearer ${reader.secret}`), 403, 'INSUFFICIENT_SCOPE');
+      expect(await deliveries(c, own.id)).toEqual([]);
+    });
   });
 });
 

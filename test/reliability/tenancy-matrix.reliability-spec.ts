@@ -31,7 +31,7 @@ const FIXED_PATH_VALUES: Record<string, string> = {
 /** `…_id` fields that hold the caller's own text, not a reference to a resource. */
 const NOT_REFERENCES = ['external_id', 'reference_id', 'tax_rule_id'];
 /** Field names whose kind is not their own name. */
-const FIELD_KINDS: Record<string, string> = { principal: 'api_keys', resource: 'customers' };
+const FIELD_KINDS: Record<string, string> = { principal: 'api_keys', resource: 'customers', endpoint: 'webhook_endpoints' };
 /** Query a route requires to answer at all. */
 const REQUIRED_QUERIES: Record<string, string> = { '/v1/plans/{id}/versions/{version}/referrers': 'type=subscription' };
 /** Mass-assignable fields: what a response shows but no client may set. */
@@ -130,6 +130,8 @@ function validBody(operation: DocumentedOperation, own: WorkspaceFixture): objec
       product_pins: [{ product_id: ids.products, product_version_id: ids.product_versions }],
     },
     'PUT /v1/fx_rates/{from}/{to}': { rate: '0.9' },
+    'POST /v1/wallet_debits': { debits: [{ wallet_id: ids.wallets, amount: '1.00', reference: 'tenancy-matrix' }] },
+    'POST /v1/events/{id}/redeliver': { endpoint_id: ids.webhook_endpoints },
   };
   return bodies[operation.label] ?? {};
 }
@@ -342,6 +344,14 @@ describe('Tenancy matrix (R6): every route × method × id place, with another w
       const params = (foreign.body.error.errors ?? [{ param: foreign.body.error.param }]).map((error: any) => error.param);
       expect({ ...context, params }).toEqual({ ...context, params: [field] });
       refusedBeforeLookup.add(`${context.route} ${field} ${seen.code}`);
+    } else if (foreign.status === 200 && context.route === 'POST /v1/wallet_debits') {
+      // A batch answers item by item (api-contract §5): its one item, naming the foreign id, is that item's 404, as for an unknown id.
+      const item = (response: Response) => ({ status: response.body.data[0].status, code: response.body.data[0].error?.code });
+      expect({ ...context, item: item(foreign) }).toEqual({ ...context, item: item(unknown) });
+      expect({ ...context, item: item(foreign) }).toEqual({
+        ...context,
+        item: { status: 404, code: expect.stringMatching(new RegExp(`^(${RESOURCE_KINDS[kind].notFound.join('|')})$`)) },
+      });
     } else if (foreign.status === 422) {
       // A reference checked against the caller's own data, not looked up (a pin naming a product
       // the staged draft does not carry: 422 INVALID_PIN), refused exactly as an unknown id.

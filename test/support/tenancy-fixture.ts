@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Response } from 'supertest';
-import { DataSource } from 'typeorm';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { WebhookDeliveries } from '@app/webhooks';
 import { eventually } from './auth-helpers';
 import { drainCascades } from './catalog-helpers';
 import { createKey, idem } from './tenants';
 import { TestApp } from './test-app';
-import { sampleEvent } from './webhook-receiver';
 import { seedVerification } from './verification-helpers';
 
 /**
@@ -38,9 +34,8 @@ export const RESOURCE_KINDS: Record<string, { table: string; notFound: string[] 
   subscriptions: { table: 'subscriptions', notFound: ['SUBSCRIPTION_NOT_FOUND'] },
   migrations: { table: 'plan_migrations', notFound: ['MIGRATION_NOT_FOUND'] },
   webhook_endpoints: { table: 'webhook_endpoints', notFound: ['WEBHOOK_ENDPOINT_NOT_FOUND'] },
-  // Named by `event_id` (the deliveries filter); the events store is not there yet, so the event
-  // is known by the payload its deliveries carry.
-  events: { table: 'webhook_event_payloads', notFound: ['EVENT_NOT_FOUND'] },
+  // GET /v1/events/{id}, redeliver, and the deliveries filter `event_id`.
+  events: { table: 'events', notFound: ['EVENT_NOT_FOUND'] },
 };
 
 /** One workspace's resources: one of every kind (plus the drafts and the second wallet writes need). */
@@ -207,15 +202,11 @@ export async function buildWorkspaceFixture(
     )
   ).id;
   await send('patch', `/v1/webhook_endpoints/${ids.webhook_endpoints}`, { status: 'disabled' }, 200);
-  const [{ mode }]: Array<{ mode: string }> = await t.app
-    .get(DataSource)
-    .query('SELECT mode FROM workspaces WHERE id = $1', [options.workspaceId]);
-  const event = sampleEvent(options.workspaceId, 'customer.created', mode === 'live', { id: customer.id, object: 'customer' });
-  await t.app
-    .get(TransactionHost)
-    .withTransaction(() =>
-      t.app.get(WebhookDeliveries).redeliver(event, { organizationId: options.organizationId }, ids.webhook_endpoints),
-    );
+  // The customer's customer.created event, sent again to the endpoint on request (POST /v1/events/{id}/redeliver).
+  const created = await send('get', '/v1/events?type=customer.created&limit=100', undefined, 200);
+  const event = created.data.find((row: { data: { object: { id: string } } }) => row.data.object.id === customer.id);
+  if (!event) throw new Error(`No customer.created event for ${customer.id}`);
+  await send('post', `/v1/events/${event.id}/redeliver`, { endpoint_id: ids.webhook_endpoints }, 202);
   ids.events = event.id;
   await eventually(async () => {
     const deliveries = await send('get', `/v1/webhook_endpoints/${ids.webhook_endpoints}/deliveries`);

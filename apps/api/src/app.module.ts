@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { Clock, PlatformModule } from '@app/shared-kernel';
+import { WebhookEventHook } from '@app/webhooks';
 import { LoggerModule } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
 import { BillingWalletHttpModule } from './billing-wallet/billing-wallet-http.module';
@@ -40,6 +41,8 @@ export class AppModule {
           clock: options.clock,
           environment: options.config.NODE_ENV,
           idempotencyResponseMaxBytes: options.config.IDEMPOTENCY_RESPONSE_MAX_BYTES,
+          // Every written event queues its webhook deliveries in its own statement.
+          eventPublishedHook: WebhookEventHook,
         }),
         IdentityHttpModule,
         EventsHttpModule,

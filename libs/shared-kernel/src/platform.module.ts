@@ -1,6 +1,6 @@
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
 import { ClsModule } from 'nestjs-cls';
@@ -37,6 +37,11 @@ export interface PlatformModuleOptions {
   environment?: PlatformOptions['environment'];
   /** IDEMPOTENCY_RESPONSE_MAX_BYTES; DEFAULT_IDEMPOTENCY_RESPONSE_MAX_BYTES when not given. */
   idempotencyResponseMaxBytes?: number;
+  /**
+   * What EventLog hands every written event to, inside its transaction (webhook deliveries); the
+   * no-op EventPublishedHook when not given. Its dependencies must be this module's providers.
+   */
+  eventPublishedHook?: Type<EventPublishedHook>;
 }
 
 /**
@@ -84,7 +89,7 @@ export class PlatformModule {
         JobQueue,
         DatabaseHealth,
         IdempotencyRetention,
-        EventPublishedHook,
+        { provide: EventPublishedHook, useClass: options.eventPublishedHook ?? EventPublishedHook },
         EventLog,
         EventRetention,
         ListEventsHandler,

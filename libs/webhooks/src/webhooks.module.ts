@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RedeliverEventHandler } from './application/redeliver-event.handler';
 import { WebhookUrlGuard } from './application/url-guard';
 import { WebhookDeliveries } from './application/webhook-deliveries';
 import { WebhookDispatcher } from './application/webhook-dispatcher';
@@ -21,6 +22,7 @@ import { NodeHttpWebhookSender } from './infrastructure/webhook-sender';
     WebhookDeliveries,
     WebhookDispatcher,
     ...WebhookEndpointHandlers,
+    RedeliverEventHandler,
   ],
   exports: [WebhookDeliveries, WebhookDispatcher],
 })

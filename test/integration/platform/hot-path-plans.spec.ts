@@ -225,13 +225,22 @@ describe('Hot-path query plans on a workspace that grew without ANALYZE (Postgre
   it('reads a handful of rows and pages per statement, whatever the statistics say', async () => {
     const session = new WalletClient(t, await signIn(t, tenant.owner!.email, tenant.owner!.password));
     const api = new WalletClient(t, `Bearer ${worker.secret}`);
+    // The first round's statements run first on their connection, and such a run also reads the
+    // system catalogs for every relation it opens (the wallet write opens the event and webhook
+    // tables and their indexes, rows or not): pages that are no row of the hot path and are not
+    // read again. A statement is judged on its later runs, or on its first where it has no other
+    // (authentication: the credential is cached after it).
     capturing = true;
+    await walletHotPathRound(api, session, { hot, other }, 'plans-first');
+    const firstRound = captured.length;
     for (let run = 0; run < RUNS; run += 1) {
       await walletHotPathRound(api, session, { hot, other }, `plans-${run}`);
     }
     capturing = false;
 
-    const onHotPath = captured.filter((plan) => HOT_PATH.some(([, pattern]) => pattern.test(plan.query)));
+    const later = captured.slice(firstRound);
+    const judged = [...captured.slice(0, firstRound).filter((plan) => !later.some((run) => run.query === plan.query)), ...later];
+    const onHotPath = judged.filter((plan) => HOT_PATH.some(([, pattern]) => pattern.test(plan.query)));
     // Each hot statement was seen (the test cannot pass by explaining nothing) …
     const seen = HOT_PATH.filter(([, pattern]) => captured.some((plan) => pattern.test(plan.query))).map(([name]) => name);
     expect(seen).toEqual(HOT_PATH.map(([name]) => name));

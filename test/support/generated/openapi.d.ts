@@ -1594,6 +1594,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an event of the workspace again to one of its endpoints (whatever the endpoint’s event filters), with the same `webhook-id`. Answers the queued delivery. */
+        post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2493,7 +2510,7 @@ export interface components {
              * @example wallet.transaction.created
              * @enum {string}
              */
-            type: "customer.created" | "customer_verification.created" | "customer_verification.updated" | "api_key.created" | "api_key.rotated" | "api_key.revoked" | "wallet.created" | "wallet.updated" | "wallet.transaction.created" | "wallet.balance_low" | "wallet.hold.created" | "wallet.hold.captured" | "wallet.hold.released" | "wallet.top_up.created" | "wallet.top_up.succeeded" | "wallet.top_up.failed" | "approval_request.created" | "approval_request.approved" | "approval_request.rejected" | "cost.created" | "cost.updated" | "cost.removed" | "cost.restored" | "product.created" | "product.updated" | "product.version.published" | "plan.created" | "plan.updated" | "plan.deleted" | "plan.version.published" | "plan.version.scheduled" | "plan.version.archived" | "change.applied" | "change.canceled" | "cascade_run.completed" | "plan_migration.completed" | "subscription.created" | "subscription.canceled" | "subscription.version_changed" | "document_template.created" | "document_template.updated" | "document_template.deleted" | "document_template.default_changed" | "webhook_endpoint.disabled";
+            type: "customer.created" | "customer_verification.created" | "customer_verification.updated" | "api_key.created" | "api_key.updated" | "api_key.rotated" | "api_key.revoked" | "wallet.created" | "wallet.updated" | "wallet.transaction.created" | "wallet.balance_low" | "wallet.hold.created" | "wallet.hold.captured" | "wallet.hold.released" | "wallet.top_up.created" | "wallet.top_up.succeeded" | "wallet.top_up.failed" | "approval_request.created" | "approval_request.approved" | "approval_request.rejected" | "cost.created" | "cost.updated" | "cost.removed" | "cost.restored" | "product.created" | "product.updated" | "product.version.published" | "plan.created" | "plan.updated" | "plan.deleted" | "plan.version.published" | "plan.version.scheduled" | "plan.version.archived" | "change.applied" | "change.canceled" | "cascade_run.completed" | "plan_migration.completed" | "subscription.created" | "subscription.canceled" | "subscription.version_changed" | "document_template.created" | "document_template.updated" | "document_template.deleted" | "document_template.default_changed" | "webhook_endpoint.disabled";
             /**
              * Format: date-time
              * @example 2026-11-22T12:00:00.000Z
@@ -6320,7 +6337,7 @@ export interface components {
              */
             url: string;
             /**
-             * @description 1–100 entries, each "*" (every type), a type of the catalog or "prefix.*" of whole segments (e.g. "wallet.*", "wallet.hold.*"); anything else is refused (400 VALIDATION_ERROR). Types: customer.created, customer_verification.created, customer_verification.updated, api_key.created, api_key.rotated, api_key.revoked, wallet.created, wallet.updated, wallet.transaction.created, wallet.balance_low, wallet.hold.created, wallet.hold.captured, wallet.hold.released, wallet.top_up.created, wallet.top_up.succeeded, wallet.top_up.failed, approval_request.created, approval_request.approved, approval_request.rejected, cost.created, cost.updated, cost.removed, cost.restored, product.created, product.updated, product.version.published, plan.created, plan.updated, plan.deleted, plan.version.published, plan.version.scheduled, plan.version.archived, change.applied, change.canceled, cascade_run.completed, plan_migration.completed, subscription.created, subscription.canceled, subscription.version_changed, document_template.created, document_template.updated, document_template.deleted, document_template.default_changed, webhook_endpoint.disabled.
+             * @description 1–100 entries, each "*" (every type), a type of the catalog or "prefix.*" of whole segments (e.g. "wallet.*", "wallet.hold.*"); anything else is refused (400 VALIDATION_ERROR). Types: customer.created, customer_verification.created, customer_verification.updated, api_key.created, api_key.updated, api_key.rotated, api_key.revoked, wallet.created, wallet.updated, wallet.transaction.created, wallet.balance_low, wallet.hold.created, wallet.hold.captured, wallet.hold.released, wallet.top_up.created, wallet.top_up.succeeded, wallet.top_up.failed, approval_request.created, approval_request.approved, approval_request.rejected, cost.created, cost.updated, cost.removed, cost.restored, product.created, product.updated, product.version.published, plan.created, plan.updated, plan.deleted, plan.version.published, plan.version.scheduled, plan.version.archived, change.applied, change.canceled, cascade_run.completed, plan_migration.completed, subscription.created, subscription.canceled, subscription.version_changed, document_template.created, document_template.updated, document_template.deleted, document_template.default_changed, webhook_endpoint.disabled.
              * @example [
              *       "wallet.*",
              *       "customer.created"
@@ -6484,7 +6501,7 @@ export interface components {
              */
             url?: string;
             /**
-             * @description 1–100 entries, each "*" (every type), a type of the catalog or "prefix.*" of whole segments (e.g. "wallet.*", "wallet.hold.*"); anything else is refused (400 VALIDATION_ERROR). Types: customer.created, customer_verification.created, customer_verification.updated, api_key.created, api_key.rotated, api_key.revoked, wallet.created, wallet.updated, wallet.transaction.created, wallet.balance_low, wallet.hold.created, wallet.hold.captured, wallet.hold.released, wallet.top_up.created, wallet.top_up.succeeded, wallet.top_up.failed, approval_request.created, approval_request.approved, approval_request.rejected, cost.created, cost.updated, cost.removed, cost.restored, product.created, product.updated, product.version.published, plan.created, plan.updated, plan.deleted, plan.version.published, plan.version.scheduled, plan.version.archived, change.applied, change.canceled, cascade_run.completed, plan_migration.completed, subscription.created, subscription.canceled, subscription.version_changed, document_template.created, document_template.updated, document_template.deleted, document_template.default_changed, webhook_endpoint.disabled.
+             * @description 1–100 entries, each "*" (every type), a type of the catalog or "prefix.*" of whole segments (e.g. "wallet.*", "wallet.hold.*"); anything else is refused (400 VALIDATION_ERROR). Types: customer.created, customer_verification.created, customer_verification.updated, api_key.created, api_key.updated, api_key.rotated, api_key.revoked, wallet.created, wallet.updated, wallet.transaction.created, wallet.balance_low, wallet.hold.created, wallet.hold.captured, wallet.hold.released, wallet.top_up.created, wallet.top_up.succeeded, wallet.top_up.failed, approval_request.created, approval_request.approved, approval_request.rejected, cost.created, cost.updated, cost.removed, cost.restored, product.created, product.updated, product.version.published, plan.created, plan.updated, plan.deleted, plan.version.published, plan.version.scheduled, plan.version.archived, change.applied, change.canceled, cascade_run.completed, plan_migration.completed, subscription.created, subscription.canceled, subscription.version_changed, document_template.created, document_template.updated, document_template.deleted, document_template.default_changed, webhook_endpoint.disabled.
              * @example [
              *       "*"
              *     ]
@@ -6572,6 +6589,14 @@ export interface components {
         WebhookDeliveryListDto: {
             data: components["schemas"]["WebhookDeliveryDto"][];
             pagination: components["schemas"]["PaginationDto"];
+        };
+        RedeliverEventDto: {
+            /**
+             * Format: uuid
+             * @description An endpoint of the event’s workspace; its event filters do not apply.
+             * @example 0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6e01
+             */
+            endpoint_id: string;
         };
         ErrorBody: {
             error: components["schemas"]["ErrorDetailDto"];
@@ -25760,6 +25785,203 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SHUTTING_DOWN, DATABASE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (SHUTTING_DOWN, DATABASE_UNAVAILABLE). */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode. */
+                "X-Workspace-Id"?: string;
+                /** @description A unique key per logical request (a UUID will do), 1–255 printable ASCII characters. A retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); the same key with another body is a 422. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6e01"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RedeliverEventDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR, DUPLICATE_HEADER, MALFORMED_REQUEST, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:write). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WORKSPACE_NOT_FOUND, EVENT_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED. */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE. */
+            431: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {

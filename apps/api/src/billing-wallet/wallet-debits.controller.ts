@@ -47,7 +47,7 @@ export class WalletDebitsController {
       outcomes = await this.commands.execute(new DebitBatchCommand(actor, items, body.atomic === true));
     } catch (error) {
       if (!(error instanceof BatchRejectedError)) throw error;
-      throw new DomainError(error.kind, error.code, error.message, {
+      throw new DomainError(error.kind, 'BATCH_REJECTED', error.message, {
         param: error.param,
         details: { items: error.refusals.map((refusal) => outcomeResponse(refusal, requestId)) },
       });

@@ -1,6 +1,6 @@
 import { EVENT_TYPES } from '@app/shared-kernel';
-import { WebhookDeliveryView, WebhookEndpointView } from '@app/webhooks';
-import { IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID } from 'class-validator';
+import { webhookEndpointResponse, WebhookDeliveryView, WebhookEndpointView } from '@app/webhooks';
+import { IsArray, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '../http/api-property';
 import { iso } from '../http/iso-date';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
@@ -121,6 +121,13 @@ export class ListWebhookDeliveriesQueryDto extends ListQueryDto {
   status?: 'pending' | 'succeeded' | 'failed';
 }
 
+export class RedeliverEventDto {
+  @ApiProperty({ example: ENDPOINT_ID, description: 'An endpoint of the event’s workspace; its event filters do not apply.' })
+  @IsString()
+  @MaxLength(100)
+  endpoint_id!: string;
+}
+
 export class WebhookDeliveryDto {
   @ApiProperty({ example: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6e03' }) id!: string;
   @ApiProperty({ example: 'webhook_delivery' }) object!: 'webhook_delivery';
@@ -155,22 +162,9 @@ export class WebhookDeliveryListDto {
   @ApiProperty({ type: PaginationDto }) pagination!: PaginationDto;
 }
 
+/** The same mapping as the `data.object` of the endpoint's events (webhookEndpointResponse). */
 export function toWebhookEndpointDto(endpoint: WebhookEndpointView): WebhookEndpointDto {
-  return {
-    id: endpoint.id,
-    object: 'webhook_endpoint',
-    workspace_id: endpoint.workspaceId,
-    url: endpoint.url,
-    description: endpoint.description,
-    enabled_events: endpoint.enabledEvents,
-    metadata: endpoint.metadata,
-    status: endpoint.status,
-    disabled_reason: endpoint.disabledReason,
-    disabled_at: iso(endpoint.disabledAt),
-    previous_secret_expires_at: iso(endpoint.previousSecretExpiresAt),
-    created_at: endpoint.createdAt.toISOString(),
-    updated_at: endpoint.updatedAt.toISOString(),
-  };
+  return webhookEndpointResponse(endpoint);
 }
 
 export function toWebhookDeliveryDto(delivery: WebhookDeliveryView): WebhookDeliveryDto {

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '@app/webhooks';
+import { EventRedeliveryController } from './event-redelivery.controller';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 
 @Module({
   imports: [WebhooksModule],
-  controllers: [WebhookEndpointsController],
+  controllers: [WebhookEndpointsController, EventRedeliveryController],
 })
 export class WebhooksHttpModule {}

@@ -89,7 +89,7 @@ describe('Wallet', () => {
       'CURRENCY_MISMATCH',
     );
     expect(wallet.snapshot).toEqual(before.state);
-    expect(wallet.takeChanges()).toEqual({ entries: [], lotsCreated: [], lotsDrawn: [] });
+    expect(wallet.takeChanges()).toEqual({ entries: [], lotsCreated: [], lotsDrawn: [], storedVersion: before.state.version });
     const next = wallet.debit({ amount: usd('12.00'), source: 'CHARGE', createdBy: by, now: t0 });
     expect([next.promotionalAmount, next.cashAmount, next.endingCash].map(String)).toEqual(['-2.00', '-10.00', '0.00']);
   });

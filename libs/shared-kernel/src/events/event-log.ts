@@ -41,6 +41,13 @@ export interface WrittenEvent {
 const SEQUENCE_CTE = 'event_sequence';
 
 /**
+ * The CTE of the events' INSERT, which RETURNs the rows as written (every column of `events`):
+ * a write the EventPublishedHook answers reads them from it, in the same statement (their
+ * `sequence` and `livemode` exist only there).
+ */
+export const EVENT_ROWS_CTE = 'event_rows';
+
+/**
  * The public event log (api-contract §4), the outbox of every context's state changes: each
  * committed change writes its events in its own transaction, in the workspace where it happened.
  *
@@ -106,11 +113,13 @@ function eventWrites(tenant: EventTenant, events: readonly WrittenEvent[]): SqlW
       values: [tenant.organizationId, tenant.workspaceId, events.length],
     },
     {
+      name: EVENT_ROWS_CTE,
       text: `INSERT INTO events (organization_id, id, workspace_id, livemode, type, sequence, data, request_id, idempotency_key, created_at)
         SELECT $1, e.id, $2,
                COALESCE($3::boolean, (SELECT w.mode = 'live' FROM workspaces w WHERE w.organization_id = $1 AND w.id = $2)),
                e.type, s.last_sequence - $4 + e.ord, e.data, $5, $6, $7
-          FROM ${SEQUENCE_CTE} s, unnest($8::uuid[], $9::text[], $10::jsonb[]) WITH ORDINALITY AS e (id, type, data, ord)`,
+          FROM ${SEQUENCE_CTE} s, unnest($8::uuid[], $9::text[], $10::jsonb[]) WITH ORDINALITY AS e (id, type, data, ord)
+        RETURNING *`,
       values: [
         tenant.organizationId,
         tenant.workspaceId,

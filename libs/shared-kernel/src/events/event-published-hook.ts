@@ -7,11 +7,13 @@ import type { EventTenant, WrittenEvent } from './event-log';
  * `EventLog` for every batch of events it writes, inside the change's transaction, before the
  * statement that inserts them runs. Whatever must commit with the events is answered as writes,
  * which go into that same statement (one round trip; a foreign key to `events` holds, since keys
- * are checked at the end of the statement). The default hands nothing on.
+ * are checked at the end of the statement). Those writes may read the events as inserted from
+ * the CTE named EVENT_ROWS_CTE (`event_rows`, every column of `events`), and may hand what they
+ * RETURN to code that runs after the statement (`SqlWrite.returned`). The default hands nothing on.
  *
- * To wire deliveries, provide another implementation for this token in PlatformModule (or
- * override it in the app module), e.g. one that answers `WebhookDeliveries.enqueueForEvent`'s
- * writes for each event.
+ * The application host binds the real one: `PlatformModule.forRoot({ eventPublishedHook })` with
+ * a subclass whose dependencies are the platform's own providers (the webhooks context's
+ * WebhookEventHook), so the shared kernel imports no context.
  */
 @Injectable()
 export class EventPublishedHook {

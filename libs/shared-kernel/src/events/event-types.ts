@@ -8,6 +8,7 @@ export const EVENT_TYPES = [
   'customer_verification.created',
   'customer_verification.updated',
   'api_key.created',
+  'api_key.updated',
   'api_key.rotated',
   'api_key.revoked',
   'wallet.created',

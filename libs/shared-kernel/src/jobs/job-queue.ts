@@ -109,6 +109,28 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   }
 
   /**
+   * Sends several jobs of an organization, due now, in one statement (no query before it): each
+   * gets its fair place as `send` gives a single job. pg-boss's insert wakes the workers at commit.
+   */
+  async sendMany<T extends object>(name: string, tenant: JobTenant, jobs: readonly T[]): Promise<void> {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`Job ${name} is not defined`);
+    if (definition.cron) throw new Error(`Job ${name} is a global recurring job: it is scheduled, not sent`);
+    if (jobs.length === 0) return;
+    const now = this.clock.now();
+    const db = this.txHost.isTransactionActive() ? this.transactionDatabase() : undefined;
+    await this.started().insert(
+      name,
+      jobs.map((data) => ({
+        data,
+        group: { id: tenant.organizationId, tier: tenant.workspaceMode },
+        priority: fairPriority(tenant.workspaceMode, this.dueBuckets.place(name, tenant, undefined, now)),
+      })),
+      { db },
+    );
+  }
+
+  /**
    * Sends an organization's fan-out behind its own backlog in this queue rather than behind every
    * organization's (see fairPriority): a large fan-out cannot delay another organization's work,
    * and sandbox work waits for live work. Unlike send, it counts the backlog in the database (one

@@ -1,4 +1,4 @@
-import { combineWrites } from './sql-write';
+import { combineWrites, executeWrites } from './sql-write';
 
 describe('combineWrites', () => {
   it('leaves a single write as it is', () => {
@@ -47,5 +47,37 @@ describe('combineWrites', () => {
       checks: [{ column: 'w0', what: 'a' }],
       alone: true,
     });
+  });
+
+  it('answers, in the same statement, the rows of the writes that ask for them, and hands each its own', async () => {
+    const seen: Array<readonly Record<string, unknown>[]> = [];
+    const writes = [
+      { text: 'UPDATE a SET v = $1', values: [1] },
+      {
+        text: 'INSERT INTO d SELECT $1 RETURNING id',
+        values: ['x'],
+        returned: (rows: readonly Record<string, unknown>[]) => void seen.push(rows),
+      },
+      {
+        text: 'INSERT INTO e SELECT $1 RETURNING id',
+        values: ['y'],
+        returned: (rows: readonly Record<string, unknown>[]) => void seen.push(rows),
+      },
+    ];
+    expect(combineWrites(writes).text).toBe(
+      'WITH w0 AS (UPDATE a SET v = $1),\nw1 AS (INSERT INTO d SELECT $2 RETURNING id),\nw2 AS (INSERT INTO e SELECT $3 RETURNING id)\n' +
+        "SELECT (SELECT coalesce(json_agg(r), '[]') FROM w1 r) AS r1, (SELECT coalesce(json_agg(r), '[]') FROM w2 r) AS r2",
+    );
+    const statements: string[] = [];
+    const manager = {
+      queryRunner: undefined,
+      query: (text: string) => {
+        statements.push(text);
+        return Promise.resolve([{ r1: [{ id: 'd1' }, { id: 'd2' }], r2: [] }]);
+      },
+    };
+    await executeWrites(manager as never, writes);
+    expect(statements).toHaveLength(1);
+    expect(seen).toEqual([[{ id: 'd1' }, { id: 'd2' }], []]);
   });
 });

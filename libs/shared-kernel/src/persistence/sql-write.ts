@@ -21,6 +21,12 @@ export interface SqlWrite {
    * throws StaleWriteError naming this (the transaction is then retried, never half-applied).
    */
   readonly expectOneRow?: string;
+  /**
+   * Called with the rows the write RETURNs, once the statement has run (still inside its
+   * transaction): how a write that may or may not touch rows (webhook deliveries, decided in SQL)
+   * hands on what it did without another round trip. The rows travel back as JSON.
+   */
+  readonly returned?: (rows: readonly Record<string, unknown>[]) => Promise<void> | void;
 }
 
 /** A combined statement and, for each guarded write, how to read the count of rows it changed. */
@@ -38,7 +44,7 @@ const PLACEHOLDER = /\$(\d+)/g;
  * included) are checked at the end of the statement, over all of them.
  */
 export function combineWrites(writes: readonly SqlWrite[]): CombinedWrite {
-  if (writes.length === 1 && writes[0].name === undefined) {
+  if (writes.length === 1 && writes[0].name === undefined && writes[0].returned === undefined) {
     const [write] = writes;
     if (write.expectOneRow === undefined) return write;
     return {
@@ -63,18 +69,28 @@ export function combineWrites(writes: readonly SqlWrite[]): CombinedWrite {
     checks.push({ column: name, what: write.expectOneRow });
     return `${name} AS (${text} RETURNING 1)`;
   });
-  const select =
-    checks.length === 0 ? '1' : checks.map(({ column }) => `(SELECT count(*) FROM ${column})::int AS ${column}`).join(', ');
-  return { text: `WITH ${parts.join(',\n')}\nSELECT ${select}`, values, ...(checks.length > 0 && { checks }) };
+  const counted = checks.map(({ column }) => `(SELECT count(*) FROM ${column})::int AS ${column}`);
+  const returning = writes.flatMap((write, index) =>
+    write.returned === undefined ? [] : [`(SELECT coalesce(json_agg(r), '[]') FROM ${write.name ?? `w${index}`} r) AS r${index}`],
+  );
+  const select = [...counted, ...returning];
+  return {
+    text: `WITH ${parts.join(',\n')}\nSELECT ${select.length === 0 ? '1' : select.join(', ')}`,
+    values,
+    ...(checks.length > 0 && { checks }),
+  };
 }
 
 /** Runs the writes as one prepared statement on the transaction's connection; a guarded write that changed no row throws StaleWriteError. */
 export async function executeWrites(manager: EntityManager, writes: readonly SqlWrite[]): Promise<void> {
   if (writes.length === 0) return;
   const { text, values, checks, alone } = combineWrites(writes);
-  const rows = await preparedQuery<Record<string, number>>(manager, text, [...values]);
+  const rows = await preparedQuery<Record<string, unknown>>(manager, text, [...values]);
   for (const { column, what } of checks ?? []) {
     const changed = alone ? rows.length : Number(rows[0]?.[column] ?? 0);
     if (changed !== 1) throw new StaleWriteError(what);
+  }
+  for (const [index, write] of writes.entries()) {
+    if (write.returned !== undefined) await write.returned((rows[0]?.[`r${index}`] ?? []) as Record<string, unknown>[]);
   }
 }

@@ -2,12 +2,14 @@ import { performance } from 'node:perf_hooks';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Clock, IntegrationEvent, JobQueue, Outbox } from '@app/shared-kernel';
+import { Clock, EventLog, JobQueue } from '@app/shared-kernel';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS, retryDelayAfter } from '../domain/retry-schedule';
 import { WebhookSender, WebhookSendError } from './delivery-ports';
 import { WebhookSecretVault } from './secret-vault';
+import { webhookEndpointResponse } from './webhook-endpoint-response';
+import { ENDPOINT_COLUMNS, EndpointRow, toView } from './webhook-endpoint.handlers';
 import { WebhookUrlGuard } from './url-guard';
 import { DELIVER_JOB, DeliverJob, jobTenantOfEvent } from './webhook-deliveries';
 
@@ -26,18 +28,6 @@ const SWEEP_BATCH = 500;
 /** Payloads, deliveries and their log are kept this long after the event. */
 const RETENTION_MS = 30 * 24 * 3_600_000;
 const ERROR_MAX = 500;
-
-/** Recorded when an endpoint is disabled after 3 days of failed deliveries (becomes `webhook_endpoint.disabled`). */
-@IntegrationEvent('webhooks.endpoint_disabled')
-export class WebhookEndpointDisabled {
-  constructor(
-    readonly organizationId: string,
-    readonly workspaceId: string,
-    readonly endpointId: string,
-    readonly failingSince: string,
-    readonly occurredAt: string,
-  ) {}
-}
 
 interface AttemptRow {
   workspace_id: string;
@@ -87,7 +77,7 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
     private readonly urls: WebhookUrlGuard,
     private readonly sender: WebhookSender,
     private readonly vault: WebhookSecretVault,
-    private readonly outbox: Outbox,
+    private readonly events: EventLog,
   ) {}
 
   onModuleInit(): void {
@@ -319,26 +309,22 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
       [organizationId, row.endpoint_id, now],
     );
     if (!streak || now.getTime() - streak.failing_since.getTime() < DISABLE_AFTER_FAILING_MS) return;
-    const [disabled]: [unknown[], number] = await this.txHost.tx.query(
+    const [[disabled]]: [EndpointRow[], number] = await this.txHost.tx.query(
       `UPDATE webhook_endpoints
           SET status = 'disabled', disabled_reason = 'failing', disabled_at = $3, updated_at = $3
         WHERE organization_id = $1 AND id = $2 AND status = 'enabled'
-        RETURNING id`,
+        RETURNING ${ENDPOINT_COLUMNS}`,
       [organizationId, row.endpoint_id, now],
     );
-    if (disabled.length === 0) return;
+    if (!disabled) return;
     this.logger.warn(
       `webhook endpoint ${row.endpoint_id} disabled: every delivery failed since ${streak.failing_since.toISOString()}`,
     );
-    await this.outbox.add(
-      new WebhookEndpointDisabled(
-        organizationId,
-        row.workspace_id,
-        row.endpoint_id,
-        streak.failing_since.toISOString(),
-        now.toISOString(),
-      ),
-      organizationId,
+    // The endpoint as its GET answers it now; delivered to the workspace's other endpoints that select it
+    // (this one is disabled already, so it is not among them).
+    await this.events.publish(
+      { organizationId, workspaceId: row.workspace_id, workspaceMode: row.livemode ? 'live' : 'sandbox' },
+      [{ type: 'webhook_endpoint.disabled', object: { ...webhookEndpointResponse(toView(disabled, now)) } }],
     );
   }
 

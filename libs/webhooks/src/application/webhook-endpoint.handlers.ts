@@ -36,7 +36,7 @@ import {
   WebhookEndpointWithSecret,
 } from './webhook-endpoint.commands';
 
-interface EndpointRow {
+export interface EndpointRow {
   id: string;
   workspace_id: string;
   url: string;
@@ -51,10 +51,10 @@ interface EndpointRow {
   updated_at: Date;
 }
 
-const COLUMNS = `id, workspace_id, url, description, metadata, enabled_events, status, disabled_reason, disabled_at,
+export const ENDPOINT_COLUMNS = `id, workspace_id, url, description, metadata, enabled_events, status, disabled_reason, disabled_at,
   previous_secret_expires_at, created_at, updated_at`;
 
-function toView(row: EndpointRow, now?: Date): WebhookEndpointView {
+export function toView(row: EndpointRow, now?: Date): WebhookEndpointView {
   const overlap = row.previous_secret_expires_at;
   return {
     id: row.id,
@@ -85,7 +85,7 @@ async function findEndpoint(
 ): Promise<EndpointRow> {
   const rows = isUuid(endpointId)
     ? await db.query(
-        `SELECT ${COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 AND workspace_id = $2 AND id = $3${lock ? ' FOR UPDATE' : ''}`,
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 AND workspace_id = $2 AND id = $3${lock ? ' FOR UPDATE' : ''}`,
         [actor.organizationId, actor.workspaceId, endpointId],
       )
     : [];
@@ -117,7 +117,7 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<CreateWebho
         `INSERT INTO webhook_endpoints (organization_id, workspace_id, id, url, description, metadata, enabled_events, status,
            secret_sealed, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', $8, $9, $9)
-         RETURNING ${COLUMNS}`,
+         RETURNING ${ENDPOINT_COLUMNS}`,
         [
           actor.organizationId,
           actor.workspaceId,
@@ -172,7 +172,7 @@ export class UpdateWebhookEndpointHandler implements ICommandHandler<UpdateWebho
                 failing_since = CASE WHEN $9::boolean THEN NULL ELSE failing_since END,
                 updated_at = $11
           WHERE organization_id = $1 AND workspace_id = $2 AND id = $3
-          RETURNING ${COLUMNS}`,
+          RETURNING ${ENDPOINT_COLUMNS}`,
         [
           actor.organizationId,
           actor.workspaceId,
@@ -244,7 +244,7 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
         `UPDATE webhook_endpoints
             SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $4, secret_sealed = $5, updated_at = $6
           WHERE organization_id = $1 AND workspace_id = $2 AND id = $3
-          RETURNING ${COLUMNS}`,
+          RETURNING ${ENDPOINT_COLUMNS}`,
         [
           actor.organizationId,
           actor.workspaceId,
@@ -291,7 +291,7 @@ export class ListWebhookEndpointsHandler implements IQueryHandler<ListWebhookEnd
       { limit, cursor },
       (after, rows) =>
         this.dataSource.query(
-          `SELECT ${COLUMNS} FROM webhook_endpoints
+          `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
             WHERE organization_id = $1 AND workspace_id = $2
               AND ($3::timestamptz IS NULL OR (created_at, id) < ($3, $4::uuid))
             ORDER BY created_at DESC, id DESC LIMIT $5`,
@@ -304,7 +304,7 @@ export class ListWebhookEndpointsHandler implements IQueryHandler<ListWebhookEnd
   }
 }
 
-interface DeliveryRow {
+export interface DeliveryRow {
   id: string;
   endpoint_id: string;
   event_id: string;
@@ -357,24 +357,28 @@ export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDe
         ),
       newestFirstPosition,
     );
-    return {
-      ...page,
-      data: page.data.map((row): WebhookDeliveryView => ({
-        id: row.id,
-        endpointId: row.endpoint_id,
-        eventId: row.event_id,
-        eventType: row.event_type,
-        attempt: row.attempt,
-        status: row.status,
-        responseStatus: row.response_status,
-        durationMs: row.duration_ms,
-        error: row.error,
-        createdAt: row.created_at,
-        nextAttemptAt: row.next_attempt_at,
-      })),
-    };
+    return { ...page, data: page.data.map(toDeliveryView) };
   }
 }
+
+export function toDeliveryView(row: DeliveryRow): WebhookDeliveryView {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    attempt: row.attempt,
+    status: row.status,
+    responseStatus: row.response_status,
+    durationMs: row.duration_ms,
+    error: row.error,
+    createdAt: row.created_at,
+    nextAttemptAt: row.next_attempt_at,
+  };
+}
+
+export const DELIVERY_COLUMNS = `id, endpoint_id, event_id, event_type, attempt, status, response_status, duration_ms, error, created_at,
+  next_attempt_at`;
 
 export const WebhookEndpointHandlers = [
   CreateWebhookEndpointHandler,

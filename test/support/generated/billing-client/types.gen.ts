@@ -449,7 +449,7 @@ export type EventRequestDto = {
 export type EventDto = {
     id: string;
     object: string;
-    type: 'customer.created' | 'customer_verification.created' | 'customer_verification.updated' | 'api_key.created' | 'api_key.rotated' | 'api_key.revoked' | 'wallet.created' | 'wallet.updated' | 'wallet.transaction.created' | 'wallet.balance_low' | 'wallet.hold.created' | 'wallet.hold.captured' | 'wallet.hold.released' | 'wallet.top_up.created' | 'wallet.top_up.succeeded' | 'wallet.top_up.failed' | 'approval_request.created' | 'approval_request.approved' | 'approval_request.rejected' | 'cost.created' | 'cost.updated' | 'cost.removed' | 'cost.restored' | 'product.created' | 'product.updated' | 'product.version.published' | 'plan.created' | 'plan.updated' | 'plan.deleted' | 'plan.version.published' | 'plan.version.scheduled' | 'plan.version.archived' | 'change.applied' | 'change.canceled' | 'cascade_run.completed' | 'plan_migration.completed' | 'subscription.created' | 'subscription.canceled' | 'subscription.version_changed' | 'document_template.created' | 'document_template.updated' | 'document_template.deleted' | 'document_template.default_changed' | 'webhook_endpoint.disabled';
+    type: 'customer.created' | 'customer_verification.created' | 'customer_verification.updated' | 'api_key.created' | 'api_key.updated' | 'api_key.rotated' | 'api_key.revoked' | 'wallet.created' | 'wallet.updated' | 'wallet.transaction.created' | 'wallet.balance_low' | 'wallet.hold.created' | 'wallet.hold.captured' | 'wallet.hold.released' | 'wallet.top_up.created' | 'wallet.top_up.succeeded' | 'wallet.top_up.failed' | 'approval_request.created' | 'approval_request.approved' | 'approval_request.rejected' | 'cost.created' | 'cost.updated' | 'cost.removed' | 'cost.restored' | 'product.created' | 'product.updated' | 'product.version.published' | 'plan.created' | 'plan.updated' | 'plan.deleted' | 'plan.version.published' | 'plan.version.scheduled' | 'plan.version.archived' | 'change.applied' | 'change.canceled' | 'cascade_run.completed' | 'plan_migration.completed' | 'subscription.created' | 'subscription.canceled' | 'subscription.version_changed' | 'document_template.created' | 'document_template.updated' | 'document_template.deleted' | 'document_template.default_changed' | 'webhook_endpoint.disabled';
     created_at: string;
     /**
      * Increases by one with each event of the workspace, in the order their changes committed.
@@ -2363,7 +2363,7 @@ export type CreateWebhookEndpointDto = {
      */
     url: string;
     /**
-     * 1–100 entries, each "*" (every type), a type of the catalog or "prefix.*" of whole segments (e.g. "wallet.*", "wallet.hold.*"); anything else is refused (400 VALIDATION_ERROR). Types: customer.created, customer_verification.created, customer_verification.updated, api_key.created, api_key.rotated, api_key.revoked, wallet.created, wallet.updated, wallet.transaction.created, wallet.balance_low, wallet.hold.created, wallet.hold.captured, wallet.hold.released, wallet.top_up.created, wallet.top_up.succeeded, wallet.top_up.failed, approval_request.created, approval_request.approved, approval_request.rejected, cost.created, cost.updated, cost.removed, cost.restored, product.created, product.updated, product.version.published, plan.created, plan.updated, plan.deleted, plan.version.published, plan.version.scheduled, plan.version.archived, change.applied, change.canceled, cascade_run.completed, plan_migration.completed, subscription.created, subscription.canceled, subscription.version_changed, document_template.created, document_template.updated, document_template.deleted, document_template.default_changed, webhook_endpoint.disabled.
+     * 1–100 entries, each "*" (every type), a type of the catalog or "prefix.*" of whole segments (e.g. "wallet.*", "wallet.hold.*"); anything else is refused (400 VALIDATION_ERROR). Types: customer.created, customer_verification.created, customer_verification.updated, api_key.created, api_key.updated, api_key.rotated, api_key.revoked, wallet.created, wallet.updated, wallet.transaction.created, wallet.balance_low, wallet.hold.created, wallet.hold.captured, wallet.hold.released, wallet.top_up.created, wallet.top_up.succeeded, wallet.top_up.failed, approval_request.created, approval_request.approved, approval_request.rejected, cost.created, cost.updated, cost.removed, cost.restored, product.created, product.updated, product.version.published, plan.created, plan.updated, plan.deleted, plan.version.published, plan.version.scheduled, plan.version.archived, change.applied, change.canceled, cascade_run.completed, plan_migration.completed, subscription.created, subscription.canceled, subscription.version_changed, document_template.created, document_template.updated, document_template.deleted, document_template.default_changed, webhook_endpoint.disabled.
      */
     enabled_events: Array<string>;
     description?: string;
@@ -2435,7 +2435,7 @@ export type UpdateWebhookEndpointDto = {
      */
     url?: string;
     /**
-     * 1–100 entries, each "*" (every type), a type of the catalog or "prefix.*" of whole segments (e.g. "wallet.*", "wallet.hold.*"); anything else is refused (400 VALIDATION_ERROR). Types: customer.created, customer_verification.created, customer_verification.updated, api_key.created, api_key.rotated, api_key.revoked, wallet.created, wallet.updated, wallet.transaction.created, wallet.balance_low, wallet.hold.created, wallet.hold.captured, wallet.hold.released, wallet.top_up.created, wallet.top_up.succeeded, wallet.top_up.failed, approval_request.created, approval_request.approved, approval_request.rejected, cost.created, cost.updated, cost.removed, cost.restored, product.created, product.updated, product.version.published, plan.created, plan.updated, plan.deleted, plan.version.published, plan.version.scheduled, plan.version.archived, change.applied, change.canceled, cascade_run.completed, plan_migration.completed, subscription.created, subscription.canceled, subscription.version_changed, document_template.created, document_template.updated, document_template.deleted, document_template.default_changed, webhook_endpoint.disabled.
+     * 1–100 entries, each "*" (every type), a type of the catalog or "prefix.*" of whole segments (e.g. "wallet.*", "wallet.hold.*"); anything else is refused (400 VALIDATION_ERROR). Types: customer.created, customer_verification.created, customer_verification.updated, api_key.created, api_key.updated, api_key.rotated, api_key.revoked, wallet.created, wallet.updated, wallet.transaction.created, wallet.balance_low, wallet.hold.created, wallet.hold.captured, wallet.hold.released, wallet.top_up.created, wallet.top_up.succeeded, wallet.top_up.failed, approval_request.created, approval_request.approved, approval_request.rejected, cost.created, cost.updated, cost.removed, cost.restored, product.created, product.updated, product.version.published, plan.created, plan.updated, plan.deleted, plan.version.published, plan.version.scheduled, plan.version.archived, change.applied, change.canceled, cascade_run.completed, plan_migration.completed, subscription.created, subscription.canceled, subscription.version_changed, document_template.created, document_template.updated, document_template.deleted, document_template.default_changed, webhook_endpoint.disabled.
      */
     enabled_events?: Array<string>;
     /**
@@ -2487,6 +2487,13 @@ export type WebhookDeliveryDto = {
 export type WebhookDeliveryListDto = {
     data: Array<WebhookDeliveryDto>;
     pagination: PaginationDto;
+};
+
+export type RedeliverEventDto = {
+    /**
+     * An endpoint of the event’s workspace; its event filters do not apply.
+     */
+    endpoint_id: string;
 };
 
 export type ErrorBody = {
@@ -10738,3 +10745,77 @@ export type ListWebhookDeliveriesResponses = {
 };
 
 export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
+
+export type RedeliverEventData = {
+    body: RedeliverEventDto;
+    headers: {
+        /**
+         * Workspace UUID or slug; omitted selects the organization's default workspace of the key's mode.
+         */
+        'X-Workspace-Id'?: string;
+        /**
+         * A unique key per logical request (a UUID will do), 1–255 printable ASCII characters. A retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); the same key with another body is a 422.
+         */
+        'Idempotency-Key': string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/events/{id}/redeliver';
+};
+
+export type RedeliverEventErrors = {
+    /**
+     * VALIDATION_ERROR, DUPLICATE_HEADER, MALFORMED_REQUEST, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID.
+     */
+    400: ErrorBody;
+    /**
+     * UNAUTHENTICATED, API_KEY_REVOKED, API_KEY_EXPIRED.
+     */
+    401: ErrorBody;
+    /**
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires webhook_endpoints:write).
+     */
+    403: ErrorBody;
+    /**
+     * WORKSPACE_NOT_FOUND, EVENT_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND.
+     */
+    404: ErrorBody;
+    /**
+     * IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_ALREADY_PROCESSED.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE.
+     */
+    415: ErrorBody;
+    /**
+     * IDEMPOTENCY_KEY_REUSED.
+     */
+    422: ErrorBody;
+    /**
+     * RATE_LIMITED.
+     */
+    429: ErrorBody;
+    /**
+     * HEADERS_TOO_LARGE.
+     */
+    431: ErrorBody;
+    /**
+     * SHUTTING_DOWN, DATABASE_UNAVAILABLE.
+     */
+    503: ErrorBody;
+};
+
+export type RedeliverEventError = RedeliverEventErrors[keyof RedeliverEventErrors];
+
+export type RedeliverEventResponses = {
+    202: WebhookDeliveryDto;
+};
+
+export type RedeliverEventResponse = RedeliverEventResponses[keyof RedeliverEventResponses];

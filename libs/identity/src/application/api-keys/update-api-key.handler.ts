@@ -1,9 +1,10 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock } from '@app/shared-kernel';
+import { AuditLog, Clock, EventLog, previousAttributes } from '@app/shared-kernel';
 import { ApiKeyRepository } from '../../domain/repositories';
 import { CredentialChanges } from '../authentication/credential-changes';
 import { findVisibleForUpdate } from './api-key-lifecycle.handlers';
+import { apiKeyResponse } from './api-key-response';
 import { toApiKeyView } from './api-key.view';
 import { minterLimits, minterOf } from './minter';
 import { UpdateApiKeyCommand } from './update-api-key.command';
@@ -11,8 +12,9 @@ import { UpdateApiKeyCommand } from './update-api-key.command';
 /**
  * Renames or re-scopes a key (merge-patch). Within the caller's own grant, as minting is: scopes
  * it holds, addresses within its own. A change of what the key grants reaches every instance's
- * credential cache through CredentialChanges before the transaction commits; a patch that changes
- * nothing writes nothing (no save, no audit event).
+ * credential cache through CredentialChanges before the transaction commits, and the change writes
+ * `api_key.updated` with its previous_attributes; a patch that changes nothing writes nothing (no
+ * save, no audit entry, no event).
  */
 @CommandHandler(UpdateApiKeyCommand)
 export class UpdateApiKeyHandler implements ICommandHandler<UpdateApiKeyCommand> {
@@ -21,6 +23,7 @@ export class UpdateApiKeyHandler implements ICommandHandler<UpdateApiKeyCommand>
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly credentials: CredentialChanges,
+    private readonly events: EventLog,
   ) {}
 
   @Transactional()
@@ -33,6 +36,7 @@ export class UpdateApiKeyHandler implements ICommandHandler<UpdateApiKeyCommand>
     const minter = minterOf(actor, ownLimits ?? (await minterLimits(actor, this.keys)));
     const now = this.clock.now();
     const before = key.snapshot;
+    const shownBefore = apiKeyResponse(toApiKeyView(key, now));
     const changed = key.update(input, minter, now);
     if (changed.length > 0) {
       await this.keys.save(key);
@@ -50,6 +54,10 @@ export class UpdateApiKeyHandler implements ICommandHandler<UpdateApiKeyCommand>
           previous: { name: before.name, scopes: before.scopes, allowed_ips: before.allowedIps.entries },
         },
       });
+      const shown = apiKeyResponse(toApiKeyView(key, now));
+      await this.events.publish(actor, [
+        { type: 'api_key.updated', object: shown, previousAttributes: previousAttributes(shownBefore, shown) },
+      ]);
     }
     return toApiKeyView(key, now);
   }
