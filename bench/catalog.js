@@ -29,7 +29,11 @@ function client(base, auth, workspace) {
     if (workspace) headers['x-workspace-id'] = workspace;
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method === 'POST') headers['idempotency-key'] = randomBytes(12).toString('hex');
-    const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
@@ -77,7 +81,9 @@ async function cascade(api, sql) {
   };
   await inParallel(PRODUCTS, PARALLEL, (i) => publish(products[i]));
   // The reference: the same products, each with a staged change, published one by one over HTTP.
-  await inParallel(PRODUCTS, PARALLEL, (i) => api.patch(`/v1/products/${products[i]}`, { price_expression: `bench_fee * ${2 + (i % 7)}` }));
+  await inParallel(PRODUCTS, PARALLEL, (i) =>
+    api.patch(`/v1/products/${products[i]}`, { price_expression: `bench_fee * ${2 + (i % 7)}` }),
+  );
   const httpMs = await timed(() => inParallel(PRODUCTS, PARALLEL, (i) => publish(products[i])));
   log(`published ${PRODUCTS} products over HTTP in ${(httpMs / 1000).toFixed(2)} s`);
 
@@ -96,7 +102,13 @@ async function cascade(api, sql) {
     [run.source.version_id],
   );
   log(`cascade: ${JSON.stringify(run.counts)} in ${(cascadeMs / 1000).toFixed(2)} s, ${duplicates.length} duplicate versions`);
-  return { httpRate: PRODUCTS / (httpMs / 1000), cascadeRate: PRODUCTS / (cascadeMs / 1000), cascadeMs, run, duplicates: duplicates.length };
+  return {
+    httpRate: PRODUCTS / (httpMs / 1000),
+    cascadeRate: PRODUCTS / (cascadeMs / 1000),
+    cascadeMs,
+    run,
+    duplicates: duplicates.length,
+  };
 }
 
 /** Seeds ORG costs by SQL (each with its first revision) until the workspace holds `total` of them. */
@@ -162,7 +174,9 @@ async function listPlans(sql, tenant) {
 
 function formulaThroughput() {
   const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
-  const ast = formula.parseFormula(keys.map((key, i) => (i % 3 === 0 ? `${key} * 1.05` : i % 3 === 1 ? `${key} / 3` : key)).join(' + '));
+  const ast = formula.parseFormula(
+    keys.map((key, i) => (i % 3 === 0 ? `${key} * 1.05` : i % 3 === 1 ? `${key} / 3` : key)).join(' + '),
+  );
   const values = new Map(keys.map((key, i) => [key, `${i + 1}.25`]));
   for (let i = 0; i < 2_000; i += 1) formula.evaluateWithValues(ast, values);
   const count = 50_000;
@@ -185,7 +199,9 @@ async function main() {
   await sql.connect();
   try {
     const api = client(server.base, `Bearer ${rootKeyFrom(server.output())}`);
-    const { rows: tenants } = await sql.query(`SELECT organization_id, id AS workspace_id FROM workspaces WHERE mode = 'live' LIMIT 1`);
+    const { rows: tenants } = await sql.query(
+      `SELECT organization_id, id AS workspace_id FROM workspaces WHERE mode = 'live' LIMIT 1`,
+    );
     const tenant = tenants[0];
 
     const evaluations = formulaThroughput();
@@ -203,7 +219,10 @@ async function main() {
     }
     await seedCosts(sql, { organization_id: tenant.organization_id, workspace_id: small }, SMALL);
     await seedCosts(sql, tenant, LARGE);
-    const lists = { small: await pages(apis.small, '/v1/costs?scope=ORG'), large: await pages(apis.large, '/v1/costs?scope=ORG') };
+    const lists = {
+      small: await pages(apis.small, '/v1/costs?scope=ORG'),
+      large: await pages(apis.large, '/v1/costs?scope=ORG'),
+    };
     const [smallFirst, largeFirst, smallDeep, largeDeep, smallView, largeView] = await alternating([
       { api: apis.small, url: lists.small.first },
       { api: apis.large, url: lists.large.first },

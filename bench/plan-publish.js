@@ -17,7 +17,11 @@ function client(base, auth) {
     const headers = { authorization: auth };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method === 'POST') headers['idempotency-key'] = randomBytes(12).toString('hex');
-    const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
@@ -50,7 +54,11 @@ async function main() {
     ]) {
       const plan = await call('POST', '/v1/plans', { name: `publish ${size}` });
       for (const productId of members) {
-        await call('POST', `/v1/plans/${plan.id}/products`, { product_id: productId, included_quantity: '100', refresh_unit: 'month' });
+        await call('POST', `/v1/plans/${plan.id}/products`, {
+          product_id: productId,
+          included_quantity: '100',
+          refresh_unit: 'month',
+        });
       }
       plans[size] = plan.id;
     }

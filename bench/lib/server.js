@@ -7,7 +7,15 @@ const MAIN = join(__dirname, '..', '..', 'dist', 'apps', 'api', 'apps', 'api', '
 async function startServer({ databaseUrl, port, env = {} }) {
   let output = '';
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', RATE_LIMIT_PER_MINUTE: '0', ...env, DATABASE_URL: databaseUrl, PORT: String(port) },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      RATE_LIMIT_PER_MINUTE: '0',
+      ...env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (chunk) => (output += chunk));

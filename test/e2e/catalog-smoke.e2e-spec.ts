@@ -16,7 +16,14 @@ describe('Catalog smoke: cost → product → publish → cascade', () => {
 
   it('publishes a product priced by a formula and republishes it when an ORG cost changes', async () => {
     const fee = await api.orgCost('platform_fee', { amount: '10.00' });
-    expect(fee).toMatchObject({ object: 'cost', key: 'platform_fee', scope: 'ORG', amount: '10.00', value: '10.00', status: 'active' });
+    expect(fee).toMatchObject({
+      object: 'cost',
+      key: 'platform_fee',
+      scope: 'ORG',
+      amount: '10.00',
+      value: '10.00',
+      status: 'active',
+    });
     const product = await api.product();
     await api.productCost(product.id, 'setup', { amount: '2' });
     expect((await api.patch(`/v1/products/${product.id}`, { price_expression: 'platform_fee * 1.5 + setup' })).status).toBe(200);

@@ -56,7 +56,13 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
         { planId: plan.id, planVersionId: version, planTrackMode: 'latest', versionChangeStrategy: 'next_period' },
         { planId: plan.id, planVersionId: version, planTrackMode: 'latest', versionChangeStrategy: 'next_period' },
         // A product pin makes a latest-tracking subscription a pinned one.
-        { planId: plan.id, planVersionId: version, planTrackMode: 'latest', versionChangeStrategy: 'immediate', pins: { [product.id]: product.live_version.id } },
+        {
+          planId: plan.id,
+          planVersionId: version,
+          planTrackMode: 'latest',
+          versionChangeStrategy: 'immediate',
+          pins: { [product.id]: product.live_version.id },
+        },
         { planId: plan.id, planVersionId: version, planTrackMode: 'pinned' },
         { planId: plan.id, planVersionId: version, planTrackMode: 'latest', status: 'canceled' },
         { planId: other.plan.id, planVersionId: other.plan.live_version.id, planTrackMode: 'latest' },
@@ -79,7 +85,11 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       expectError(await stranger.get(`/v1/plans/${plan.id}/publish_impact`), 404, 'PLAN_NOT_FOUND');
       expectError(await api.get(`/v1/plans/${randomUUID()}/publish_impact`), 404, 'PLAN_NOT_FOUND');
       expectError(await api.get(`/v1/plans/not-a-uuid/publish_impact`), 404, 'PLAN_NOT_FOUND');
-      expectError(await t.http.get(`/v1/plans/${plan.id}/publish_impact`).set('Authorization', tenant.sandboxAuth), 404, 'PLAN_NOT_FOUND');
+      expectError(
+        await t.http.get(`/v1/plans/${plan.id}/publish_impact`).set('Authorization', tenant.sandboxAuth),
+        404,
+        'PLAN_NOT_FOUND',
+      );
       await must(api.delete(`/v1/plans/${plan.id}`), 204);
       expectError(await api.get(`/v1/plans/${plan.id}/publish_impact`), 404, 'PLAN_NOT_FOUND');
     });
@@ -122,7 +132,9 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       expect(check.body).toMatchObject({ ok: false, code: 'PUBLISH_DEPENDENCY_UNPUBLISHED' });
 
       const { plan: live, product } = await livePlan(api);
-      await insertSubscriptions(t, tenant, api, [{ planId: live.id, planVersionId: live.live_version.id, planTrackMode: 'latest', billingCadence: 'month' }]);
+      await insertSubscriptions(t, tenant, api, [
+        { planId: live.id, planVersionId: live.live_version.id, planTrackMode: 'latest', billingCadence: 'month' },
+      ]);
       await must(api.patch(`/v1/plans/${live.id}`, { price_cadence_unit: 'year' }), 200);
       check = await api.get(`/v1/plans/${live.id}/publish_check`);
       expect(check.body).toMatchObject({ ok: false, code: 'PUBLISH_CADENCE_MISMATCH' });
@@ -148,12 +160,17 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       const scheduledVersion = (await api.get(`/v1/plans/${plan.id}/versions?status=scheduled`)).body.data[0];
       await must(api.post(`/v1/plans/${plan.id}/draft`, { base_version_id: scheduledVersion.id }), 200);
       await must(api.patch(`/v1/plans/${plan.id}`, { price_cadence_unit: 'year' }), 200);
-      expect((await api.get(`/v1/plans/${plan.id}/publish_check`)).body).toMatchObject({ ok: false, code: 'PUBLISH_BEFORE_BASE_RELEASE' });
+      expect((await api.get(`/v1/plans/${plan.id}/publish_check`)).body).toMatchObject({
+        ok: false,
+        code: 'PUBLISH_BEFORE_BASE_RELEASE',
+      });
       expect((await api.get(`/v1/plans/${plan.id}/publish_check?scheduled_for=${future}`)).body).toMatchObject({
         ok: false,
         code: 'PUBLISH_SCHEDULE_TAKEN',
       });
-      expect((await api.get(`/v1/plans/${plan.id}/publish_check?scheduled_for=2099-06-01T00:00:00Z`)).body).toMatchObject({ ok: true });
+      expect((await api.get(`/v1/plans/${plan.id}/publish_check?scheduled_for=2099-06-01T00:00:00Z`)).body).toMatchObject({
+        ok: true,
+      });
     });
 
     it('refuses a malformed scheduled_for or an unknown parameter (400) and an unknown or foreign plan (404)', async () => {
@@ -175,7 +192,10 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       await must(api.post(`/v1/plans/${plan.id}/draft`, { base_version_id: scheduled.id }), 200);
       await must(api.patch(`/v1/plans/${plan.id}`, { price_cadence_unit: 'year' }), 200);
       // While the release is pending, a draft based on it cannot go live now.
-      expect((await api.get(`/v1/plans/${plan.id}/publish_check`)).body).toMatchObject({ ok: false, code: 'PUBLISH_BEFORE_BASE_RELEASE' });
+      expect((await api.get(`/v1/plans/${plan.id}/publish_check`)).body).toMatchObject({
+        ok: false,
+        code: 'PUBLISH_BEFORE_BASE_RELEASE',
+      });
       await new Promise((resolve) => setTimeout(resolve, 1600));
       const before = await digest(t, tenant);
       // Once it is due, the dry run fires it first: the draft's base is then the head, and the publish would pass.
@@ -237,24 +257,39 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
         { referrer_type: 'subscription', referrer_id: subscriptions[1], created_at: expect.any(String) },
       ]);
       expect(first.body.pagination).toEqual({ cursor: expect.any(String), has_more: true });
-      const second = await api.get(`/v1/plans/${plan.id}/versions/1/referrers?type=subscription&limit=2&cursor=${first.body.pagination.cursor}`);
+      const second = await api.get(
+        `/v1/plans/${plan.id}/versions/1/referrers?type=subscription&limit=2&cursor=${first.body.pagination.cursor}`,
+      );
       expect(second.body).toEqual({
         data: [{ referrer_type: 'subscription', referrer_id: subscriptions[0], created_at: expect.any(String) }],
         pagination: { cursor: null, has_more: false },
       });
       const cursor = first.body.pagination.cursor;
       expectError(await api.get(`/v1/plans/${plan.id}/versions/1/referrers?type=change&cursor=${cursor}`), 400, 'INVALID_CURSOR');
-      expectError(await api.get(`/v1/plans/${plan.id}/versions/2/referrers?type=subscription&cursor=${cursor}`), 400, 'INVALID_CURSOR');
-      expectError(await api.get(`/v1/plans/${plan.id}/versions/1/referrers?type=subscription&cursor=${cursor}x`), 400, 'INVALID_CURSOR');
+      expectError(
+        await api.get(`/v1/plans/${plan.id}/versions/2/referrers?type=subscription&cursor=${cursor}`),
+        400,
+        'INVALID_CURSOR',
+      );
+      expectError(
+        await api.get(`/v1/plans/${plan.id}/versions/1/referrers?type=subscription&cursor=${cursor}x`),
+        400,
+        'INVALID_CURSOR',
+      );
     });
 
     it('lists change referrers: the change that staged or produced the version', async () => {
       const changes = await api.get(`/v1/plans/${plan.id}/versions/2/referrers?type=change`);
       expect(changes.status).toBe(200);
-      expect(changes.body.data).toEqual([{ referrer_type: 'change', referrer_id: expect.any(String), created_at: expect.any(String) }]);
+      expect(changes.body.data).toEqual([
+        { referrer_type: 'change', referrer_id: expect.any(String), created_at: expect.any(String) },
+      ]);
       const change = await api.get(`/v1/changes/${changes.body.data[0].referrer_id}`);
       expect(change.body).toMatchObject({ subject_id: plan.id, result: { id: v2, version: 2 } });
-      expect((await api.get(`/v1/plans/${plan.id}/versions/3/referrers?type=change`)).body).toEqual({ data: [], pagination: { cursor: null, has_more: false } });
+      expect((await api.get(`/v1/plans/${plan.id}/versions/3/referrers?type=change`)).body).toEqual({
+        data: [],
+        pagination: { cursor: null, has_more: false },
+      });
     });
 
     it('counts referrers by type in usage, and the version list’s usage_count is their sum', async () => {
@@ -271,7 +306,11 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       for (const version of ['0', '-1', 'abc', '1.5', '1e2', '99999999999', '2147483648']) {
         for (const route of ['supersede_forecast', 'referrers?type=change', 'usage']) {
           const response = await api.get(`/v1/plans/${plan.id}/versions/${version}/${route}`);
-          expect({ version, route, code: expectError(response, 400, 'VALIDATION_ERROR').param }).toEqual({ version, route, code: 'version' });
+          expect({ version, route, code: expectError(response, 400, 'VALIDATION_ERROR').param }).toEqual({
+            version,
+            route,
+            code: 'version',
+          });
         }
       }
     });
@@ -301,7 +340,14 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       ]) {
         expectError(await api.post('/v1/plans/republish', body), 400, 'VALIDATION_ERROR');
       }
-      expectError(await t.http.post('/v1/plans/republish').set('Authorization', tenant.auth).send({ plan_ids: [id] }), 400, 'IDEMPOTENCY_KEY_REQUIRED');
+      expectError(
+        await t.http
+          .post('/v1/plans/republish')
+          .set('Authorization', tenant.auth)
+          .send({ plan_ids: [id] }),
+        400,
+        'IDEMPOTENCY_KEY_REQUIRED',
+      );
     });
 
     it('answers per plan, in input order: republished, unchanged (live or never published), failed (unknown, foreign, archived)', async () => {
@@ -326,24 +372,44 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       const foreign = await createPlan(stranger);
       const unknown = randomUUID();
 
-      const response = await api.post('/v1/plans/republish', { plan_ids: [behind.id, current.id, never.id, archived.id, foreign.id, unknown] });
+      const response = await api.post('/v1/plans/republish', {
+        plan_ids: [behind.id, current.id, never.id, archived.id, foreign.id, unknown],
+      });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
         data: [
           { plan_id: behind.id, status: 'republished', version: 2, error: null },
           { plan_id: current.id, status: 'unchanged', version: 1, error: null },
           { plan_id: never.id, status: 'unchanged', version: null, error: null },
-          { plan_id: archived.id, status: 'failed', version: null, error: { code: 'PUBLISH_ENTITY_ARCHIVED', message: expect.any(String) } },
-          { plan_id: foreign.id, status: 'failed', version: null, error: { code: 'PLAN_NOT_FOUND', message: expect.any(String) } },
+          {
+            plan_id: archived.id,
+            status: 'failed',
+            version: null,
+            error: { code: 'PUBLISH_ENTITY_ARCHIVED', message: expect.any(String) },
+          },
+          {
+            plan_id: foreign.id,
+            status: 'failed',
+            version: null,
+            error: { code: 'PLAN_NOT_FOUND', message: expect.any(String) },
+          },
           { plan_id: unknown, status: 'failed', version: null, error: { code: 'PLAN_NOT_FOUND', message: expect.any(String) } },
         ],
       });
       const republished = (await api.get(`/v1/plans/${behind.id}/versions/2`)).body;
-      expect(republished).toMatchObject({ status: 'published', origin: 'manual', cascade_source: null, price_cadence_unit: 'month' });
+      expect(republished).toMatchObject({
+        status: 'published',
+        origin: 'manual',
+        cascade_source: null,
+        price_cadence_unit: 'month',
+      });
       expect(republished.products).toEqual([
         expect.objectContaining({ product_id: product.id, product_track_mode: 'latest', product_version: 2 }),
       ]);
-      expect((await api.get(`/v1/plans/${behind.id}/versions/1`)).body).toMatchObject({ status: 'archived', archived_reason: 'superseded' });
+      expect((await api.get(`/v1/plans/${behind.id}/versions/1`)).body).toMatchObject({
+        status: 'archived',
+        archived_reason: 'superseded',
+      });
       const draftAfter = (await api.get(`/v1/plans/${behind.id}/draft`)).body;
       expect(draftAfter).toMatchObject({ id: draftBefore.id, version: 3, price_cadence_unit: 'week', base_version: 1 });
       // A second call finds nothing to move.
@@ -358,10 +424,17 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       await must(api.patch(`/v1/products/${product.id}`, { price_expression: '7' }), 200);
       await api.publish(product.id);
       await must(api.patch(`/v1/plans/${plan.id}/products/${product.id}`, { product_track_mode: 'latest' }), 200);
-      await insertSubscriptions(t, tenant, api, [{ planId: plan.id, planVersionId: plan.live_version.id, planTrackMode: 'latest', billingCadence: 'year' }]);
+      await insertSubscriptions(t, tenant, api, [
+        { planId: plan.id, planVersionId: plan.live_version.id, planTrackMode: 'latest', billingCadence: 'year' },
+      ]);
       const response = await api.post('/v1/plans/republish', { plan_ids: [plan.id] });
       expect(response.body.data).toEqual([
-        { plan_id: plan.id, status: 'failed', version: null, error: { code: 'PUBLISH_CADENCE_MISMATCH', message: expect.any(String) } },
+        {
+          plan_id: plan.id,
+          status: 'failed',
+          version: null,
+          error: { code: 'PUBLISH_CADENCE_MISMATCH', message: expect.any(String) },
+        },
       ]);
       expect((await api.get(`/v1/plans/${plan.id}`)).body).toMatchObject({ version: 1 });
     });
@@ -369,7 +442,11 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
 
   describe('cascades into plans', () => {
     async function runsOf(productId: string): Promise<any[]> {
-      return t.app.get(DataSource).query(`SELECT id FROM cascade_runs WHERE source_id = $1 AND trigger = 'product_go_live' ORDER BY created_at`, [productId]);
+      return t.app
+        .get(DataSource)
+        .query(`SELECT id FROM cascade_runs WHERE source_id = $1 AND trigger = 'product_go_live' ORDER BY created_at`, [
+          productId,
+        ]);
     }
 
     it('a product publish moves every live plan tracking it latest to a cascade version; pinned, archived and deleted plans stay', async () => {
@@ -401,10 +478,18 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       await drainCascades(t);
 
       const run2 = await api.get(`/v1/cascade_runs/${run.id}`);
-      expect(run2.body).toMatchObject({ status: 'completed', counts: { total: 1, pending: 0, republished: 1, unchanged: 0, errored: 0 } });
+      expect(run2.body).toMatchObject({
+        status: 'completed',
+        counts: { total: 1, pending: 0, republished: 1, unchanged: 0, errored: 0 },
+      });
       const tasks = await api.get(`/v1/cascade_runs/${run.id}/tasks`);
       expect(tasks.body.data).toEqual([
-        expect.objectContaining({ subject_kind: 'plan', subject_id: follower.id, status: 'republished', result_version: { id: expect.any(String), version: 2 } }),
+        expect.objectContaining({
+          subject_kind: 'plan',
+          subject_id: follower.id,
+          status: 'republished',
+          result_version: { id: expect.any(String), version: 2 },
+        }),
       ]);
       const moved = (await api.get(`/v1/plans/${follower.id}/versions/2`)).body;
       expect(moved).toMatchObject({
@@ -413,7 +498,9 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
         cascade_source: { entity_type: 'product', entity_id: product.id, version_id: change.result.id, version: 2 },
         created_by: expect.objectContaining({ via: 'cascade' }),
       });
-      expect(moved.products).toEqual([expect.objectContaining({ product_id: product.id, product_version_id: change.result.id, product_version: 2 })]);
+      expect(moved.products).toEqual([
+        expect.objectContaining({ product_id: product.id, product_version_id: change.result.id, product_version: 2 }),
+      ]);
       for (const stay of [pinned, archived]) expect((await api.get(`/v1/plans/${stay.id}`)).body.version).toBe(1);
       expect((await api.get(`/v1/plans/${draftOnly.id}`)).body).toMatchObject({ status: 'draft', live_version: null });
     });
@@ -433,7 +520,11 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       expect(run.body).toMatchObject({ status: 'completed', counts: { total: 3, republished: 3, errored: 0 } });
       const tasks = (await api.get(`/v1/cascade_runs/${saved.body.cascade_run_id}/tasks`)).body.data;
       expect(tasks.filter((task: any) => task.subject_kind === 'plan')).toEqual([
-        expect.objectContaining({ subject_id: plan.id, status: 'republished', result_version: { id: expect.any(String), version: 2 } }),
+        expect.objectContaining({
+          subject_id: plan.id,
+          status: 'republished',
+          result_version: { id: expect.any(String), version: 2 },
+        }),
       ]);
       const versions = (await api.get(`/v1/plans/${plan.id}/versions`)).body.data;
       expect(versions.map((row: any) => [row.version, row.status, row.origin])).toEqual([
@@ -452,7 +543,14 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       await must(api.patch(`/v1/products/${product.id}`, { price_expression: '21' }), 200);
       const release = await scheduleDraft(api, product.id, new Date(Date.now() + 1200));
       // A latest-tracking subscriber on another cadence makes the plan's re-resolution fail.
-      await insertSubscriptions(t, tenant, api, [{ planId: plan.id, planVersionId: (await api.get(`/v1/plans/${plan.id}`)).body.live_version.id, planTrackMode: 'latest', billingCadence: 'week' }]);
+      await insertSubscriptions(t, tenant, api, [
+        {
+          planId: plan.id,
+          planVersionId: (await api.get(`/v1/plans/${plan.id}`)).body.live_version.id,
+          planTrackMode: 'latest',
+          billingCadence: 'week',
+        },
+      ]);
       await new Promise((resolve) => setTimeout(resolve, 1300));
       // Catch-up on the next command fires the release (or the job already did).
       await api.post(`/v1/products/${product.id}/draft`, {});
@@ -462,11 +560,22 @@ describe('Plan insight: publish impact, publish check, supersede forecast, refer
       await drainCascades(t);
       const tasks = (await api.get(`/v1/cascade_runs/${run.id}/tasks`)).body.data;
       expect(tasks).toEqual([
-        expect.objectContaining({ subject_kind: 'plan', subject_id: plan.id, status: 'errored', error: expect.objectContaining({ code: 'PUBLISH_CADENCE_MISMATCH' }) }),
+        expect.objectContaining({
+          subject_kind: 'plan',
+          subject_id: plan.id,
+          status: 'errored',
+          error: expect.objectContaining({ code: 'PUBLISH_CADENCE_MISMATCH' }),
+        }),
       ]);
       const errored = (await api.get(`/v1/plans/${plan.id}/versions?archived_reason=errored`)).body.data;
       expect(errored).toEqual([
-        expect.objectContaining({ version: 2, status: 'archived', archived_reason: 'errored', origin: 'cascade', cascade_source: expect.objectContaining({ entity_id: product.id }) }),
+        expect.objectContaining({
+          version: 2,
+          status: 'archived',
+          archived_reason: 'errored',
+          origin: 'cascade',
+          cascade_source: expect.objectContaining({ entity_id: product.id }),
+        }),
       ]);
       expect((await api.get(`/v1/plans/${plan.id}`)).body.live_version.version).toBe(1);
     });

@@ -38,7 +38,12 @@ const TABLES: Record<string, string[]> = {
 /** Never an object (a map field's wrong type). */
 const nonObject = fc.oneof(fc.integer(), fc.boolean(), fc.string({ maxLength: 8 }), fc.array(fc.integer(), { maxLength: 2 }));
 /** Never a boolean. */
-const nonBoolean = fc.oneof(fc.integer(), fc.string({ maxLength: 6 }), fc.array(fc.boolean(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 1 }));
+const nonBoolean = fc.oneof(
+  fc.integer(),
+  fc.string({ maxLength: 6 }),
+  fc.array(fc.boolean(), { maxLength: 2 }),
+  fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 1 }),
+);
 /** Never an integer a quantity accepts: text, booleans, fractions, negatives, containers. */
 const nonQuantity = fc.oneof(
   fc.string({ maxLength: 6 }),
@@ -56,7 +61,12 @@ const nonDecimal = fc.oneof(
   fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }),
 );
 /** A version number a caller could believe in, that is not a positive integer. */
-const badExpectedVersion = fc.oneof(fc.string({ maxLength: 4 }), fc.boolean(), fc.constantFrom(0, -1, 1.5), fc.array(fc.integer(), { maxLength: 1 }));
+const badExpectedVersion = fc.oneof(
+  fc.string({ maxLength: 4 }),
+  fc.boolean(),
+  fc.constantFrom(0, -1, 1.5),
+  fc.array(fc.integer(), { maxLength: 1 }),
+);
 
 const PLAN_FIELDS = {
   name: nonString,
@@ -95,7 +105,13 @@ function routes(republishedPlan: () => string): BadInputRoute[] {
       name: 'update plan',
       method: 'patch',
       path: (ids) => `/v1/plans/${ids.plan}`,
-      body: () => ({ name: 'Growth II', description: 'Edited', expected_version: 1, metadata: { owner: 'sales' }, price_cadence_unit: 'year' }),
+      body: () => ({
+        name: 'Growth II',
+        description: 'Edited',
+        expected_version: 1,
+        metadata: { owner: 'sales' },
+        price_cadence_unit: 'year',
+      }),
       takesIds: true,
       declared: ['status'],
       wrongTypes: { ...PLAN_FIELDS, expected_version: badExpectedVersion },
@@ -174,7 +190,12 @@ function routes(republishedPlan: () => string): BadInputRoute[] {
       path: () => '/v1/plans/republish',
       body: () => ({ plan_ids: [republishedPlan()] }),
       takesIds: false,
-      wrongTypes: { plan_ids: fc.oneof(nonArray, fc.array(fc.oneof(fc.integer(), fc.boolean(), fc.constant(null)), { minLength: 1, maxLength: 2 })) },
+      wrongTypes: {
+        plan_ids: fc.oneof(
+          nonArray,
+          fc.array(fc.oneof(fc.integer(), fc.boolean(), fc.constant(null)), { minLength: 1, maxLength: 2 }),
+        ),
+      },
     },
   ];
 }
@@ -202,7 +223,15 @@ describe('Plan write routes under generated bad input (R8)', () => {
     console.log(`plans bad input R8: SEED=${seed} (replay: SEED=${seed} npm test -- ${__filename.split('/test/')[1]})`);
     // Another organization's plan: "not yours" must be refused like "unknown".
     const foreignId = (await livePlan(new CatalogClient(t, (await createTenant(t)).auth))).plan.id;
-    await expectEveryDefectRefused(t, { auth: tenant.auth, routes: ROUTES, ids, foreignId, seed, runs: BAD_INPUT_RUNS, tables: TABLES });
+    await expectEveryDefectRefused(t, {
+      auth: tenant.auth,
+      routes: ROUTES,
+      ids,
+      foreignId,
+      seed,
+      runs: BAD_INPUT_RUNS,
+      tables: TABLES,
+    });
   });
 
   it('replays each POST route’s valid request under one Idempotency-Key however its path is spelled, with no second effect', async () => {

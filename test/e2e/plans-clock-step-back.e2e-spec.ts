@@ -37,7 +37,11 @@ describe('plan times when the clock steps back', () => {
     expect(plan).toMatchObject({ status: 'active', description: 'edited a minute "earlier"' });
     expect(Date.parse(plan.updated_at)).toBeGreaterThanOrEqual(Date.parse(plan.created_at));
     expect(Date.parse(plan.published_at)).toBeGreaterThanOrEqual(Date.parse(plan.created_at));
-    for (const query of [`updated_at.lte=${plan.updated_at}`, `published_at.eq=${plan.published_at}`, `updated_at.lt=2027-09-01T12:00:00.001Z`]) {
+    for (const query of [
+      `updated_at.lte=${plan.updated_at}`,
+      `published_at.eq=${plan.published_at}`,
+      `updated_at.lt=2027-09-01T12:00:00.001Z`,
+    ]) {
       const listed = await api.get(`/v1/plans?${query}`);
       expect({ query, ids: listed.body.data.map((row: { id: string }) => row.id) }).toEqual({ query, ids: [plan.id] });
     }

@@ -119,20 +119,46 @@ describe('Plans (spec 4.4)', () => {
 
   describe('update (merge-patch)', () => {
     it('changes only the fields sent; null leaves a field; "" clears a text; display fields land live without a version', async () => {
-      const { plan } = await livePlan(api, {}, { description: 'old', public_description: 'public', external_id: `ext-${randomUUID()}`, metadata: { a: 1 } });
+      const { plan } = await livePlan(
+        api,
+        {},
+        { description: 'old', public_description: 'public', external_id: `ext-${randomUUID()}`, metadata: { a: 1 } },
+      );
       const renamed = await must(api.patch(planPath(plan.id), { name: 'Renamed', metadata: { b: 2 } }), 200);
-      expect(renamed.body).toMatchObject({ name: 'Renamed', description: 'old', public_description: 'public', external_id: plan.external_id, metadata: { b: 2 } });
+      expect(renamed.body).toMatchObject({
+        name: 'Renamed',
+        description: 'old',
+        public_description: 'public',
+        external_id: plan.external_id,
+        metadata: { b: 2 },
+      });
       const nulls = await must(
-        api.patch(planPath(plan.id), { name: null, description: null, external_id: null, public_description: null, price_cadence_unit: null, status: null }),
+        api.patch(planPath(plan.id), {
+          name: null,
+          description: null,
+          external_id: null,
+          public_description: null,
+          price_cadence_unit: null,
+          status: null,
+        }),
         200,
       );
-      expect(nulls.body).toMatchObject({ name: 'Renamed', description: 'old', public_description: 'public', external_id: plan.external_id, status: 'active' });
+      expect(nulls.body).toMatchObject({
+        name: 'Renamed',
+        description: 'old',
+        public_description: 'public',
+        external_id: plan.external_id,
+        status: 'active',
+      });
       expect(nulls.body.draft_version).toBeNull();
       const cleared = await must(api.patch(planPath(plan.id), { description: '', public_description: '', external_id: '' }), 200);
       expect(cleared.body).toMatchObject({ description: null, public_description: null, external_id: null });
       // Live: no version was made, no draft opened; the version keeps the fields it froze.
       expect(cleared.body).toMatchObject({ version: 1, draft_version: null });
-      expect((await must(api.get(planPath(plan.id, '/versions/1')), 200)).body).toMatchObject({ name: 'Growth', description: 'old' });
+      expect((await must(api.get(planPath(plan.id, '/versions/1')), 200)).body).toMatchObject({
+        name: 'Growth',
+        description: 'old',
+      });
     });
 
     it('stages price_cadence_unit in the working draft: the live version keeps billing on its cadence until a publish', async () => {
@@ -164,13 +190,18 @@ describe('Plans (spec 4.4)', () => {
       expectError(await api.patch(planPath(plan.id), { expected_version: '2' }), 400, 'VALIDATION_ERROR');
       // A never-published plan is at version 1.
       const fresh = await createPlan(api);
-      expect(expectError(await api.patch(planPath(fresh.id), { name: 'x', expected_version: 2 }), 409, 'CONFLICT').details).toEqual({ current_version: 1 });
+      expect(
+        expectError(await api.patch(planPath(fresh.id), { name: 'x', expected_version: 2 }), 409, 'CONFLICT').details,
+      ).toEqual({ current_version: 1 });
     });
 
     it('refuses status active (PUBLISH_VIA_CHANGE_REQUIRED), draft or scheduled (STATUS_NOT_WRITABLE), anything else (VALIDATION_ERROR), and every publish control (FIELD_NOT_ALLOWED)', async () => {
       const plan = await createPlan(api);
-      expect(expectError(await api.patch(planPath(plan.id), { status: 'active' }), 400, 'PUBLISH_VIA_CHANGE_REQUIRED').param).toBe('status');
-      for (const status of ['draft', 'scheduled']) expectError(await api.patch(planPath(plan.id), { status }), 400, 'STATUS_NOT_WRITABLE');
+      expect(
+        expectError(await api.patch(planPath(plan.id), { status: 'active' }), 400, 'PUBLISH_VIA_CHANGE_REQUIRED').param,
+      ).toBe('status');
+      for (const status of ['draft', 'scheduled'])
+        expectError(await api.patch(planPath(plan.id), { status }), 400, 'STATUS_NOT_WRITABLE');
       expectError(await api.patch(planPath(plan.id), { status: 'deleted' }), 400, 'VALIDATION_ERROR');
       for (const [field, value] of Object.entries({
         effective_at: '2027-01-01T00:00:00Z',
@@ -178,7 +209,9 @@ describe('Plans (spec 4.4)', () => {
         publish_now: true,
         product_version_pins: [{ product_id: randomUUID(), product_version_id: randomUUID() }],
       })) {
-        expect(expectError(await api.patch(planPath(plan.id), { name: 'Nope', [field]: value }), 400, 'FIELD_NOT_ALLOWED').param).toBe(field);
+        expect(
+          expectError(await api.patch(planPath(plan.id), { name: 'Nope', [field]: value }), 400, 'FIELD_NOT_ALLOWED').param,
+        ).toBe(field);
       }
       expect(await read(plan.id)).toMatchObject({ name: 'Growth', status: 'draft' });
     });
@@ -187,7 +220,9 @@ describe('Plans (spec 4.4)', () => {
       const taken = `taken-${randomUUID()}`;
       await createPlan(api, { external_id: taken });
       const plan = await createPlan(api);
-      expect(expectError(await api.patch(planPath(plan.id), { external_id: taken }), 409, 'ALREADY_EXISTS').param).toBe('external_id');
+      expect(expectError(await api.patch(planPath(plan.id), { external_id: taken }), 409, 'ALREADY_EXISTS').param).toBe(
+        'external_id',
+      );
       expectError(await api.patch(planPath(randomUUID()), { name: 'x' }), 404, 'PLAN_NOT_FOUND');
       expectError(await stranger.patch(planPath(plan.id), { name: 'Hijacked' }), 404, 'PLAN_NOT_FOUND');
       expect((await read(plan.id)).name).toBe('Growth');
@@ -199,9 +234,17 @@ describe('Plans (spec 4.4)', () => {
       const release = await publishPlan(api, plan.id, { scheduled_for: '2099-01-01T00:00:00Z' });
       expect((await read(plan.id)).has_scheduled_version).toBe(true);
       const archived = await must(api.patch(planPath(plan.id), { status: 'archived' }), 200);
-      expect(archived.body).toMatchObject({ status: 'archived', archived_at: expect.stringMatching(ISO), has_scheduled_version: false, live_version: { version: 1 } });
+      expect(archived.body).toMatchObject({
+        status: 'archived',
+        archived_at: expect.stringMatching(ISO),
+        has_scheduled_version: false,
+        live_version: { version: 1 },
+      });
       expect((await api.get(`/v1/changes/${release.id}`)).body.status).toBe('canceled');
-      expect((await api.get(planPath(plan.id, '/versions/2'))).body).toMatchObject({ status: 'archived', archived_reason: 'canceled' });
+      expect((await api.get(planPath(plan.id, '/versions/2'))).body).toMatchObject({
+        status: 'archived',
+        archived_reason: 'canceled',
+      });
       expect((await api.get(planPath(plan.id, '/versions/1'))).body.status).toBe('published');
       await must(api.patch(planPath(plan.id), { name: 'Retired', status: 'archived' }), 200);
       expectError(await api.patch(planPath(plan.id), { price_cadence_unit: 'week' }), 409, 'ENTITY_ARCHIVED');
@@ -221,7 +264,8 @@ describe('Plans (spec 4.4)', () => {
       await must(api.patch(planPath(plan.id), { price_cadence_unit: 'week' }), 200);
       expectError(await stranger.delete(planPath(plan.id)), 404, 'PLAN_NOT_FOUND');
       await must(api.delete(planPath(plan.id)), 204);
-      for (const path of ['', '/draft', '/versions', '/versions/1', '/publish_impact']) expectError(await api.get(planPath(plan.id, path)), 404, 'PLAN_NOT_FOUND');
+      for (const path of ['', '/draft', '/versions', '/versions/1', '/publish_impact'])
+        expectError(await api.get(planPath(plan.id, path)), 404, 'PLAN_NOT_FOUND');
       expectError(await api.delete(planPath(plan.id)), 404, 'PLAN_NOT_FOUND');
       expectError(await api.patch(planPath(plan.id), { name: 'x' }), 404, 'PLAN_NOT_FOUND');
       expect((await api.get(`/v1/changes/${release.id}`)).body.status).toBe('canceled');
@@ -241,7 +285,13 @@ describe('Plans (spec 4.4)', () => {
     it('makes a draft plan at version 1 named "<name> (Copy)" with the live fields (not external_id) and every membership, and no versions', async () => {
       const product = await api.liveProduct('4');
       const other = await api.liveProduct('5');
-      const source = await createPlan(api, { description: 'desc', metadata: { k: 'v' }, external_id: `src-${randomUUID()}`, price_cadence_unit: 'year', tags: ['x'] });
+      const source = await createPlan(api, {
+        description: 'desc',
+        metadata: { k: 'v' },
+        external_id: `src-${randomUUID()}`,
+        price_cadence_unit: 'year',
+        tags: ['x'],
+      });
       await addMembership(api, source.id, product.id, { included_quantity: '100', refresh_unit: 'month', max_quantity: 9 });
       await addMembership(api, source.id, other.id, { product_track_mode: 'pinned' });
       await publishPlan(api, source.id);
@@ -259,8 +309,19 @@ describe('Plans (spec 4.4)', () => {
         price_cadence_unit: 'year',
       });
       expect(copied.body.products).toEqual([
-        expect.objectContaining({ product_id: product.id, included_quantity: '100', refresh_unit: 'month', refresh_count: 1, max_quantity: 9, product_track_mode: 'latest' }),
-        expect.objectContaining({ product_id: other.id, product_track_mode: 'pinned', pinned_product_version_id: other.live_version.id }),
+        expect.objectContaining({
+          product_id: product.id,
+          included_quantity: '100',
+          refresh_unit: 'month',
+          refresh_count: 1,
+          max_quantity: 9,
+          product_track_mode: 'latest',
+        }),
+        expect.objectContaining({
+          product_id: other.id,
+          product_track_mode: 'pinned',
+          pinned_product_version_id: other.live_version.id,
+        }),
       ]);
       expect((await api.get(planPath(copied.body.id, '/versions'))).body.data).toEqual([]);
       const named = await must(api.post(planPath(source.id, '/copy'), { name: 'Growth 2027' }), 201);
@@ -284,21 +345,41 @@ describe('Plans (spec 4.4)', () => {
     it('opens on the live head (same base again: unchanged), re-bases an edit-free draft onto a release, refuses a draft holding edits (409) and a base that is neither (409)', async () => {
       const { plan } = await livePlan(api);
       const opened = await must(api.post(planPath(plan.id, '/draft'), {}), 200);
-      expect(opened.body).toMatchObject({ status: 'draft', version: 2, base_version: 1, head_version: 1, base_version_id: plan.live_version.id });
-      expect(opened.body.summary).toEqual({ fields_changed: [], products_added: [], products_removed: [], memberships_changed: [] });
+      expect(opened.body).toMatchObject({
+        status: 'draft',
+        version: 2,
+        base_version: 1,
+        head_version: 1,
+        base_version_id: plan.live_version.id,
+      });
+      expect(opened.body.summary).toEqual({
+        fields_changed: [],
+        products_added: [],
+        products_removed: [],
+        memberships_changed: [],
+      });
       const again = await must(api.post(planPath(plan.id, '/draft'), {}), 200);
       expect(again.body.id).toBe(opened.body.id);
       // A release to base on.
       await must(api.patch(planPath(plan.id), { price_cadence_unit: 'year' }), 200);
       await publishPlan(api, plan.id, { scheduled_for: '2099-01-01T00:00:00Z' });
       const release = (await api.get(planPath(plan.id, '/versions?status=scheduled'))).body.data[0];
-      expect(release).toMatchObject({ version: 2, rank: 1, scheduled_for: '2099-01-01T00:00:00.000Z', scheduled_change_id: expect.any(String) });
+      expect(release).toMatchObject({
+        version: 2,
+        rank: 1,
+        scheduled_for: '2099-01-01T00:00:00.000Z',
+        scheduled_change_id: expect.any(String),
+      });
       const fresh = await must(api.post(planPath(plan.id, '/draft'), {}), 200);
       expect(fresh.body).toMatchObject({ version: 3, base_version: 1 });
       const rebased = await must(api.post(planPath(plan.id, '/draft'), { base_version_id: release.id }), 200);
       expect(rebased.body).toMatchObject({ id: fresh.body.id, base_version: 2, price_cadence_unit: 'year' });
       await must(api.patch(planPath(plan.id), { price_cadence_unit: 'week' }), 200);
-      const refused = expectError(await api.post(planPath(plan.id, '/draft'), { base_version_id: plan.live_version.id }), 409, 'DRAFT_HAS_STAGED_EDITS');
+      const refused = expectError(
+        await api.post(planPath(plan.id, '/draft'), { base_version_id: plan.live_version.id }),
+        409,
+        'DRAFT_HAS_STAGED_EDITS',
+      );
       expect(refused.param).toBe('base_version_id');
       // Bases: the head and scheduled rows only.
       await must(api.delete(planPath(plan.id, '/draft')), 204);
@@ -315,7 +396,12 @@ describe('Plans (spec 4.4)', () => {
       await must(api.patch(planPath(plan.id), { price_cadence_unit: 'year' }), 200);
       await must(api.delete(planPath(plan.id, '/draft')), 204);
       expectError(await api.delete(planPath(plan.id, '/draft')), 404, 'STAGED_DRAFT_NOT_FOUND');
-      expect(await read(plan.id)).toMatchObject({ price_cadence_unit: 'month', version: 1, draft_version: null, status: 'active' });
+      expect(await read(plan.id)).toMatchObject({
+        price_cadence_unit: 'month',
+        version: 1,
+        draft_version: null,
+        status: 'active',
+      });
       const next = await must(api.post(planPath(plan.id, '/draft'), {}), 200);
       expect(next.body.version).toBe(3);
     });
@@ -351,18 +437,48 @@ describe('Plans (spec 4.4)', () => {
         },
       ]);
       await publishPlan(api, plan.id);
-      expect((await read(plan.id)).products[0]).toMatchObject({ product_version_id: product.live_version.id, product_version: 1 });
+      expect((await read(plan.id)).products[0]).toMatchObject({
+        product_version_id: product.live_version.id,
+        product_version: 1,
+      });
     });
 
     it('reads the kinds: REFRESHING with a unit (count defaults to 1), POOL without one (unit_limit caps it), none without an included quantity', async () => {
       const plan = await createPlan(api);
       const a = await api.liveProduct('1');
       const b = await api.liveProduct('1');
-      await addMembership(api, plan.id, a.id, { included_quantity: '1000', refresh_unit: 'billing_cycle', rollover_enabled: true, rollover_max: '0', rollover_expiry_periods: 2 });
-      const pooled = await addMembership(api, plan.id, b.id, { included_quantity: '100', unit_limit: '250', min_quantity: 0, default_quantity: 0, max_quantity: 1 });
+      await addMembership(api, plan.id, a.id, {
+        included_quantity: '1000',
+        refresh_unit: 'billing_cycle',
+        rollover_enabled: true,
+        rollover_max: '0',
+        rollover_expiry_periods: 2,
+      });
+      const pooled = await addMembership(api, plan.id, b.id, {
+        included_quantity: '100',
+        unit_limit: '250',
+        min_quantity: 0,
+        default_quantity: 0,
+        max_quantity: 1,
+      });
       expect(pooled.products).toEqual([
-        expect.objectContaining({ product_id: a.id, allowance_kind: 'REFRESHING', refresh_count: 1, refresh_unit: 'billing_cycle', rollover_enabled: true, rollover_max: '0', rollover_expiry_periods: 2 }),
-        expect.objectContaining({ product_id: b.id, allowance_kind: 'POOL', unit_limit: '250', min_quantity: 0, default_quantity: 0, max_quantity: 1 }),
+        expect.objectContaining({
+          product_id: a.id,
+          allowance_kind: 'REFRESHING',
+          refresh_count: 1,
+          refresh_unit: 'billing_cycle',
+          rollover_enabled: true,
+          rollover_max: '0',
+          rollover_expiry_periods: 2,
+        }),
+        expect.objectContaining({
+          product_id: b.id,
+          allowance_kind: 'POOL',
+          unit_limit: '250',
+          min_quantity: 0,
+          default_quantity: 0,
+          max_quantity: 1,
+        }),
       ]);
     });
 
@@ -391,12 +507,23 @@ describe('Plans (spec 4.4)', () => {
         [{ rollover_enabled: 'yes' }, 'rollover_enabled', 'INVALID_VALUE'],
       ];
       for (const [terms, param, code] of cases) {
-        const refused = expectError(await api.post(planPath(plan.id, '/products'), { product_id: product.id, ...terms }), 400, 'VALIDATION_ERROR');
-        expect({ terms, errors: refused.errors }).toEqual({ terms, errors: expect.arrayContaining([expect.objectContaining({ param, code })]) });
+        const refused = expectError(
+          await api.post(planPath(plan.id, '/products'), { product_id: product.id, ...terms }),
+          400,
+          'VALIDATION_ERROR',
+        );
+        expect({ terms, errors: refused.errors }).toEqual({
+          terms,
+          errors: expect.arrayContaining([expect.objectContaining({ param, code })]),
+        });
       }
       expectError(await api.post(planPath(plan.id, '/products'), {}), 400, 'VALIDATION_ERROR');
       expectError(await api.post(planPath(plan.id, '/products'), { product_id: 'seats' }), 400, 'VALIDATION_ERROR');
-      expectError(await api.post(planPath(plan.id, '/products'), { product_id: product.id, product_track_mode: 'sometimes' }), 400, 'VALIDATION_ERROR');
+      expectError(
+        await api.post(planPath(plan.id, '/products'), { product_id: product.id, product_track_mode: 'sometimes' }),
+        400,
+        'VALIDATION_ERROR',
+      );
       expect((await read(plan.id)).products).toEqual([]);
     });
 
@@ -416,15 +543,38 @@ describe('Plans (spec 4.4)', () => {
 
     it('updates: quantity_band_set / allowance_set true rewrite the group, false keep it (format still checked), omitted merge; product_id is not updatable', async () => {
       const plan = await createPlan(api);
-      await addMembership(api, plan.id, product.id, { min_quantity: 2, default_quantity: 3, max_quantity: 10, included_quantity: '100', refresh_unit: 'month', rollover_enabled: true });
+      await addMembership(api, plan.id, product.id, {
+        min_quantity: 2,
+        default_quantity: 3,
+        max_quantity: 10,
+        included_quantity: '100',
+        refresh_unit: 'month',
+        rollover_enabled: true,
+      });
       const path = planPath(plan.id, `/products/${product.id}`);
       const membership = async (body: object) => (await must(api.patch(path, body), 200)).body.products[0];
       expect(await membership({ max_quantity: 20 })).toMatchObject({ min_quantity: 2, default_quantity: 3, max_quantity: 20 });
-      expect(await membership({ quantity_band_set: true, max_quantity: 5 })).toMatchObject({ min_quantity: 1, default_quantity: 1, max_quantity: 5 });
-      expect(await membership({ quantity_band_set: false, max_quantity: 99, min_quantity: 0 })).toMatchObject({ min_quantity: 1, default_quantity: 1, max_quantity: 5 });
+      expect(await membership({ quantity_band_set: true, max_quantity: 5 })).toMatchObject({
+        min_quantity: 1,
+        default_quantity: 1,
+        max_quantity: 5,
+      });
+      expect(await membership({ quantity_band_set: false, max_quantity: 99, min_quantity: 0 })).toMatchObject({
+        min_quantity: 1,
+        default_quantity: 1,
+        max_quantity: 5,
+      });
       expectError(await api.patch(path, { quantity_band_set: false, min_quantity: 'many' }), 400, 'VALIDATION_ERROR');
-      expect(await membership({ rollover_max: '30' })).toMatchObject({ included_quantity: '100', refresh_unit: 'month', rollover_enabled: true, rollover_max: '30' });
-      expect(await membership({ allowance_set: false, included_quantity: '1' })).toMatchObject({ included_quantity: '100', rollover_max: '30' });
+      expect(await membership({ rollover_max: '30' })).toMatchObject({
+        included_quantity: '100',
+        refresh_unit: 'month',
+        rollover_enabled: true,
+        rollover_max: '30',
+      });
+      expect(await membership({ allowance_set: false, included_quantity: '1' })).toMatchObject({
+        included_quantity: '100',
+        rollover_max: '30',
+      });
       expect(await membership({ allowance_set: true, included_quantity: '40' })).toMatchObject({
         included_quantity: '40',
         refresh_unit: null,
@@ -434,7 +584,12 @@ describe('Plans (spec 4.4)', () => {
         allowance_kind: 'POOL',
       });
       // never (granted once) is an update-only unit; unit_limit is then a lifetime cap.
-      expect(await membership({ refresh_unit: 'never', unit_limit: '400' })).toMatchObject({ refresh_unit: 'never', refresh_count: null, unit_limit: '400', allowance_kind: 'POOL' });
+      expect(await membership({ refresh_unit: 'never', unit_limit: '400' })).toMatchObject({
+        refresh_unit: 'never',
+        refresh_count: null,
+        unit_limit: '400',
+        allowance_kind: 'POOL',
+      });
       expect(await membership({ allowance_set: true })).toMatchObject({ included_quantity: null, allowance_kind: null });
       expectError(await api.patch(path, { product_id: randomUUID() }), 400, 'VALIDATION_ERROR');
       expectError(await api.patch(path, { quantity_band_set: 'yes' }), 400, 'VALIDATION_ERROR');
@@ -458,7 +613,11 @@ describe('Plans (spec 4.4)', () => {
       const path = planPath(plan.id, `/products/${member.id}`);
       const pinned = await must(api.patch(path, { product_track_mode: 'pinned' }), 200);
       expect(pinned.body).toMatchObject({ draft_version: null, version: 1 });
-      expect(pinned.body.products[0]).toMatchObject({ product_track_mode: 'pinned', pinned_product_version_id: null, product_version_id: member.live_version.id });
+      expect(pinned.body.products[0]).toMatchObject({
+        product_track_mode: 'pinned',
+        pinned_product_version_id: null,
+        product_version_id: member.live_version.id,
+      });
       expect((await api.get(planPath(plan.id, '/versions/1'))).body.products[0].product_track_mode).toBe('latest');
       const staged = await must(api.patch(path, { max_quantity: 7 }), 200);
       expect(staged.body).toMatchObject({ draft_version: { version: 2 } });
@@ -472,7 +631,9 @@ describe('Plans (spec 4.4)', () => {
       await must(api.delete(path), 204);
       expect((await read(plan.id)).products).toEqual([]);
       expect((await api.get(planPath(plan.id, '/draft'))).body.summary.products_removed).toEqual([member.id]);
-      expect((await api.get(planPath(plan.id, '/versions/1'))).body.products).toEqual([expect.objectContaining({ product_id: member.id })]);
+      expect((await api.get(planPath(plan.id, '/versions/1'))).body.products).toEqual([
+        expect.objectContaining({ product_id: member.id }),
+      ]);
       expectError(await api.delete(path), 404, 'PRODUCT_NOT_ON_PLAN');
       expectError(await api.patch(path, { max_quantity: 2 }), 404, 'PRODUCT_NOT_ON_PLAN');
       expectError(await api.delete(planPath(plan.id, `/products/${randomUUID()}`)), 404, 'PRODUCT_NOT_ON_PLAN');
@@ -482,7 +643,10 @@ describe('Plans (spec 4.4)', () => {
       const extra = await api.liveProduct('1');
       await addMembership(api, plan.id, extra.id);
       await must(api.delete(planPath(plan.id, `/products/${extra.id}`)), 204);
-      expect((await api.get(planPath(plan.id, '/draft'))).body.summary).toMatchObject({ products_added: [], products_removed: [member.id] });
+      expect((await api.get(planPath(plan.id, '/draft'))).body.summary).toMatchObject({
+        products_added: [],
+        products_removed: [member.id],
+      });
     });
   });
 
@@ -521,9 +685,14 @@ describe('Plans (spec 4.4)', () => {
       expect(first.data.map((row: any) => row.version)).toEqual([5, 4]);
       const second = (await api.get(planPath(plan.id, `/versions?limit=2&cursor=${first.pagination.cursor}`))).body;
       expect(second.data.map((row: any) => row.version)).toEqual([3, 2]);
-      expectError(await api.get(planPath(plan.id, `/versions?limit=2&status=published&cursor=${first.pagination.cursor}`)), 400, 'INVALID_CURSOR');
+      expectError(
+        await api.get(planPath(plan.id, `/versions?limit=2&status=published&cursor=${first.pagination.cursor}`)),
+        400,
+        'INVALID_CURSOR',
+      );
       expectError(await api.get(planPath(plan.id, '/versions?status=live')), 400, 'VALIDATION_ERROR');
-      for (const empty of ['', ',', ' , ']) expectError(await api.get(planPath(plan.id, `/versions?status=${encodeURIComponent(empty)}`)), 400, 'VALIDATION_ERROR');
+      for (const empty of ['', ',', ' , '])
+        expectError(await api.get(planPath(plan.id, `/versions?status=${encodeURIComponent(empty)}`)), 400, 'VALIDATION_ERROR');
       expectError(await api.get(planPath(plan.id, '/versions?archived_reason=expired')), 400, 'VALIDATION_ERROR');
       expectError(await api.get(planPath(plan.id, '/versions?include=everything')), 400, 'VALIDATION_ERROR');
       expectError(await stranger.get(planPath(plan.id, '/versions')), 404, 'PLAN_NOT_FOUND');
@@ -531,7 +700,10 @@ describe('Plans (spec 4.4)', () => {
 
     it('adds usage_count on request: subscriptions on the version and changes naming it', async () => {
       const v3 = (await api.get(planPath(plan.id, '/versions/3'))).body;
-      await insertSubscriptions(t, tenant, api, [{ planId: plan.id, planVersionId: v3.id }, { planId: plan.id, planVersionId: v3.id, status: 'canceled' }]);
+      await insertSubscriptions(t, tenant, api, [
+        { planId: plan.id, planVersionId: v3.id },
+        { planId: plan.id, planVersionId: v3.id, status: 'canceled' },
+      ]);
       const rows = (await api.get(planPath(plan.id, '/versions?include=usage_count'))).body.data;
       expect(rows.map((row: any) => [row.version, row.usage_count])).toEqual([
         [5, 0],
@@ -561,14 +733,31 @@ describe('Plans (spec 4.4)', () => {
         rank: null,
         error: null,
       });
-      expect(v1.products).toEqual([expect.objectContaining({ product_version_id: expect.any(String), product_version: 1, product_track_mode: 'latest' })]);
+      expect(v1.products).toEqual([
+        expect.objectContaining({ product_version_id: expect.any(String), product_version: 1, product_track_mode: 'latest' }),
+      ]);
       const scheduled = (await api.get(planPath(plan.id, '/versions/4'))).body;
-      expect(scheduled).toMatchObject({ status: 'scheduled', origin: 'scheduled_release', rank: 1, scheduled_for: '2099-01-01T00:00:00.000Z' });
+      expect(scheduled).toMatchObject({
+        status: 'scheduled',
+        origin: 'scheduled_release',
+        rank: 1,
+        scheduled_for: '2099-01-01T00:00:00.000Z',
+      });
       expect(scheduled.scheduled_change_id).toBe(scheduled.change_id);
       expectError(await api.get(planPath(plan.id, '/versions/99')), 404, 'VERSION_NOT_FOUND');
       for (const version of ['0', '-2', 'one', '1.5', '1e2', '0x3', '99999999999', '2147483648']) {
-        expect({ version, param: expectError(await api.get(planPath(plan.id, `/versions/${version}`)), 400, 'VALIDATION_ERROR').param }).toEqual({ version, param: 'version' });
-        expect({ version, param: expectError(await api.patch(planPath(plan.id, `/versions/${version}`), { release_name: 'x' }), 400, 'VALIDATION_ERROR').param }).toEqual({
+        expect({
+          version,
+          param: expectError(await api.get(planPath(plan.id, `/versions/${version}`)), 400, 'VALIDATION_ERROR').param,
+        }).toEqual({ version, param: 'version' });
+        expect({
+          version,
+          param: expectError(
+            await api.patch(planPath(plan.id, `/versions/${version}`), { release_name: 'x' }),
+            400,
+            'VALIDATION_ERROR',
+          ).param,
+        }).toEqual({
           version,
           param: 'version',
         });
@@ -577,10 +766,19 @@ describe('Plans (spec 4.4)', () => {
     });
 
     it('annotates any row: "" clears, absent leaves, no version is created', async () => {
-      const count = async () => (await api.get(planPath(plan.id, '/versions?status=draft,scheduled,published,archived'))).body.data.length;
+      const count = async () =>
+        (await api.get(planPath(plan.id, '/versions?status=draft,scheduled,published,archived'))).body.data.length;
       const before = await count();
-      const named = await must(api.patch(planPath(plan.id, '/versions/3'), { release_name: '2027 list', release_note: 'Seats include API calls.' }), 200);
-      expect(named.body).toMatchObject({ version: 3, status: 'published', release_name: '2027 list', release_note: 'Seats include API calls.' });
+      const named = await must(
+        api.patch(planPath(plan.id, '/versions/3'), { release_name: '2027 list', release_note: 'Seats include API calls.' }),
+        200,
+      );
+      expect(named.body).toMatchObject({
+        version: 3,
+        status: 'published',
+        release_name: '2027 list',
+        release_note: 'Seats include API calls.',
+      });
       const noteOnly = await must(api.patch(planPath(plan.id, '/versions/3'), { release_note: '' }), 200);
       expect(noteOnly.body).toMatchObject({ release_name: '2027 list', release_note: null });
       await must(api.patch(planPath(plan.id, '/versions/1'), { release_name: 'launch' }), 200);
@@ -601,16 +799,43 @@ describe('Plans (spec 4.4)', () => {
       await addMembership(api, plan.id, product.id);
       const release = await publishPlan(api, plan.id, { scheduled_for: '2099-01-01T00:00:00Z', release_name: 'later' });
       expect(release).toMatchObject({ status: 'pending', subject_kind: 'plan', subject_id: plan.id, rank: 1 });
-      expect(await read(plan.id)).toMatchObject({ status: 'draft', live_version: null, draft_version: null, has_scheduled_version: true, next_release_at: '2099-01-01T00:00:00.000Z' });
-      await must(api.post(planPath(plan.id, '/draft'), { base_version_id: (await api.get(planPath(plan.id, '/versions/1'))).body.id }), 200);
+      expect(await read(plan.id)).toMatchObject({
+        status: 'draft',
+        live_version: null,
+        draft_version: null,
+        has_scheduled_version: true,
+        next_release_at: '2099-01-01T00:00:00.000Z',
+      });
+      await must(
+        api.post(planPath(plan.id, '/draft'), { base_version_id: (await api.get(planPath(plan.id, '/versions/1'))).body.id }),
+        200,
+      );
       await must(api.patch(planPath(plan.id, `/products/${product.id}`), { max_quantity: 3 }), 200);
       expectError(await api.post('/v1/changes', await planChangeBody(api, plan.id)), 409, 'PUBLISH_BEFORE_BASE_RELEASE');
       await must(api.post(`/v1/changes/${release.id}/cancel`, {}), 200);
       const applied = await publishPlan(api, plan.id, { release_name: 'now' });
       expect(applied).toMatchObject({ status: 'applied', result: { version: 2 } });
-      expect(await read(plan.id)).toMatchObject({ status: 'active', version: 2, published_at: expect.stringMatching(ISO), has_scheduled_version: false });
-      expect((await api.get(planPath(plan.id, '/versions/2'))).body).toMatchObject({ release_name: 'now', origin: 'manual', status: 'published' });
-      expectError(await api.post('/v1/changes', { operation: 'catalog.publish_version', subject_kind: 'plan', subject_id: plan.id, staged_version_id: applied.result.id }), 409, 'PUBLISH_NOT_WORKING_DRAFT');
+      expect(await read(plan.id)).toMatchObject({
+        status: 'active',
+        version: 2,
+        published_at: expect.stringMatching(ISO),
+        has_scheduled_version: false,
+      });
+      expect((await api.get(planPath(plan.id, '/versions/2'))).body).toMatchObject({
+        release_name: 'now',
+        origin: 'manual',
+        status: 'published',
+      });
+      expectError(
+        await api.post('/v1/changes', {
+          operation: 'catalog.publish_version',
+          subject_kind: 'plan',
+          subject_id: plan.id,
+          staged_version_id: applied.result.id,
+        }),
+        409,
+        'PUBLISH_NOT_WORKING_DRAFT',
+      );
     });
 
     it('applies pins: the membership resolves to the pinned version and its tracking becomes pinned; a pin outside the draft or of a never-live version is 422 INVALID_PIN', async () => {
@@ -622,46 +847,79 @@ describe('Plans (spec 4.4)', () => {
       await addMembership(api, plan.id, product.id);
       const outsider = await api.liveProduct('1');
       expectError(
-        await api.post('/v1/changes', await planChangeBody(api, plan.id, { pins: [{ product_id: outsider.id, product_version_id: outsider.live_version.id }] })),
+        await api.post(
+          '/v1/changes',
+          await planChangeBody(api, plan.id, {
+            pins: [{ product_id: outsider.id, product_version_id: outsider.live_version.id }],
+          }),
+        ),
         422,
         'INVALID_PIN',
       );
-      const productDraft = (await must(api.patch(`/v1/products/${product.id}`, { price_expression: '3' }), 200)).body.draft_version.id;
+      const productDraft = (await must(api.patch(`/v1/products/${product.id}`, { price_expression: '3' }), 200)).body
+        .draft_version.id;
       expectError(
-        await api.post('/v1/changes', await planChangeBody(api, plan.id, { pins: [{ product_id: product.id, product_version_id: productDraft }] })),
+        await api.post(
+          '/v1/changes',
+          await planChangeBody(api, plan.id, { pins: [{ product_id: product.id, product_version_id: productDraft }] }),
+        ),
         422,
         'INVALID_PIN',
       );
       const foreignVersion = (await stranger.liveProduct('1')).live_version.id;
       expectError(
-        await api.post('/v1/changes', await planChangeBody(api, plan.id, { pins: [{ product_id: product.id, product_version_id: foreignVersion }] })),
+        await api.post(
+          '/v1/changes',
+          await planChangeBody(api, plan.id, { pins: [{ product_id: product.id, product_version_id: foreignVersion }] }),
+        ),
         422,
         'INVALID_PIN',
       );
       await publishPlan(api, plan.id, { pins: [{ product_id: product.id, product_version_id: firstVersion }] });
-      expect((await read(plan.id)).products[0]).toMatchObject({ product_track_mode: 'pinned', pinned_product_version_id: firstVersion, product_version_id: firstVersion, product_version: 1 });
+      expect((await read(plan.id)).products[0]).toMatchObject({
+        product_track_mode: 'pinned',
+        pinned_product_version_id: firstVersion,
+        product_version_id: firstVersion,
+        product_version: 1,
+      });
     });
 
     it('refuses PUBLISH_DEPENDENCY_UNPUBLISHED, PUBLISH_CADENCE_MISMATCH (an ACTIVE latest-tracking subscriber on another cadence) and PUBLISH_NOTHING_STAGED; nothing goes live', async () => {
       const unpublished = (await must(api.post('/v1/products', { name: 'Draft only', price_expression: '1' }), 201)).body;
       const plan = await createPlan(api);
       await addMembership(api, plan.id, unpublished.id);
-      const refused = expectError(await api.post('/v1/changes', await planChangeBody(api, plan.id)), 409, 'PUBLISH_DEPENDENCY_UNPUBLISHED');
+      const refused = expectError(
+        await api.post('/v1/changes', await planChangeBody(api, plan.id)),
+        409,
+        'PUBLISH_DEPENDENCY_UNPUBLISHED',
+      );
       expect(refused.details).toEqual({ product_id: unpublished.id });
       expect(await read(plan.id)).toMatchObject({ status: 'draft', live_version: null });
 
       const { plan: live } = await livePlan(api);
       const [pinnedSub] = await insertSubscriptions(t, tenant, api, [
         { planId: live.id, planVersionId: live.live_version.id, planTrackMode: 'pinned', billingCadence: 'year' },
-        { planId: live.id, planVersionId: live.live_version.id, planTrackMode: 'latest', billingCadence: 'month', status: 'canceled' },
+        {
+          planId: live.id,
+          planVersionId: live.live_version.id,
+          planTrackMode: 'latest',
+          billingCadence: 'month',
+          status: 'canceled',
+        },
       ]);
       expect(pinnedSub).toEqual(expect.any(String));
       await must(api.patch(planPath(live.id), { price_cadence_unit: 'year' }), 200);
       // Pinned and canceled subscribers on another cadence do not block the publish...
       expect((await api.get(planPath(live.id, '/publish_check'))).body).toMatchObject({ ok: true });
-      const [latest] = await insertSubscriptions(t, tenant, api, [{ planId: live.id, planVersionId: live.live_version.id, planTrackMode: 'latest', billingCadence: 'month' }]);
+      const [latest] = await insertSubscriptions(t, tenant, api, [
+        { planId: live.id, planVersionId: live.live_version.id, planTrackMode: 'latest', billingCadence: 'month' },
+      ]);
       // ...an ACTIVE one tracking latest does.
-      const mismatch = expectError(await api.post('/v1/changes', await planChangeBody(api, live.id)), 409, 'PUBLISH_CADENCE_MISMATCH');
+      const mismatch = expectError(
+        await api.post('/v1/changes', await planChangeBody(api, live.id)),
+        409,
+        'PUBLISH_CADENCE_MISMATCH',
+      );
       expect(mismatch.details).toMatchObject({ subscription_id: latest, billing_cadence: 'month', price_cadence_unit: 'year' });
       expect((await read(live.id)).version).toBe(1);
       await must(api.delete(planPath(live.id, '/draft')), 204);
@@ -680,13 +938,24 @@ describe('Plans (spec 4.4)', () => {
       );
       await db.query(`ALTER TABLE plan_version_products DROP CONSTRAINT ${constraint.conname}`);
       try {
-        await db.query(`UPDATE plan_version_products SET default_quantity = 1 WHERE plan_version_id = $1`, [plan.draft_version.id]);
-        const refused = expectError(await api.post('/v1/changes', await planChangeBody(api, plan.id)), 409, 'PUBLISH_INVALID_ALLOWANCE');
+        await db.query(`UPDATE plan_version_products SET default_quantity = 1 WHERE plan_version_id = $1`, [
+          plan.draft_version.id,
+        ]);
+        const refused = expectError(
+          await api.post('/v1/changes', await planChangeBody(api, plan.id)),
+          409,
+          'PUBLISH_INVALID_ALLOWANCE',
+        );
         expect(refused.details).toMatchObject({ product_id: product.id, rule: 'default_quantity' });
-        expect((await api.get(planPath(plan.id, '/publish_check'))).body).toMatchObject({ ok: false, code: 'PUBLISH_INVALID_ALLOWANCE' });
+        expect((await api.get(planPath(plan.id, '/publish_check'))).body).toMatchObject({
+          ok: false,
+          code: 'PUBLISH_INVALID_ALLOWANCE',
+        });
       } finally {
         await db.query(`DELETE FROM plan_version_products WHERE plan_version_id = $1`, [plan.draft_version.id]);
-        await db.query(`ALTER TABLE plan_version_products ADD CONSTRAINT ${constraint.conname} CHECK (min_quantity >= 0 AND default_quantity >= min_quantity AND (max_quantity IS NULL OR max_quantity >= greatest(default_quantity, 1)))`);
+        await db.query(
+          `ALTER TABLE plan_version_products ADD CONSTRAINT ${constraint.conname} CHECK (min_quantity >= 0 AND default_quantity >= min_quantity AND (max_quantity IS NULL OR max_quantity >= greatest(default_quantity, 1)))`,
+        );
       }
     });
 
@@ -703,10 +972,20 @@ describe('Plans (spec 4.4)', () => {
         expectError(await client.delete(planPath(plan.id)), 404, 'PLAN_NOT_FOUND');
         expectError(await client.patch(planPath(plan.id, '/versions/1'), { release_name: 'x' }), 404, 'PLAN_NOT_FOUND');
         const list = await client.post('/v1/plans/republish', { plan_ids: [plan.id] });
-        expect(list.body.data).toEqual([expect.objectContaining({ plan_id: plan.id, status: 'failed', error: expect.objectContaining({ code: 'PLAN_NOT_FOUND' }) })]);
+        expect(list.body.data).toEqual([
+          expect.objectContaining({
+            plan_id: plan.id,
+            status: 'failed',
+            error: expect.objectContaining({ code: 'PLAN_NOT_FOUND' }),
+          }),
+        ]);
       }
       const sandboxPlan = await createPlan(sandbox);
-      expectError(await sandbox.post(planPath(sandboxPlan.id, '/products'), { product_id: product.id }), 404, 'PRODUCT_NOT_FOUND');
+      expectError(
+        await sandbox.post(planPath(sandboxPlan.id, '/products'), { product_id: product.id }),
+        404,
+        'PRODUCT_NOT_FOUND',
+      );
       expect(await read(plan.id)).toMatchObject({ version: 1, price_cadence_unit: 'year', name: 'Growth' });
     });
   });

@@ -431,7 +431,9 @@ describe('Sessions and users', () => {
       const named = await signInAs({ organization_id: tenant.organization_id, email: veteran.owner!.email, password });
       expect(named.body.user_id).toBe(squatter.body.id);
       // The database holds it: one user per address may sign in without naming an organization.
-      await expect(listLegacy(veteran.owner!.email, tenant.organization_id, squatter.body.id)).rejects.toThrow(/legacy_sign_ins_pkey/);
+      await expect(listLegacy(veteran.owner!.email, tenant.organization_id, squatter.body.id)).rejects.toThrow(
+        /legacy_sign_ins_pkey/,
+      );
     });
   });
 });

@@ -292,7 +292,9 @@ describe('Graceful shutdown under load (SIGTERM during a debit load on kept-aliv
     check(
       answeredBeforeSignal.length > 0 && answeredBeforeSignal.every((a) => isAnswer(a.outcome) && a.outcome.status === 200),
       () => ({
-        'readiness was not 200 before SIGTERM': answeredBeforeSignal.filter((a) => !isAnswer(a.outcome) || a.outcome.status !== 200),
+        'readiness was not 200 before SIGTERM': answeredBeforeSignal.filter(
+          (a) => !isAnswer(a.outcome) || a.outcome.status !== 200,
+        ),
       }),
     );
     check(firstNotReady !== undefined, () => 'readiness never answered 503');

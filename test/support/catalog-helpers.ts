@@ -89,7 +89,8 @@ export async function drainCascades(t: TestApp): Promise<void> {
       await dataSource.query(`SELECT organization_id, workspace_id, run_id, subject_kind, subject_id FROM cascade_tasks WHERE status = 'pending'
         ORDER BY subject_kind DESC`);
     if (runs.length === 0 && tasks.length === 0) return;
-    for (const run of runs) await cascades.expand({ organizationId: run.organization_id, workspaceId: run.workspace_id, runId: run.id });
+    for (const run of runs)
+      await cascades.expand({ organizationId: run.organization_id, workspaceId: run.workspace_id, runId: run.id });
     for (const task of tasks) {
       const tenant = { organizationId: task.organization_id, workspaceId: task.workspace_id, runId: task.run_id };
       if (task.subject_kind === 'product') {
@@ -97,10 +98,10 @@ export async function drainCascades(t: TestApp): Promise<void> {
         continue;
       }
       // A plan task's source (the product version that enqueued it) travels in its queued job.
-      const [job] = await dataSource.query(`SELECT data FROM pgboss.job WHERE name = $1 AND singleton_key = $2 ORDER BY created_on DESC LIMIT 1`, [
-        PLAN_CASCADE_TASK_JOB,
-        `${task.run_id}:plan:${task.subject_id}`,
-      ]);
+      const [job] = await dataSource.query(
+        `SELECT data FROM pgboss.job WHERE name = $1 AND singleton_key = $2 ORDER BY created_on DESC LIMIT 1`,
+        [PLAN_CASCADE_TASK_JOB, `${task.run_id}:plan:${task.subject_id}`],
+      );
       const source = job.data.source;
       await planCascades.runTask({ ...tenant, planId: task.subject_id, source });
     }
@@ -132,13 +133,22 @@ export async function productCostsOf(api: CatalogClient, productId: string, quer
 
 /** A change body publishing (or, with `scheduled_for`, scheduling) a staged version of a product. */
 export function changeBody(productId: string, stagedVersionId: string, extra: object = {}): object {
-  return { operation: 'catalog.publish_version', subject_kind: 'product', subject_id: productId, staged_version_id: stagedVersionId, ...extra };
+  return {
+    operation: 'catalog.publish_version',
+    subject_kind: 'product',
+    subject_id: productId,
+    staged_version_id: stagedVersionId,
+    ...extra,
+  };
 }
 
 /** Schedules the product's working draft for `at`; returns the pending change. */
 export async function scheduleDraft(api: CatalogClient, productId: string, at: Date, extra: object = {}): Promise<any> {
   const product = await productOf(api, productId);
-  const response = await api.post('/v1/changes', changeBody(productId, product.draft_version?.id, { scheduled_for: at.toISOString(), ...extra }));
+  const response = await api.post(
+    '/v1/changes',
+    changeBody(productId, product.draft_version?.id, { scheduled_for: at.toISOString(), ...extra }),
+  );
   if (response.status !== 201) console.log(JSON.stringify(response.body));
   expect(response.status).toBe(201);
   return response.body;

@@ -23,7 +23,13 @@ export async function addMembership(api: CatalogClient, planId: string, productI
 /** The body of a change publishing (or, with `scheduled_for`, scheduling) a plan's working draft. */
 export async function planChangeBody(api: CatalogClient, planId: string, extra: object = {}): Promise<object> {
   const plan = (await api.get(`/v1/plans/${planId}`)).body;
-  return { operation: 'catalog.publish_version', subject_kind: 'plan', subject_id: planId, staged_version_id: plan.draft_version?.id, ...extra };
+  return {
+    operation: 'catalog.publish_version',
+    subject_kind: 'plan',
+    subject_id: planId,
+    staged_version_id: plan.draft_version?.id,
+    ...extra,
+  };
 }
 
 /** Publishes (or schedules) the plan's working draft; returns the change (201 asserted). */
@@ -60,7 +66,12 @@ export interface SubscriptionRow {
  * and impact, the cadence check, referrers and usage only read these rows. The customer is
  * created through the API (it owns a wallet).
  */
-export async function insertSubscriptions(t: TestApp, tenant: TestTenant, api: CatalogClient, rows: SubscriptionRow[]): Promise<string[]> {
+export async function insertSubscriptions(
+  t: TestApp,
+  tenant: TestTenant,
+  api: CatalogClient,
+  rows: SubscriptionRow[],
+): Promise<string[]> {
   const customer = await api.post('/v1/customers', { name: `Subscriber ${randomUUID().slice(0, 8)}`, currency: 'EUR' });
   expect(customer.status).toBe(201);
   const db = t.app.get(DataSource);

@@ -137,7 +137,9 @@ describe('Plan migration of 2,000 subscriptions', () => {
 
   it('fails alone, with SUBSCRIPTION_MOVE_REFUSED, each subscription whose move the database refuses; the others move', async () => {
     const refused: string[] = (
-      await db.query(`SELECT id FROM subscriptions WHERE plan_id = $1 AND status = 'active' ORDER BY md5(id::text) LIMIT 3`, [planId])
+      await db.query(`SELECT id FROM subscriptions WHERE plan_id = $1 AND status = 'active' ORDER BY md5(id::text) LIMIT 3`, [
+        planId,
+      ])
     ).map((row: { id: string }) => row.id);
     // A trigger stands for any rule the database enforces that one subscription's move breaks.
     const trigger = `refuse_${randomBytes(4).toString('hex')}`;
@@ -150,7 +152,9 @@ describe('Plan migration of 2,000 subscriptions', () => {
       END $$`);
     await db.query(`CREATE TRIGGER ${trigger} BEFORE UPDATE ON subscriptions FOR EACH ROW EXECUTE FUNCTION ${trigger}()`);
     try {
-      const before = await db.query(`SELECT count(*)::int AS n FROM subscriptions WHERE plan_id = $1 AND status = 'active'`, [planId]);
+      const before = await db.query(`SELECT count(*)::int AS n FROM subscriptions WHERE plan_id = $1 AND status = 'active'`, [
+        planId,
+      ]);
       const response = await api.post(`/v1/plans/${planId}/migrate`, { mode: 'IMMEDIATE', target_version: 2 });
       expect(response.status).toBe(200);
       const affected = response.body.affected_subscriptions;
@@ -164,7 +168,12 @@ describe('Plan migration of 2,000 subscriptions', () => {
       expect(failed.body.data.map((row: any) => row.subscription_id).sort()).toEqual([...refused].sort());
       for (const row of failed.body.data) expect(row).toMatchObject({ status: 'failed', reason: 'SUBSCRIPTION_MOVE_REFUSED' });
       const done = await totals(migrationId);
-      expect(done).toMatchObject({ moved: affected - 3, changes: affected - 3, distinct_moved: affected - 3, events: affected - 3 });
+      expect(done).toMatchObject({
+        moved: affected - 3,
+        changes: affected - 3,
+        distinct_moved: affected - 3,
+        events: affected - 3,
+      });
       const stayed = await db.query(
         `SELECT count(*)::int AS n FROM subscriptions s
            JOIN plan_versions v ON v.organization_id = s.organization_id AND v.workspace_id = s.workspace_id AND v.id = s.plan_version_id
@@ -211,6 +220,13 @@ describe('Plan migration of 2,000 subscriptions', () => {
     expect(started.counts.pending).toBe(0);
     expect(started.counts.total).toBe(started.counts.moved + started.counts.skipped + started.counts.failed);
     // Nothing is left behind, so the next sweep sends nothing of this tenant's.
-    expect((await db.query(`SELECT count(*)::int AS n FROM plan_migrations WHERE organization_id = $1 AND status IN ('running', 'scheduled')`, [tenant.organizationId]))[0].n).toBe(0);
+    expect(
+      (
+        await db.query(
+          `SELECT count(*)::int AS n FROM plan_migrations WHERE organization_id = $1 AND status IN ('running', 'scheduled')`,
+          [tenant.organizationId],
+        )
+      )[0].n,
+    ).toBe(0);
   });
 });

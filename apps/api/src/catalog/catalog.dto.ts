@@ -34,7 +34,12 @@ export class CreateCostDto {
   @ApiProperty({ example: 'platform_fee', description: '1–64 characters of A–Z a–z 0–9 . _ -; how formulas reference the cost.' })
   @IsString()
   key!: string;
-  @ApiPropertyOptional({ type: String, nullable: true, example: '12.50', description: 'A static value; exactly one of amount or expression.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '12.50',
+    description: 'A static value; exactly one of amount or expression.',
+  })
   @IsOptional()
   @ValidateIf(nullable)
   @IsString()
@@ -56,7 +61,10 @@ export class CreateCostDto {
   @IsString()
   @MaxLength(2000)
   description?: string | null;
-  @ApiPropertyOptional({ ...METADATA, nullable: true }) @IsOptional() @ValidateIf(nullable) @IsObject() metadata?: Record<string, unknown> | null;
+  @ApiPropertyOptional({ ...METADATA, nullable: true }) @IsOptional() @ValidateIf(nullable) @IsObject() metadata?: Record<
+    string,
+    unknown
+  > | null;
   @ApiPropertyOptional({ ...TRANSLATIONS, nullable: true })
   @IsOptional()
   @ValidateIf(nullable)
@@ -75,7 +83,12 @@ export class CreateCostDto {
 }
 
 export class UpdateCostDto {
-  @ApiPropertyOptional({ type: String, nullable: true, example: '14.00', description: 'A new value: a new revision. At most one of amount or expression.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '14.00',
+    description: 'A new value: a new revision. At most one of amount or expression.',
+  })
   @IsOptional()
   @ValidateIf(nullable)
   @IsString()
@@ -86,13 +99,21 @@ export class UpdateCostDto {
   @IsString()
   @MaxLength(1000)
   expression?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'Platform fee per active seat', description: 'null leaves it unchanged; "" clears it.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Platform fee per active seat',
+    description: 'null leaves it unchanged; "" clears it.',
+  })
   @IsOptional()
   @ValidateIf(nullable)
   @IsString()
   @MaxLength(2000)
   description?: string | null;
-  @ApiPropertyOptional({ ...METADATA, nullable: true }) @IsOptional() @ValidateIf(nullable) @IsObject() metadata?: Record<string, unknown> | null;
+  @ApiPropertyOptional({ ...METADATA, nullable: true }) @IsOptional() @ValidateIf(nullable) @IsObject() metadata?: Record<
+    string,
+    unknown
+  > | null;
   @ApiPropertyOptional({ ...TRANSLATIONS, nullable: true })
   @IsOptional()
   @ValidateIf(nullable)
@@ -103,7 +124,12 @@ export class UpdateCostDto {
   @ValidateIf(nullable)
   @IsBoolean()
   requires_continuous_coverage?: boolean | null;
-  @ApiPropertyOptional({ type: Boolean, nullable: true, example: false, description: 'Refused when true (a cost has no draft of its own).' })
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    example: false,
+    description: 'Refused when true (a cost has no draft of its own).',
+  })
   @IsOptional()
   @ValidateIf(nullable)
   @IsBoolean()
@@ -132,7 +158,8 @@ export class ListProductCostsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({
     enum: ['draft', 'head'],
     example: 'draft',
-    description: 'draft: the working draft’s rows and staged values; head: the live version’s only. Omitted: live values where live, else staged.',
+    description:
+      'draft: the working draft’s rows and staged values; head: the live version’s only. Omitted: live values where live, else staged.',
   })
   @IsOptional()
   @IsIn(['draft', 'head'])
@@ -158,20 +185,39 @@ export class CostDto {
   @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null }) product_id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '12.50' }) amount!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) expression!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: '12.5', description: 'The value in effect; an expression evaluated now.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '12.5',
+    description: 'The value in effect; an expression evaluated now.',
+  })
   value!: string | null;
   @ApiProperty({ example: 2, description: 'The revision shown.' }) revision!: number;
   @ApiProperty({ example: WHEN }) effective_at!: Date;
-  @ApiProperty({ type: PendingValueDto, nullable: true, description: 'ORG costs: the next value, saved with a future effective_at.' })
+  @ApiProperty({
+    type: PendingValueDto,
+    nullable: true,
+    description: 'ORG costs: the next value, saved with a future effective_at.',
+  })
   pending_value!: PendingValueDto | null;
-  @ApiProperty({ type: Boolean, nullable: true, example: null, description: 'PRODUCT costs: whether the live version carries it.' })
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    example: null,
+    description: 'PRODUCT costs: whether the live version carries it.',
+  })
   released!: boolean | null;
   @ApiProperty({ type: String, nullable: true, example: 'Platform fee per seat' }) description!: string | null;
   @ApiProperty(METADATA) metadata!: Record<string, unknown>;
   @ApiProperty(TRANSLATIONS) translations!: Record<string, unknown>;
   @ApiProperty({ example: false }) requires_continuous_coverage!: boolean;
   @ApiProperty({ enum: ['active', 'retired', 'removed_in_draft', 'removed'], example: 'active' }) status!: string;
-  @ApiProperty({ type: String, nullable: true, example: '0193a5c2-9b21-7d4f-8e3a-4b2c5d6e7f80', description: 'The latest cascade this ORG cost started.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '0193a5c2-9b21-7d4f-8e3a-4b2c5d6e7f80',
+    description: 'The latest cascade this ORG cost started.',
+  })
   cascade_run_id!: string | null;
   @ApiProperty({ example: WHEN }) created_at!: Date;
   @ApiProperty({ example: WHEN }) updated_at!: Date;
@@ -203,7 +249,10 @@ export class CreateProductDto {
   @IsString()
   @MaxLength(2000)
   description?: string | null;
-  @ApiPropertyOptional({ ...METADATA, nullable: true }) @IsOptional() @ValidateIf(nullable) @IsObject() metadata?: Record<string, unknown> | null;
+  @ApiPropertyOptional({ ...METADATA, nullable: true }) @IsOptional() @ValidateIf(nullable) @IsObject() metadata?: Record<
+    string,
+    unknown
+  > | null;
   @ApiPropertyOptional({
     type: String,
     nullable: true,
@@ -219,20 +268,37 @@ export class CreateProductDto {
 
 export class UpdateProductDto {
   @ApiPropertyOptional({ example: 'Seats (annual)' }) @IsOptional() @IsString() @MaxLength(200) name?: string;
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'Per-seat licence, billed yearly', description: 'null leaves it; "" clears it.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Per-seat licence, billed yearly',
+    description: 'null leaves it; "" clears it.',
+  })
   @IsOptional()
   @ValidateIf(nullable)
   @IsString()
   @MaxLength(2000)
   description?: string | null;
-  @ApiPropertyOptional({ ...METADATA, nullable: true }) @IsOptional() @ValidateIf(nullable) @IsObject() metadata?: Record<string, unknown> | null;
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'seat_price * 1.1', description: 'Staged in the working draft; null clears the formula.' })
+  @ApiPropertyOptional({ ...METADATA, nullable: true }) @IsOptional() @ValidateIf(nullable) @IsObject() metadata?: Record<
+    string,
+    unknown
+  > | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'seat_price * 1.1',
+    description: 'Staged in the working draft; null clears the formula.',
+  })
   @IsOptional()
   @ValidateIf(nullable)
   @IsString()
   @MaxLength(1000)
   price_expression?: string | null;
-  @ApiPropertyOptional({ enum: ['archived'], example: 'archived', description: 'Archiving cancels the queue; the live version keeps billing.' })
+  @ApiPropertyOptional({
+    enum: ['archived'],
+    example: 'archived',
+    description: 'Archiving cancels the queue; the live version keeps billing.',
+  })
   @IsOptional()
   @IsString()
   status?: string;
@@ -257,7 +323,12 @@ export class ProductDto {
   @ApiProperty({ type: String, nullable: true, example: 'Per-seat licence' }) description!: string | null;
   @ApiProperty(METADATA) metadata!: Record<string, unknown>;
   @ApiProperty({ enum: ['draft', 'active', 'archived'], example: 'active' }) status!: string;
-  @ApiProperty({ type: String, nullable: true, example: 'seat_price * (1 + margin)', description: 'The working view: the draft’s, else the live one.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'seat_price * (1 + margin)',
+    description: 'The working view: the draft’s, else the live one.',
+  })
   price_expression!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '13.75', description: 'What the live version resolved at go-live.' })
   unit_price!: string | null;
@@ -287,7 +358,8 @@ class CascadeSourceDto {
 class CreatedByDto {
   @ApiProperty({ enum: ['api_key', 'user', 'system'], example: 'api_key' }) type!: string;
   @ApiProperty({ type: String, nullable: true, example: '0193a5c2-1111-7aaa-8bbb-9ccc0ddd1eee' }) id!: string | null;
-  @ApiPropertyOptional({ enum: ['cascade'], example: 'cascade', description: 'Present when a cascade acted for this principal.' }) via?: string;
+  @ApiPropertyOptional({ enum: ['cascade'], example: 'cascade', description: 'Present when a cascade acted for this principal.' })
+  via?: string;
 }
 
 class ErrorSummaryDto {
@@ -312,7 +384,12 @@ class MaterializedCostDto {
   @ApiProperty({ example: 2 }) revision!: number;
   @ApiProperty({ type: String, enum: ['amount', 'expression'], nullable: true, example: 'amount' }) kind!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) expression!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: '12.5', description: 'Null in drafts and queued versions (resolved at go-live).' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '12.5',
+    description: 'Null in drafts and queued versions (resolved at go-live).',
+  })
   value!: string | null;
 }
 
@@ -324,17 +401,21 @@ export class ProductVersionDto {
   @ApiProperty({ enum: ['draft', 'scheduled', 'published', 'archived'], example: 'published' }) status!: string;
   @ApiProperty({ type: String, enum: ['canceled', 'discarded', 'errored', 'superseded'], nullable: true, example: null })
   archived_reason!: string | null;
-  @ApiProperty({ type: String, enum: ['manual', 'scheduled_release', 'cascade'], nullable: true, example: 'manual' }) origin!: string | null;
+  @ApiProperty({ type: String, enum: ['manual', 'scheduled_release', 'cascade'], nullable: true, example: 'manual' }) origin!:
+    string | null;
   @ApiProperty({ type: String, nullable: true, example: '0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e70' }) base_version_id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091' }) change_id!: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Scheduled rows only.' }) scheduled_change_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Scheduled rows only.' })
+  scheduled_change_id!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null }) scheduled_for!: Date | null;
-  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Scheduled rows: position in the queue, 1 = next.' }) rank!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Scheduled rows: position in the queue, 1 = next.' })
+  rank!: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: WHEN }) effective_from!: Date | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null }) effective_to!: Date | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: WHEN }) published_at!: Date | null;
   @ApiProperty({ type: String, nullable: true, example: '2027 price list' }) release_name!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'Seat price follows the new platform fee.' }) release_note!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Seat price follows the new platform fee.' }) release_note!:
+    string | null;
   @ApiProperty({ type: CascadeSourceDto, nullable: true }) cascade_source!: CascadeSourceDto | null;
   @ApiProperty({ type: CreatedByDto }) created_by!: CreatedByDto;
   @ApiProperty({ example: WHEN }) created_at!: Date;
@@ -367,7 +448,13 @@ export class StagedDraftDto {
   @ApiProperty({ type: String, nullable: true, example: '0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e70' }) base_version_id!: string | null;
   @ApiProperty({ type: Number, nullable: true, example: 3 }) base_version!: number | null;
   @ApiProperty({ type: Number, nullable: true, example: 3 }) head_version!: number | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null, description: 'It cannot go live earlier (a staged cost value’s effective_at).' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: null,
+    description: 'It cannot go live earlier (a staged cost value’s effective_at).',
+  })
   not_before!: Date | null;
   @ApiProperty({ type: String, nullable: true, example: 'seat_price * (1 + margin)' }) price_expression!: string | null;
   @ApiProperty({ type: DraftSummaryDto }) summary!: DraftSummaryDto;
@@ -387,7 +474,12 @@ export class CreateChangeDto {
   @ApiProperty({ enum: ['plan', 'product'], example: 'product' }) @IsIn(['plan', 'product']) subject_kind!: 'plan' | 'product';
   @ApiProperty({ example: ID }) @IsUUID() subject_id!: string;
   @ApiProperty({ example: VERSION_ID, description: 'The working draft’s id.' }) @IsUUID() staged_version_id!: string;
-  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2027-01-01T00:00:00Z', description: 'Omitted: publish now.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    example: '2027-01-01T00:00:00Z',
+    description: 'Omitted: publish now.',
+  })
   @IsOptional()
   @IsTimestamp()
   scheduled_for?: Date;
@@ -431,13 +523,18 @@ export class ChangeDto {
   @ApiProperty({ example: VERSION_ID }) staged_version_id!: string;
   @ApiProperty({ enum: ['pending', 'applied', 'canceled', 'failed'], example: 'applied' }) status!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null }) scheduled_for!: Date | null;
-  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Pending changes: position in the subject’s queue.' }) rank!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Pending changes: position in the subject’s queue.' })
+  rank!: number | null;
   @ApiProperty({ type: [PinViewDto] }) pins!: PinViewDto[];
   @ApiProperty({ type: String, nullable: true, example: '2027 price list' }) release_name!: string | null;
   @ApiProperty({ type: String, nullable: true, example: null }) release_note!: string | null;
   @ApiProperty({ type: VersionRefDto, nullable: true, description: 'The version that went live.' }) result!: VersionRefDto | null;
-  @ApiProperty({ type: ErrorSummaryDto, nullable: true, description: 'Why a release failed when it fired.' }) error!: ErrorSummaryDto | null;
-  @ApiPropertyOptional({ type: [DependentDto], description: 'Cancel only: versions whose content includes the canceled release.' })
+  @ApiProperty({ type: ErrorSummaryDto, nullable: true, description: 'Why a release failed when it fired.' })
+  error!: ErrorSummaryDto | null;
+  @ApiPropertyOptional({
+    type: [DependentDto],
+    description: 'Cancel only: versions whose content includes the canceled release.',
+  })
   dependents?: DependentDto[];
   @ApiProperty({ type: CreatedByDto }) created_by!: CreatedByDto;
   @ApiProperty({ example: WHEN }) created_at!: Date;
@@ -464,7 +561,8 @@ export class CascadeRunDto {
     format: 'uuid',
     nullable: true,
     example: null,
-    description: 'A product go-live’s run opened inside a cost cascade (its plans had already moved for that cascade): the cascade’s run.',
+    description:
+      'A product go-live’s run opened inside a cost cascade (its plans had already moved for that cascade): the cascade’s run.',
   })
   root_run_id!: string | null;
   @ApiProperty({ type: CascadeSourceDto }) source!: CascadeSourceDto;
@@ -494,20 +592,35 @@ export class CascadeTaskListDto {
 // ——— Evaluate ———
 
 export class EvaluateFormulaDto {
-  @ApiPropertyOptional({ example: 'seat_price * (1 + margin)', description: 'Explain form: the formula to evaluate (or, with cost_id, the new expression).' })
+  @ApiPropertyOptional({
+    example: 'seat_price * (1 + margin)',
+    description: 'Explain form: the formula to evaluate (or, with cost_id, the new expression).',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(1000)
   expression?: string;
-  @ApiPropertyOptional({ example: ID, description: 'Explain form: resolve keys as this product does (its PRODUCT costs shadow ORG ones).' })
+  @ApiPropertyOptional({
+    example: ID,
+    description: 'Explain form: resolve keys as this product does (its PRODUCT costs shadow ORG ones).',
+  })
   @IsOptional()
   @IsUUID()
   product_id?: string;
-  @ApiPropertyOptional({ enum: ['draft', 'head'], example: 'draft', description: 'Explain form, with product_id: the working draft (default) or the live version.' })
+  @ApiPropertyOptional({
+    enum: ['draft', 'head'],
+    example: 'draft',
+    description: 'Explain form, with product_id: the working draft (default) or the live version.',
+  })
   @IsOptional()
   @IsIn(['draft', 'head'])
   view?: 'draft' | 'head';
-  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2027-01-01T00:00:00Z', description: 'Explain form: ORG values in effect at this instant (default now).' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    example: '2027-01-01T00:00:00Z',
+    description: 'Explain form: ORG values in effect at this instant (default now).',
+  })
   @IsOptional()
   @IsTimestamp()
   as_of?: Date;
@@ -528,7 +641,12 @@ export class EvaluateFormulaDto {
   @IsOptional()
   @IsString()
   amount?: string;
-  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2027-01-01T00:00:00Z', description: 'Cascade preview form: when the value would take effect.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    example: '2027-01-01T00:00:00Z',
+    description: 'Cascade preview form: when the value would take effect.',
+  })
   @IsOptional()
   @IsTimestamp()
   effective_at?: Date;
@@ -537,7 +655,8 @@ export class EvaluateFormulaDto {
 class ExplainReferenceDto {
   @ApiProperty({ example: 'seat_price' }) key!: string;
   @ApiProperty({ type: String, nullable: true, example: ID }) cost_id!: string | null;
-  @ApiProperty({ enum: ['ORG', 'PRODUCT', 'VALUE'], example: 'ORG', description: 'VALUE: a what-if value from the request.' }) scope!: string;
+  @ApiProperty({ enum: ['ORG', 'PRODUCT', 'VALUE'], example: 'ORG', description: 'VALUE: a what-if value from the request.' })
+  scope!: string;
   @ApiProperty({ type: Number, nullable: true, example: 2 }) revision!: number | null;
   @ApiProperty({ example: '11' }) value!: string;
   @ApiProperty({ type: String, nullable: true, example: null }) expression!: string | null;
@@ -557,11 +676,18 @@ export class FormulaEvaluationDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    example: { type: 'binary', op: '*', value: '13.75', left: { type: 'ref', key: 'seat_price', value: '11' }, right: { type: 'number', text: '1.25', value: '1.25' } },
+    example: {
+      type: 'binary',
+      op: '*',
+      value: '13.75',
+      left: { type: 'ref', key: 'seat_price', value: '11' },
+      right: { type: 'number', text: '1.25', value: '1.25' },
+    },
     description: 'Explain form: the parsed formula, each node with its value.',
   })
   explain?: Record<string, unknown>;
-  @ApiPropertyOptional({ type: [ExplainReferenceDto], description: 'Explain form: every key resolved, transitively.' }) references?: ExplainReferenceDto[];
+  @ApiPropertyOptional({ type: [ExplainReferenceDto], description: 'Explain form: every key resolved, transitively.' })
+  references?: ExplainReferenceDto[];
   @ApiPropertyOptional({ example: ID, description: 'Cascade preview form.' }) cost_id?: string;
   @ApiPropertyOptional({ example: WHEN, description: 'Cascade preview form.' }) effective_at?: Date;
   @ApiPropertyOptional({ type: [PreviewConsumerDto], description: 'Cascade preview form: each consumer before and after.' })

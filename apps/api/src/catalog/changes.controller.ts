@@ -1,7 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CancelChangeCommand, CreateChangeCommand, GetCascadeRunQuery, GetChangeQuery, ListCascadeTasksQuery } from '@app/catalog';
+import {
+  CancelChangeCommand,
+  CreateChangeCommand,
+  GetCascadeRunQuery,
+  GetChangeQuery,
+  ListCascadeTasksQuery,
+} from '@app/catalog';
 import type { Actor } from '@app/shared-kernel';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
@@ -49,7 +55,9 @@ export class ChangesController {
           subject_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11',
           staged_version_id: '0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e80',
           scheduled_for: '2027-01-01T00:00:00Z',
-          pins: [{ product_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07', product_version_id: '0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f' }],
+          pins: [
+            { product_id: '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d07', product_version_id: '0193a5c2-8a10-7c3e-9d2f-3a1b4c5d6e7f' },
+          ],
         },
       },
     },
@@ -91,7 +99,10 @@ export class ChangesController {
   @OperationId('getChange')
   @Get(':id')
   @RequireScope('changes:read')
-  @ApiOperation({ summary: 'Get a change: pending (with its rank in the queue), applied (with the version), canceled or failed (with the reason).' })
+  @ApiOperation({
+    summary:
+      'Get a change: pending (with its rank in the queue), applied (with the version), canceled or failed (with the reason).',
+  })
   @ApiOkResponse({ type: ChangeDto })
   @ApiErrors('CHANGE_NOT_FOUND')
   get(@CurrentActor() actor: Actor, @Param('id') id: string) {
@@ -102,7 +113,9 @@ export class ChangesController {
   @Post(':id/cancel')
   @HttpCode(200)
   @RequireScope('changes:write')
-  @ApiOperation({ summary: 'Cancel a pending change: its scheduled version leaves the queue; dependents lists the versions based on it.' })
+  @ApiOperation({
+    summary: 'Cancel a pending change: its scheduled version leaves the queue; dependents lists the versions based on it.',
+  })
   @ApiOkResponse({ type: ChangeDto })
   @ApiErrors('CHANGE_NOT_FOUND', 'INVALID_STATUS_TRANSITION')
   async cancel(@CurrentActor() actor: Actor, @Param('id') id: string) {
@@ -119,7 +132,10 @@ export class CascadeRunsController {
   @OperationId('getCascadeRun')
   @Get(':id')
   @RequireScope('products:read')
-  @ApiOperation({ summary: 'A cascade run’s progress: pending, republished, unchanged and errored products and plans (a product going live cascades into the plans tracking it latest).' })
+  @ApiOperation({
+    summary:
+      'A cascade run’s progress: pending, republished, unchanged and errored products and plans (a product going live cascades into the plans tracking it latest).',
+  })
   @ApiOkResponse({ type: CascadeRunDto })
   @ApiErrors('CASCADE_RUN_NOT_FOUND')
   get(@CurrentActor() actor: Actor, @Param('id') id: string) {
@@ -129,7 +145,9 @@ export class CascadeRunsController {
   @OperationId('listCascadeRunTasks')
   @Get(':id/tasks')
   @RequireScope('products:read')
-  @ApiOperation({ summary: 'A cascade run’s tasks, one per product or plan, with the version each produced or the reason it errored.' })
+  @ApiOperation({
+    summary: 'A cascade run’s tasks, one per product or plan, with the version each produced or the reason it errored.',
+  })
   @ApiOkResponse({ type: CascadeTaskListDto })
   @ApiErrors('CASCADE_RUN_NOT_FOUND')
   tasks(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: ListQueryDto) {

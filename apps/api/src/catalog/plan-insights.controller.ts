@@ -57,7 +57,10 @@ export class PlanInsightsController {
   @OperationId('getPlanPublishImpact')
   @Get(':id/publish_impact')
   @RequireScope('plans:read')
-  @ApiOperation({ summary: 'Publish impact: ACTIVE subscriptions a publish would move (tracking latest), those holding a pin, and the movers by strategy.' })
+  @ApiOperation({
+    summary:
+      'Publish impact: ACTIVE subscriptions a publish would move (tracking latest), those holding a pin, and the movers by strategy.',
+  })
   @ApiOkResponse({ type: PublishImpactDto })
   @ApiErrors('PLAN_NOT_FOUND')
   impact(@CurrentActor() actor: Actor, @Param('id') id: string) {
@@ -80,7 +83,10 @@ export class PlanInsightsController {
   @OperationId('getPlanVersionSupersedeForecast')
   @Get(':id/versions/:version/supersede_forecast')
   @RequireScope('plans:read')
-  @ApiOperation({ summary: 'Forecast superseding a version: whether it can be pinned, whether consumers republish (never, for plans), and its live readers. Uncached.' })
+  @ApiOperation({
+    summary:
+      'Forecast superseding a version: whether it can be pinned, whether consumers republish (never, for plans), and its live readers. Uncached.',
+  })
   @ApiOkResponse({ type: SupersedeForecastDto })
   @ApiErrors('PLAN_NOT_FOUND', 'VERSION_NOT_FOUND')
   forecast(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('version', VersionNumberPipe) version: VersionNumber) {
@@ -90,10 +96,18 @@ export class PlanInsightsController {
   @OperationId('listPlanVersionReferrers')
   @Get(':id/versions/:version/referrers')
   @RequireScope('plans:read')
-  @ApiOperation({ summary: 'Referrers of a version, of one type (subscription: on it, any status; change: staged or produced it), newest first, offset-paginated.' })
+  @ApiOperation({
+    summary:
+      'Referrers of a version, of one type (subscription: on it, any status; change: staged or produced it), newest first, offset-paginated.',
+  })
   @ApiOkResponse({ type: VersionReferrerListDto })
   @ApiErrors('PLAN_NOT_FOUND', 'VERSION_NOT_FOUND')
-  referrers(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('version', VersionNumberPipe) version: VersionNumber, @Query() query: ReferrersQueryDto) {
+  referrers(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Param('version', VersionNumberPipe) version: VersionNumber,
+    @Query() query: ReferrersQueryDto,
+  ) {
     return this.queries.execute(new ListVersionReferrersQuery(actor, id, version, query.type, query.limit, query.cursor));
   }
 

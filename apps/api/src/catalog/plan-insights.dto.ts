@@ -7,14 +7,19 @@ const PLAN_ID = '0193a5c2-7f4e-7b1a-9c1d-2f0e4b5a6d11';
 const WHEN = '2026-11-25T10:15:30.000Z';
 
 class MoversByStrategyDto {
-  @ApiProperty({ example: 12, description: 'Movers whose version_change_strategy is immediate: they would move at the go-live.' }) immediate!: number;
+  @ApiProperty({ example: 12, description: 'Movers whose version_change_strategy is immediate: they would move at the go-live.' })
+  immediate!: number;
   @ApiProperty({ example: 30, description: 'Movers that would move at the end of their current period.' }) next_period!: number;
 }
 
 export class PublishImpactDto {
-  @ApiProperty({ example: 42, description: 'ACTIVE subscriptions that track the latest version (no pin): a publish would move them.' })
+  @ApiProperty({
+    example: 42,
+    description: 'ACTIVE subscriptions that track the latest version (no pin): a publish would move them.',
+  })
   would_migrate!: number;
-  @ApiProperty({ example: 7, description: 'ACTIVE subscriptions holding a pin (pinned plan mode or a product pin): they stay.' }) pinned!: number;
+  @ApiProperty({ example: 7, description: 'ACTIVE subscriptions holding a pin (pinned plan mode or a product pin): they stay.' })
+  pinned!: number;
   @ApiProperty({ type: MoversByStrategyDto }) movers_by_strategy!: MoversByStrategyDto;
 }
 
@@ -31,16 +36,29 @@ export class PublishCheckQueryDto {
 }
 
 export class PublishCheckDto {
-  @ApiProperty({ example: false, description: 'Whether publishing the working draft (now, or at scheduled_for) would succeed.' }) ok!: boolean;
-  @ApiProperty({ type: String, nullable: true, example: 'PUBLISH_DEPENDENCY_UNPUBLISHED', description: 'The first refusal’s code; null when ok.' })
+  @ApiProperty({ example: false, description: 'Whether publishing the working draft (now, or at scheduled_for) would succeed.' })
+  ok!: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'PUBLISH_DEPENDENCY_UNPUBLISHED',
+    description: 'The first refusal’s code; null when ok.',
+  })
   code!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'A product on the plan has never gone live.', description: 'For an operator; null when ok.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'A product on the plan has never gone live.',
+    description: 'For an operator; null when ok.',
+  })
   message!: string | null;
 }
 
 export class SupersedeForecastDto {
-  @ApiProperty({ example: true, description: 'Whether the version went live, so a subscription or a migration can pin it.' }) pinnable!: boolean;
-  @ApiProperty({ example: false, description: 'Always false for plans: nothing in the catalog resolves a plan version.' }) republishes_consumers!: boolean;
+  @ApiProperty({ example: true, description: 'Whether the version went live, so a subscription or a migration can pin it.' })
+  pinnable!: boolean;
+  @ApiProperty({ example: false, description: 'Always false for plans: nothing in the catalog resolves a plan version.' })
+  republishes_consumers!: boolean;
   @ApiProperty({ example: 120, description: 'ACTIVE subscriptions billing on this version now.' }) live_readers!: number;
 }
 
@@ -72,7 +90,11 @@ export class VersionUsageDto {
 }
 
 export class RepublishPlansDto {
-  @ApiProperty({ type: [String], example: [PLAN_ID], description: '1 to 100 distinct plan ids; each plan is republished in its own transaction, in this order.' })
+  @ApiProperty({
+    type: [String],
+    example: [PLAN_ID],
+    description: '1 to 100 distinct plan ids; each plan is republished in its own transaction, in this order.',
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
@@ -88,7 +110,12 @@ class RepublishErrorDto {
 export class RepublishOutcomeDto {
   @ApiProperty({ example: PLAN_ID }) plan_id!: string;
   @ApiProperty({ enum: ['republished', 'unchanged', 'failed'], example: 'republished' }) status!: string;
-  @ApiProperty({ type: Number, nullable: true, example: 4, description: 'The live version’s number after the call; null when failed or never published.' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 4,
+    description: 'The live version’s number after the call; null when failed or never published.',
+  })
   version!: number | null;
   @ApiProperty({ type: RepublishErrorDto, nullable: true, example: null }) error!: RepublishErrorDto | null;
 }

@@ -99,7 +99,9 @@ export class PlansController {
   @OperationId('getPlan')
   @Get(':id')
   @RequireScope('plans:read')
-  @ApiOperation({ summary: 'Get a plan with its products: the working view (the draft’s content when a draft is open, else the live one).' })
+  @ApiOperation({
+    summary: 'Get a plan with its products: the working view (the draft’s content when a draft is open, else the live one).',
+  })
   @ApiOkResponse({ type: PlanDto })
   @ApiErrors('PLAN_NOT_FOUND')
   get(@CurrentActor() actor: Actor, @Param('id') id: string) {
@@ -114,15 +116,30 @@ export class PlansController {
       'Merge-patch a plan: display fields land live, price_cadence_unit is staged, status "archived" archives; never publishes. expected_version guards against a publish since your read.',
   })
   @ApiOkResponse({ type: PlanDto })
-  @ApiErrors('PLAN_NOT_FOUND', 'CONFLICT', 'ALREADY_EXISTS', 'ENTITY_ARCHIVED', 'PUBLISH_VIA_CHANGE_REQUIRED', 'STATUS_NOT_WRITABLE', 'FIELD_NOT_ALLOWED')
+  @ApiErrors(
+    'PLAN_NOT_FOUND',
+    'CONFLICT',
+    'ALREADY_EXISTS',
+    'ENTITY_ARCHIVED',
+    'PUBLISH_VIA_CHANGE_REQUIRED',
+    'STATUS_NOT_WRITABLE',
+    'FIELD_NOT_ALLOWED',
+  )
   async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdatePlanDto) {
     const control = PUBLISH_CONTROLS.find((field) => body[field] !== undefined);
     if (control) {
-      throw new DomainError('invalid_request', 'FIELD_NOT_ALLOWED', `${control} is not a plan field: publish and schedule through POST /v1/changes.`, {
-        param: control,
-      });
+      throw new DomainError(
+        'invalid_request',
+        'FIELD_NOT_ALLOWED',
+        `${control} is not a plan field: publish and schedule through POST /v1/changes.`,
+        {
+          param: control,
+        },
+      );
     }
-    await this.commands.execute(new UpdatePlanCommand(actor, id, { ...planInput(body), status: body.status, expectedVersion: body.expected_version }));
+    await this.commands.execute(
+      new UpdatePlanCommand(actor, id, { ...planInput(body), status: body.status, expectedVersion: body.expected_version }),
+    );
     return this.queries.execute(new GetPlanQuery(actor, id));
   }
 
@@ -130,7 +147,9 @@ export class PlansController {
   @Delete(':id')
   @HttpCode(204)
   @RequireScope('plans:write')
-  @ApiOperation({ summary: 'Delete a plan (soft): its queue is canceled and its draft discarded; subscribers keep billing on their versions.' })
+  @ApiOperation({
+    summary: 'Delete a plan (soft): its queue is canceled and its draft discarded; subscribers keep billing on their versions.',
+  })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiErrors('PLAN_NOT_FOUND')
   async delete(@CurrentActor() actor: Actor, @Param('id') id: string) {
@@ -141,10 +160,18 @@ export class PlansController {
   @Post(':id/copy')
   @HttpCode(201)
   @RequireScope('plans:write')
-  @ApiOperation({ summary: 'Copy a plan: a draft plan at version 1 named "<name> (Copy)" with the source’s memberships; no versions, no external_id.' })
+  @ApiOperation({
+    summary:
+      'Copy a plan: a draft plan at version 1 named "<name> (Copy)" with the source’s memberships; no versions, no external_id.',
+  })
   @ApiCreatedResponse({ type: PlanDto })
   @ApiErrors('PLAN_NOT_FOUND')
-  async copy(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: CopyPlanDto, @Res({ passthrough: true }) reply: FastifyReply) {
+  async copy(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: CopyPlanDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const copy = await this.commands.execute(new CopyPlanCommand(actor, id, body.name));
     void reply.header('Location', `/v1/plans/${copy}`);
     return this.queries.execute(new GetPlanQuery(actor, copy));
@@ -153,7 +180,10 @@ export class PlansController {
   @OperationId('getPlanDraft')
   @Get(':id/draft')
   @RequireScope('plans:read')
-  @ApiOperation({ summary: 'The staged draft: the id to publish, the number it will publish as, its base and a summary of what it stages; 404 when nothing is staged.' })
+  @ApiOperation({
+    summary:
+      'The staged draft: the id to publish, the number it will publish as, its base and a summary of what it stages; 404 when nothing is staged.',
+  })
   @ApiOkResponse({ type: PlanDraftDto })
   @ApiErrors('PLAN_NOT_FOUND', 'STAGED_DRAFT_NOT_FOUND')
   draft(@CurrentActor() actor: Actor, @Param('id') id: string) {
@@ -164,7 +194,10 @@ export class PlansController {
   @Post(':id/draft')
   @HttpCode(200)
   @RequireScope('plans:write')
-  @ApiOperation({ summary: 'Open the working draft on the live version or a scheduled release; re-bases a draft that holds no edits (409 otherwise).' })
+  @ApiOperation({
+    summary:
+      'Open the working draft on the live version or a scheduled release; re-bases a draft that holds no edits (409 otherwise).',
+  })
   @ApiOkResponse({ type: PlanDraftDto })
   @ApiErrors('PLAN_NOT_FOUND', 'VERSION_NOT_FOUND', 'INVALID_BASE_VERSION', 'DRAFT_HAS_STAGED_EDITS', 'ENTITY_ARCHIVED')
   async openDraft(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: OpenPlanDraftDto) {
@@ -187,10 +220,18 @@ export class PlansController {
   @Post(':id/products')
   @HttpCode(201)
   @RequireScope('plans:write')
-  @ApiOperation({ summary: 'Add a product to the plan’s working draft with its terms (band and allowance); it reaches subscribers at the next publish.' })
+  @ApiOperation({
+    summary:
+      'Add a product to the plan’s working draft with its terms (band and allowance); it reaches subscribers at the next publish.',
+  })
   @ApiCreatedResponse({ type: PlanDto })
   @ApiErrors('PLAN_NOT_FOUND', 'PRODUCT_NOT_FOUND', 'ALREADY_EXISTS', 'ENTITY_ARCHIVED')
-  async addProduct(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: AddPlanProductDto, @Res({ passthrough: true }) reply: FastifyReply) {
+  async addProduct(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: AddPlanProductDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     await this.commands.execute(new AddPlanProductCommand(actor, id, body.product_id, termsInput(body), body.product_track_mode));
     const plan = await this.queries.execute(new GetPlanQuery(actor, id));
     // The membership's own URL (where it is updated and removed); the body is the plan holding it.
@@ -207,7 +248,12 @@ export class PlansController {
   })
   @ApiOkResponse({ type: PlanDto })
   @ApiErrors('PLAN_NOT_FOUND', 'PRODUCT_NOT_ON_PLAN', 'INVALID_MEMBERSHIP', 'ENTITY_ARCHIVED')
-  async updateProduct(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('product_id') productId: string, @Body() body: UpdatePlanProductDto) {
+  async updateProduct(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Param('product_id') productId: string,
+    @Body() body: UpdatePlanProductDto,
+  ) {
     await this.commands.execute(
       new UpdatePlanProductCommand(
         actor,
@@ -240,7 +286,13 @@ export class PlansController {
   @ApiErrors('PLAN_NOT_FOUND')
   versions(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: ListPlanVersionsQueryDto) {
     return this.queries.execute(
-      new ListPlanVersionsQuery(actor, id, { statuses: query.status, archivedReason: query.archived_reason, includeUsageCount: query.include === 'usage_count' }, query.limit, query.cursor),
+      new ListPlanVersionsQuery(
+        actor,
+        id,
+        { statuses: query.status, archivedReason: query.archived_reason, includeUsageCount: query.include === 'usage_count' },
+        query.limit,
+        query.cursor,
+      ),
     );
   }
 
@@ -260,9 +312,15 @@ export class PlansController {
   @ApiOperation({ summary: 'Name or annotate a version ("" clears, absent leaves); creates no version.' })
   @ApiOkResponse({ type: PlanVersionDto })
   @ApiErrors('PLAN_NOT_FOUND', 'VERSION_NOT_FOUND')
-  async annotate(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('version', VersionNumberPipe) version: VersionNumber, @Body() body: AnnotateVersionDto) {
-    await this.commands.execute(new AnnotatePlanVersionCommand(actor, id, version, { releaseName: body.release_name, releaseNote: body.release_note }));
+  async annotate(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Param('version', VersionNumberPipe) version: VersionNumber,
+    @Body() body: AnnotateVersionDto,
+  ) {
+    await this.commands.execute(
+      new AnnotatePlanVersionCommand(actor, id, version, { releaseName: body.release_name, releaseNote: body.release_note }),
+    );
     return this.queries.execute(new GetPlanVersionQuery(actor, id, version));
   }
 }
-

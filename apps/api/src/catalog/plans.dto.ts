@@ -1,5 +1,19 @@
 import { Transform } from 'class-transformer';
-import { Allow, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, MaxLength, Min, ValidateIf } from 'class-validator';
+import {
+  Allow,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { ApiProperty, ApiPropertyOptional, refused } from '../http/api-property';
 import { ListQueryDto, PaginationDto } from '../http/list-query.dto';
 
@@ -12,31 +26,56 @@ const OBJECT = (example: Record<string, unknown>, description?: string) =>
   ({ type: 'object', additionalProperties: true, example, ...(description ? { description } : {}) }) as const;
 
 class PlanFieldsDto {
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'Internal: EU SMB bundle', description: 'null leaves it; "" clears it.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Internal: EU SMB bundle',
+    description: 'null leaves it; "" clears it.',
+  })
   @IsOptional()
   @ValidateIf(nullable)
   @IsString()
   @MaxLength(5000)
   description?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'Everything a growing team needs.', description: 'Buyer-facing.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Everything a growing team needs.',
+    description: 'Buyer-facing.',
+  })
   @IsOptional()
   @ValidateIf(nullable)
   @IsString()
   @MaxLength(5000)
   public_description?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'crm-plan-042', description: 'Unique per workspace; not copied by copy.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'crm-plan-042',
+    description: 'Unique per workspace; not copied by copy.',
+  })
   @IsOptional()
   @ValidateIf(nullable)
   @IsString()
   @MaxLength(255)
   external_id?: string | null;
-  @ApiPropertyOptional({ ...OBJECT({ owner: 'growth' }), nullable: true }) @IsOptional() @ValidateIf(nullable) @IsObject() metadata?: Record<string, unknown> | null;
-  @ApiPropertyOptional({ ...OBJECT({ region: 'eu', tier: 2 }, 'Organization-defined custom field values (filterable).'), nullable: true })
+  @ApiPropertyOptional({ ...OBJECT({ owner: 'growth' }), nullable: true })
+  @IsOptional()
+  @ValidateIf(nullable)
+  @IsObject()
+  metadata?: Record<string, unknown> | null;
+  @ApiPropertyOptional({
+    ...OBJECT({ region: 'eu', tier: 2 }, 'Organization-defined custom field values (filterable).'),
+    nullable: true,
+  })
   @IsOptional()
   @ValidateIf(nullable)
   @IsObject()
   custom_fields?: Record<string, unknown> | null;
-  @ApiPropertyOptional({ ...OBJECT({ de: { name: 'Wachstum' } }, 'Locale-keyed overrides of name, description, public_description.'), nullable: true })
+  @ApiPropertyOptional({
+    ...OBJECT({ de: { name: 'Wachstum' } }, 'Locale-keyed overrides of name, description, public_description.'),
+    nullable: true,
+  })
   @IsOptional()
   @ValidateIf(nullable)
   @IsObject()
@@ -61,7 +100,10 @@ class PlanFieldsDto {
 }
 
 export class CreatePlanDto extends PlanFieldsDto {
-  @ApiProperty({ example: 'Growth', description: '1–200 characters; internal, operator-facing.' }) @IsString() @MaxLength(200) name!: string;
+  @ApiProperty({ example: 'Growth', description: '1–200 characters; internal, operator-facing.' })
+  @IsString()
+  @MaxLength(200)
+  name!: string;
 }
 
 export class UpdatePlanDto extends PlanFieldsDto {
@@ -75,13 +117,17 @@ export class UpdatePlanDto extends PlanFieldsDto {
     type: String,
     nullable: true,
     example: 'archived',
-    description: '"archived" archives the plan; active is 400 PUBLISH_VIA_CHANGE_REQUIRED, draft or scheduled 400 STATUS_NOT_WRITABLE.',
+    description:
+      '"archived" archives the plan; active is 400 PUBLISH_VIA_CHANGE_REQUIRED, draft or scheduled 400 STATUS_NOT_WRITABLE.',
   })
   @IsOptional()
   @ValidateIf(nullable)
   @IsString()
   status?: string | null;
-  @ApiPropertyOptional({ example: 3, description: 'The version you read; a stale one is 409 CONFLICT. Omitted: last write wins.' })
+  @ApiPropertyOptional({
+    example: 3,
+    description: 'The version you read; a stale one is 409 CONFLICT. Omitted: last write wins.',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -121,11 +167,22 @@ const TERMS = {
   max_quantity: { example: 50, description: 'Integer ≥ default and ≥ 1, or null (no ceiling).' },
   included_quantity: { example: '1000', description: 'Decimal ≥ 0 bundled into the price, or null (none).' },
   refresh_count: { example: 1, description: '1–1000 with a refresh_unit (default 1).' },
-  refresh_unit: { example: 'month', description: 'day, week, month, year, billing_cycle (REFRESHING); null with refresh_count null: one pool per period (POOL); never (update only): granted once.' },
-  rollover_enabled: { example: true, description: 'Unused allowance carries forward (needs an included quantity and a unit other than never).' },
+  refresh_unit: {
+    example: 'month',
+    description:
+      'day, week, month, year, billing_cycle (REFRESHING); null with refresh_count null: one pool per period (POOL); never (update only): granted once.',
+  },
+  rollover_enabled: {
+    example: true,
+    description: 'Unused allowance carries forward (needs an included quantity and a unit other than never).',
+  },
   rollover_expiry_periods: { example: 3, description: 'Periods until carried allowance expires; null never.' },
   rollover_max: { example: '500', description: 'Cap on the carried bank; null uncapped; 0 carries nothing.' },
-  unit_limit: { example: '2000', description: 'On add: cap on a POOL’s balance; on update: lifetime cap on units drawn, with refresh_unit never. ≥ included_quantity.' },
+  unit_limit: {
+    example: '2000',
+    description:
+      'On add: cap on a POOL’s balance; on update: lifetime cap on units drawn, with refresh_unit never. ≥ included_quantity.',
+  },
 } as const;
 
 class MembershipTermsDto {
@@ -136,10 +193,16 @@ class MembershipTermsDto {
   @ApiPropertyOptional({ type: 'integer', nullable: true, ...TERMS.refresh_count }) @Allow() refresh_count?: unknown;
   @ApiPropertyOptional({ type: String, nullable: true, ...TERMS.refresh_unit }) @Allow() refresh_unit?: unknown;
   @ApiPropertyOptional({ type: Boolean, nullable: true, ...TERMS.rollover_enabled }) @Allow() rollover_enabled?: unknown;
-  @ApiPropertyOptional({ type: 'integer', nullable: true, ...TERMS.rollover_expiry_periods }) @Allow() rollover_expiry_periods?: unknown;
+  @ApiPropertyOptional({ type: 'integer', nullable: true, ...TERMS.rollover_expiry_periods })
+  @Allow()
+  rollover_expiry_periods?: unknown;
   @ApiPropertyOptional({ type: String, nullable: true, ...TERMS.rollover_max }) @Allow() rollover_max?: unknown;
   @ApiPropertyOptional({ type: String, nullable: true, ...TERMS.unit_limit }) @Allow() unit_limit?: unknown;
-  @ApiPropertyOptional({ enum: ['latest', 'pinned'], example: 'latest', description: 'Applies at once; omitted on add: the workspace default, else latest.' })
+  @ApiPropertyOptional({
+    enum: ['latest', 'pinned'],
+    example: 'latest',
+    description: 'Applies at once; omitted on add: the workspace default, else latest.',
+  })
   @IsOptional()
   @IsIn(['latest', 'pinned'])
   product_track_mode?: 'latest' | 'pinned';
@@ -150,18 +213,28 @@ export class AddPlanProductDto extends MembershipTermsDto {
 }
 
 export class UpdatePlanProductDto extends MembershipTermsDto {
-  @ApiPropertyOptional({ example: true, description: 'true rewrites min/default/max from the body (omitted ones at their defaults); false keeps the stored band.' })
+  @ApiPropertyOptional({
+    example: true,
+    description: 'true rewrites min/default/max from the body (omitted ones at their defaults); false keeps the stored band.',
+  })
   @IsOptional()
   @IsBoolean()
   quantity_band_set?: boolean;
-  @ApiPropertyOptional({ example: false, description: 'true rewrites the seven allowance fields from the body; false keeps them.' })
+  @ApiPropertyOptional({
+    example: false,
+    description: 'true rewrites the seven allowance fields from the body; false keeps them.',
+  })
   @IsOptional()
   @IsBoolean()
   allowance_set?: boolean;
 }
 
 export class AnnotateVersionDto {
-  @ApiPropertyOptional({ example: '2027 price list', description: '"" clears; absent leaves unchanged.' }) @IsOptional() @IsString() @MaxLength(200) release_name?: string;
+  @ApiPropertyOptional({ example: '2027 price list', description: '"" clears; absent leaves unchanged.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  release_name?: string;
   @ApiPropertyOptional({ example: 'Seats now include 1,000 API calls.', description: '"" clears; absent leaves unchanged.' })
   @IsOptional()
   @IsString()
@@ -170,10 +243,16 @@ export class AnnotateVersionDto {
 }
 
 const toList = ({ value }: { value: unknown }) =>
-  (Array.isArray(value) ? value : [value]).flatMap((item) => String(item).split(',')).map((item) => item.trim()).filter(Boolean);
+  (Array.isArray(value) ? value : [value])
+    .flatMap((item) => String(item).split(','))
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 export class ListPlanVersionsQueryDto extends ListQueryDto {
-  @ApiPropertyOptional({ description: 'Repeatable or comma-separated: draft, scheduled, published, archived (default: all but draft).', example: 'published,archived' })
+  @ApiPropertyOptional({
+    description: 'Repeatable or comma-separated: draft, scheduled, published, archived (default: all but draft).',
+    example: 'published,archived',
+  })
   @IsOptional()
   @Transform(toList)
   @ArrayNotEmpty({ message: 'status needs at least one of draft, scheduled, published, archived.' })
@@ -183,7 +262,11 @@ export class ListPlanVersionsQueryDto extends ListQueryDto {
   @IsOptional()
   @IsIn(['canceled', 'discarded', 'errored', 'superseded'])
   archived_reason?: string;
-  @ApiPropertyOptional({ enum: ['usage_count'], example: 'usage_count', description: 'usage_count: subscriptions and changes referring to each version.' })
+  @ApiPropertyOptional({
+    enum: ['usage_count'],
+    example: 'usage_count',
+    description: 'usage_count: subscriptions and changes referring to each version.',
+  })
   @IsOptional()
   @IsIn(['usage_count'])
   include?: string;
@@ -196,12 +279,18 @@ class VersionRefDto {
 
 export class PlanMembershipDto {
   @ApiProperty({ example: PRODUCT_ID }) product_id!: string;
-  @ApiProperty({ type: String, nullable: true, example: VERSION_ID, description: 'The product version the live plan version resolved (null if not live).' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: VERSION_ID,
+    description: 'The product version the live plan version resolved (null if not live).',
+  })
   product_version_id!: string | null;
   @ApiProperty({ type: Number, nullable: true, example: 4 }) product_version!: number | null;
   @ApiProperty({ enum: ['latest', 'pinned'], example: 'latest' }) product_track_mode!: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null }) pinned_product_version_id!: string | null;
-  @ApiProperty({ type: String, enum: ['REFRESHING', 'POOL'], nullable: true, example: 'REFRESHING' }) allowance_kind!: string | null;
+  @ApiProperty({ type: String, enum: ['REFRESHING', 'POOL'], nullable: true, example: 'REFRESHING' }) allowance_kind!:
+    string | null;
   @ApiProperty({ example: 1 }) min_quantity!: number;
   @ApiProperty({ example: 1 }) default_quantity!: number;
   @ApiProperty({ type: Number, nullable: true, example: 50 }) max_quantity!: number | null;
@@ -231,7 +320,8 @@ export class PlanDto extends PlanCommonDto {
   @ApiProperty({ example: ID }) id!: string;
   @ApiProperty({ type: [String], example: ['smb', 'eu'] }) tags!: string[];
   @ApiProperty({ enum: ['draft', 'scheduled', 'active', 'archived'], example: 'active' }) status!: string;
-  @ApiProperty({ example: 3, description: 'The live version’s number (1 before the first go-live): the expected_version token.' }) version!: number;
+  @ApiProperty({ example: 3, description: 'The live version’s number (1 before the first go-live): the expected_version token.' })
+  version!: number;
   @ApiProperty({ type: VersionRefDto, nullable: true }) live_version!: VersionRefDto | null;
   @ApiProperty({ type: VersionRefDto, nullable: true }) draft_version!: VersionRefDto | null;
   @ApiProperty({ example: false }) has_scheduled_version!: boolean;
@@ -266,13 +356,17 @@ export class PlanVersionDto extends PlanCommonDto {
   @ApiProperty({ example: ID }) plan_id!: string;
   @ApiProperty({ example: 3 }) version!: number;
   @ApiProperty({ enum: ['draft', 'scheduled', 'published', 'archived'], example: 'published' }) status!: string;
-  @ApiProperty({ type: String, enum: ['canceled', 'discarded', 'errored', 'superseded'], nullable: true, example: null }) archived_reason!: string | null;
-  @ApiProperty({ type: String, enum: ['manual', 'scheduled_release', 'cascade'], nullable: true, example: 'manual' }) origin!: string | null;
+  @ApiProperty({ type: String, enum: ['canceled', 'discarded', 'errored', 'superseded'], nullable: true, example: null })
+  archived_reason!: string | null;
+  @ApiProperty({ type: String, enum: ['manual', 'scheduled_release', 'cascade'], nullable: true, example: 'manual' }) origin!:
+    string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null }) base_version_id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: '0193a5c2-c0d1-7e2f-8a3b-4c5d6e7f8091' }) change_id!: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Scheduled rows only.' }) scheduled_change_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null, description: 'Scheduled rows only.' })
+  scheduled_change_id!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null }) scheduled_for!: Date | null;
-  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Scheduled rows: 1-based position in the queue.' }) rank!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Scheduled rows: 1-based position in the queue.' })
+  rank!: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: WHEN }) effective_from!: Date | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null }) effective_to!: Date | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: WHEN }) published_at!: Date | null;
@@ -282,7 +376,8 @@ export class PlanVersionDto extends PlanCommonDto {
   @ApiProperty({ type: CreatedByDto }) created_by!: CreatedByDto;
   @ApiProperty({ example: WHEN }) created_at!: Date;
   @ApiProperty({ type: ErrorSummaryDto, nullable: true }) error!: ErrorSummaryDto | null;
-  @ApiPropertyOptional({ example: 12, description: 'With include=usage_count: subscriptions and changes referring to it.' }) usage_count?: number;
+  @ApiPropertyOptional({ example: 12, description: 'With include=usage_count: subscriptions and changes referring to it.' })
+  usage_count?: number;
 }
 
 export class PlanVersionListDto {
@@ -304,4 +399,3 @@ export class PlanDraftDto extends PlanVersionDto {
   @ApiProperty({ type: Number, nullable: true, example: 3 }) head_version!: number | null;
   @ApiProperty({ type: PlanDraftSummaryDto }) summary!: PlanDraftSummaryDto;
 }
-

@@ -54,7 +54,10 @@ export class ProductsController {
   @ApiBody({
     type: CreateProductDto,
     examples: {
-      plain: { summary: 'A product; costs and a price formula follow', value: { name: 'Seats', description: 'Per-seat licence' } },
+      plain: {
+        summary: 'A product; costs and a price formula follow',
+        value: { name: 'Seats', description: 'Per-seat licence' },
+      },
       priced: {
         summary: 'Priced by a formula (a formula may name cost keys that exist, e.g. platform_fee * 2)',
         value: { name: 'Seats', price_expression: '12.50 * 2' },
@@ -98,10 +101,18 @@ export class ProductsController {
   @Patch(':id')
   @RequireScope('products:write')
   @ApiOperation({
-    summary: 'Update a product: name, description and metadata apply live; price_expression is staged; status "archived" archives it.',
+    summary:
+      'Update a product: name, description and metadata apply live; price_expression is staged; status "archived" archives it.',
   })
   @ApiOkResponse({ type: ProductDto })
-  @ApiErrors('PRODUCT_NOT_FOUND', 'ENTITY_ARCHIVED', 'FORMULA_SYNTAX_ERROR', 'FORMULA_UNKNOWN_KEY', 'FORMULA_CYCLE', 'FORMULA_EVALUATION_ERROR')
+  @ApiErrors(
+    'PRODUCT_NOT_FOUND',
+    'ENTITY_ARCHIVED',
+    'FORMULA_SYNTAX_ERROR',
+    'FORMULA_UNKNOWN_KEY',
+    'FORMULA_CYCLE',
+    'FORMULA_EVALUATION_ERROR',
+  )
   async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateProductDto) {
     await this.commands.execute(
       new UpdateProductCommand(actor, id, {
@@ -140,7 +151,8 @@ export class ProductsController {
   @HttpCode(200)
   @RequireScope('products:write')
   @ApiOperation({
-    summary: 'Open the working draft on the live version or a scheduled release; re-bases an edit-free draft; a draft on the same base is returned as is.',
+    summary:
+      'Open the working draft on the live version or a scheduled release; re-bases an edit-free draft; a draft on the same base is returned as is.',
   })
   @ApiOkResponse({ type: StagedDraftDto })
   @ApiErrors('PRODUCT_NOT_FOUND', 'VERSION_NOT_FOUND', 'INVALID_BASE_VERSION', 'DRAFT_HAS_STAGED_EDITS', 'ENTITY_ARCHIVED')
@@ -173,7 +185,10 @@ export class ProductsController {
     if (query.view !== undefined && query.product_version_id !== undefined) {
       throw invalidParameter('product_version_id', 'MUTUALLY_EXCLUSIVE', 'view and product_version_id are mutually exclusive.');
     }
-    const view = query.product_version_id !== undefined ? { productVersionId: query.product_version_id } : { view: query.view ?? ('default' as const) };
+    const view =
+      query.product_version_id !== undefined
+        ? { productVersionId: query.product_version_id }
+        : { view: query.view ?? ('default' as const) };
     return this.queries.execute(new ListProductCostsQuery(actor, id, view, query.pageLimit, query.cursor));
   }
 
@@ -184,8 +199,21 @@ export class ProductsController {
   @ApiOperation({ summary: 'Create a PRODUCT-scoped cost; it reaches billing when the product’s working draft goes live.' })
   @ApiCreatedResponse({ type: CostDto })
   @ApiBody({ type: CreateCostDto, examples: COST_EXAMPLES })
-  @ApiErrors('PRODUCT_NOT_FOUND', 'ALREADY_EXISTS', 'ENTITY_ARCHIVED', 'FORMULA_SYNTAX_ERROR', 'FORMULA_UNKNOWN_KEY', 'FORMULA_CYCLE', 'FORMULA_EVALUATION_ERROR')
-  async createCost(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: CreateCostDto, @Res({ passthrough: true }) reply: FastifyReply) {
+  @ApiErrors(
+    'PRODUCT_NOT_FOUND',
+    'ALREADY_EXISTS',
+    'ENTITY_ARCHIVED',
+    'FORMULA_SYNTAX_ERROR',
+    'FORMULA_UNKNOWN_KEY',
+    'FORMULA_CYCLE',
+    'FORMULA_EVALUATION_ERROR',
+  )
+  async createCost(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: CreateCostDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const costId = await this.commands.execute(new CreateCostCommand(actor, id, costInput(body)));
     void reply.header('Location', `/v1/costs/${costId}`);
     return this.queries.execute(new GetCostQuery(actor, costId));

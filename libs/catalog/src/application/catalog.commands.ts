@@ -128,7 +128,10 @@ export class CreateChangeCommand extends Command<string> {
   }
 }
 
-export class CancelChangeCommand extends Command<{ changeId: string; dependents: { id: string; version: number; status: string }[] }> {
+export class CancelChangeCommand extends Command<{
+  changeId: string;
+  dependents: { id: string; version: number; status: string }[];
+}> {
   constructor(
     readonly actor: Actor,
     readonly changeId: string,

@@ -43,7 +43,14 @@ export class CreateChangeHandler implements ICommandHandler<CreateChangeCommand>
       createdBy: createdByOf(actor),
       createdAt: now,
     });
-    const goLive = { stagedVersionId: input.stagedVersionId, changeId: change.id, now, pins, releaseName: input.releaseName, releaseNote: input.releaseNote };
+    const goLive = {
+      stagedVersionId: input.stagedVersionId,
+      changeId: change.id,
+      now,
+      pins,
+      releaseName: input.releaseName,
+      releaseNote: input.releaseNote,
+    };
     if (input.scheduledFor) {
       await target.schedule({ ...goLive, scheduledFor: input.scheduledFor });
       await this.changes.save(change);
@@ -54,7 +61,11 @@ export class CreateChangeHandler implements ICommandHandler<CreateChangeCommand>
       await this.changes.save(change);
       // A product going live moves the plans that track it `latest` (model §3.5).
       if (target.kind === 'product') {
-        await this.planCascades.afterProductGoLive(actor, { productId: target.id, versionId: published.id, version: published.version }, createdByOf(actor));
+        await this.planCascades.afterProductGoLive(
+          actor,
+          { productId: target.id, versionId: published.id, version: published.version },
+          createdByOf(actor),
+        );
       }
     }
     await target.save();
@@ -81,7 +92,12 @@ export class CancelChangeHandler implements ICommandHandler<CancelChangeCommand>
   @Transactional()
   async execute({ actor, changeId }: CancelChangeCommand) {
     if (!isUuid(changeId)) throw catalogNotFound(undefined, 'change');
-    const [subject] = await preparedQuery<{ subject_kind: SubjectKind; subject_id: string; status: string; scheduled_for: Date | null }>(
+    const [subject] = await preparedQuery<{
+      subject_kind: SubjectKind;
+      subject_id: string;
+      status: string;
+      scheduled_for: Date | null;
+    }>(
       this.txHost.tx,
       `SELECT subject_kind, subject_id, status, scheduled_for FROM changes WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
       [actor.organizationId, actor.workspaceId, changeId],

@@ -38,7 +38,9 @@ export class GetChangeHandler implements IQueryHandler<GetChangeQuery> {
     // The rank's correlated count names the organization by its parameter: Citus routes it to one shard only so.
     const [row]: (ChangeRow & { rank: number | null })[] = isUuid(changeId)
       ? await this.txHost.tx.query(
-          `SELECT ${CHANGE_COLUMNS.split(',').map((column) => `c.${column.trim()}`).join(', ')},
+          `SELECT ${CHANGE_COLUMNS.split(',')
+            .map((column) => `c.${column.trim()}`)
+            .join(', ')},
                   (SELECT count(*) FROM changes q WHERE q.organization_id = $1 AND q.workspace_id = c.workspace_id
                       AND q.subject_kind = c.subject_kind AND q.subject_id = c.subject_id AND q.status = 'pending'
                       AND q.scheduled_for <= c.scheduled_for) AS rank
@@ -98,7 +100,12 @@ export class GetCascadeRunHandler implements IQueryHandler<GetCascadeRunQuery> {
       id: row.id,
       trigger: row.trigger,
       root_run_id: row.root_run_id,
-      source: { entity_type: row.source_type, entity_id: row.source_id, version_id: row.source_version_id, version: row.source_version },
+      source: {
+        entity_type: row.source_type,
+        entity_id: row.source_id,
+        version_id: row.source_version_id,
+        version: row.source_version,
+      },
       status,
       effective_at: row.effective_at,
       counts: {
@@ -165,7 +172,9 @@ export class ListCascadeTasksHandler implements IQueryHandler<ListCascadeTasksQu
         status: row.status,
         result_version: row.result_version_id ? { id: row.result_version_id, version: row.result_version! } : null,
         attempts: row.attempts,
-        error: row.error_code ? { code: row.error_code, message: row.error_message ?? '', details: row.error_details ?? {} } : null,
+        error: row.error_code
+          ? { code: row.error_code, message: row.error_message ?? '', details: row.error_details ?? {} }
+          : null,
         updated_at: row.updated_at,
       })),
     };

@@ -19,7 +19,10 @@ export function createdByOf(actor: Actor): CreatedBy {
 }
 
 /** Exactly one of amount or expression (`required`: on create). */
-function valueInput(input: { amount?: string | null; expression?: string | null }, required: boolean): { amount: string } | { expression: string } | null {
+function valueInput(
+  input: { amount?: string | null; expression?: string | null },
+  required: boolean,
+): { amount: string } | { expression: string } | null {
   const hasAmount = input.amount !== undefined && input.amount !== null;
   const hasExpression = input.expression !== undefined && input.expression !== null;
   if (hasAmount && hasExpression) {
@@ -90,17 +93,29 @@ export class CreateCostHandler implements ICommandHandler<CreateCostCommand> {
       throw invalidParameter(
         'product_id',
         'INVALID_VALUE',
-        productId ? 'product_id must match the product of the path.' : 'product_id must be null: create a PRODUCT cost under /v1/products/{id}/costs.',
+        productId
+          ? 'product_id must match the product of the path.'
+          : 'product_id must be null: create a PRODUCT cost under /v1/products/{id}/costs.',
       );
     }
     const given = valueInput(input, true)!;
     const now = this.clock.now();
-    return productId === undefined ? this.createOrgCost(actor, key, given, input, now) : this.createProductCost(actor, productId, key, given, input, now);
+    return productId === undefined
+      ? this.createOrgCost(actor, key, given, input, now)
+      : this.createProductCost(actor, productId, key, given, input, now);
   }
 
-  private async createOrgCost(actor: Actor, key: string, given: { amount: string } | { expression: string }, input: CostInput, now: Date) {
+  private async createOrgCost(
+    actor: Actor,
+    key: string,
+    given: { amount: string } | { expression: string },
+    input: CostInput,
+    now: Date,
+  ) {
     const value: CostValue =
-      'amount' in given ? amountValue(given.amount) : expressionValue(given.expression, await this.pricing.checkOrgExpression(actor, key, undefined, given.expression, now));
+      'amount' in given
+        ? amountValue(given.amount)
+        : expressionValue(given.expression, await this.pricing.checkOrgExpression(actor, key, undefined, given.expression, now));
     const cost = OrgCost.create({ ...actor, key, value, display: displayOf(input), now, createdBy: createdByOf(actor) });
     try {
       await this.orgCosts.save(cost);
@@ -108,7 +123,12 @@ export class CreateCostHandler implements ICommandHandler<CreateCostCommand> {
       if (!isUniqueViolation(error)) throw error;
       throw new DomainError('conflict', 'ALREADY_EXISTS', `An active ORG cost already has the key "${key}".`, { param: 'key' });
     }
-    await this.audit.record(actor, { action: 'cost.created', resourceType: 'cost', resourceId: cost.id, data: { key, scope: 'ORG' } });
+    await this.audit.record(actor, {
+      action: 'cost.created',
+      resourceType: 'cost',
+      resourceId: cost.id,
+      data: { key, scope: 'ORG' },
+    });
     return cost.id;
   }
 
@@ -125,7 +145,10 @@ export class CreateCostHandler implements ICommandHandler<CreateCostCommand> {
     const value: CostValue =
       'amount' in given
         ? amountValue(given.amount)
-        : expressionValue(given.expression, await this.pricing.checkProductExpression(actor, workingContent(product), { key }, given.expression, now));
+        : expressionValue(
+            given.expression,
+            await this.pricing.checkProductExpression(actor, workingContent(product), { key }, given.expression, now),
+          );
     const cost = product.addCost({ key, value, display: displayOf(input), effectiveAt: now, now, createdBy: createdByOf(actor) });
     await this.products.save(product);
     await this.audit.record(actor, {
@@ -142,7 +165,10 @@ export class CreateCostHandler implements ICommandHandler<CreateCostCommand> {
 export function workingContent(product: Product) {
   const draft = product.line.draft;
   const head = product.line.head;
-  return (draft && product.contentOf(draft.id)) ?? (head && product.contentOf(head.id)) ?? { priceExpression: null, entries: [], notBefore: null };
+  return (
+    (draft && product.contentOf(draft.id)) ??
+    (head && product.contentOf(head.id)) ?? { priceExpression: null, entries: [], notBefore: null }
+  );
 }
 
 @CommandHandler(UpdateCostCommand)
@@ -170,16 +196,24 @@ export class UpdateCostHandler implements ICommandHandler<UpdateCostCommand> {
   @Transactional()
   private async run({ actor, costId, input }: UpdateCostCommand): Promise<string> {
     if (input.saveAsDraft === true) {
-      throw catalogInvalid('DRAFT_NOT_SUPPORTED', 'A cost has no draft of its own: its value is versioned through the product or the ORG revision.', {
-        param: 'save_as_draft',
-      });
+      throw catalogInvalid(
+        'DRAFT_NOT_SUPPORTED',
+        'A cost has no draft of its own: its value is versioned through the product or the ORG revision.',
+        {
+          param: 'save_as_draft',
+        },
+      );
     }
     const given = valueInput(input, false);
     const controls = input.effectiveAt != null || input.saveAsDraft != null;
     if (!given && controls) {
-      throw catalogInvalid('PUBLISH_CONTROLS_NOT_ALLOWED', 'effective_at and save_as_draft apply to a value change (amount or expression) only.', {
-        param: input.effectiveAt != null ? 'effective_at' : 'save_as_draft',
-      });
+      throw catalogInvalid(
+        'PUBLISH_CONTROLS_NOT_ALLOWED',
+        'effective_at and save_as_draft apply to a value change (amount or expression) only.',
+        {
+          param: input.effectiveAt != null ? 'effective_at' : 'save_as_draft',
+        },
+      );
     }
     const now = this.clock.now();
     if (input.effectiveAt && input.effectiveAt.getTime() < now.getTime()) {
@@ -201,7 +235,10 @@ export class UpdateCostHandler implements ICommandHandler<UpdateCostCommand> {
         const value: CostValue =
           'amount' in given
             ? amountValue(given.amount)
-            : expressionValue(given.expression, await this.pricing.checkOrgExpression(actor, cost.snapshot.key, cost.id, given.expression, now));
+            : expressionValue(
+                given.expression,
+                await this.pricing.checkOrgExpression(actor, cost.snapshot.key, cost.id, given.expression, now),
+              );
         const revision = cost.saveValue(value, effectiveAt, now, createdByOf(actor));
         await this.orgCosts.save(cost);
         // Saved first so the pre-flight resolves the new revision; a refusal rolls the save back.
@@ -227,7 +264,13 @@ export class UpdateCostHandler implements ICommandHandler<UpdateCostCommand> {
           ? amountValue(given.amount)
           : expressionValue(
               given.expression,
-              await this.pricing.checkProductExpression(actor, workingContent(product), { key: cost.key, costId }, given.expression, now),
+              await this.pricing.checkProductExpression(
+                actor,
+                workingContent(product),
+                { key: cost.key, costId },
+                given.expression,
+                now,
+              ),
             );
       product.stageCostValue(costId, value, effectiveAt, now, createdByOf(actor));
     }
@@ -277,7 +320,12 @@ export class RemoveCostHandler implements ICommandHandler<RemoveCostCommand> {
     }
     owner.product.removeCost(costId, now, createdByOf(actor));
     await this.products.save(owner.product);
-    await this.audit.record(actor, { action: 'cost.removed', resourceType: 'cost', resourceId: costId, data: { product_id: owner.product.id } });
+    await this.audit.record(actor, {
+      action: 'cost.removed',
+      resourceType: 'cost',
+      resourceId: costId,
+      data: { product_id: owner.product.id },
+    });
   }
 }
 
@@ -311,7 +359,11 @@ export class RestoreCostHandler implements ICommandHandler<RestoreCostCommand> {
         if (owner.org.restoreAsKeyHead(isKeyHead, now, createdByOf(actor))) await this.orgCosts.save(owner.org);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        throw new DomainError('conflict', 'COST_KEY_NOT_IN_HEAD', `Another active ORG cost holds the key "${owner.org.snapshot.key}".`);
+        throw new DomainError(
+          'conflict',
+          'COST_KEY_NOT_IN_HEAD',
+          `Another active ORG cost holds the key "${owner.org.snapshot.key}".`,
+        );
       }
     } else {
       owner.product.restoreCost(costId, now, createdByOf(actor));

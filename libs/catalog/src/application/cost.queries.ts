@@ -93,7 +93,13 @@ export class CostReader {
    * read by id in a few batched lookups (never a join whose plan depends on fresh statistics).
    * `where` and `tail` number their parameters from $3 ($1, $2: the tenant).
    */
-  async read(actor: Actor, where: string, params: unknown[], view: 'default' | 'draft' | 'head', tail = ''): Promise<CostReadRow[]> {
+  async read(
+    actor: Actor,
+    where: string,
+    params: unknown[],
+    view: 'default' | 'draft' | 'head',
+    tail = '',
+  ): Promise<CostReadRow[]> {
     const base: CostBaseRow[] = await this.txHost.tx.query(
       `${COST_BASE} WHERE c.organization_id = $1 AND c.workspace_id = $2 AND ${where} ${tail}`,
       [actor.organizationId, actor.workspaceId, ...params],
@@ -144,26 +150,24 @@ export class CostReader {
       ))
         shown.set(row.cost_id, row);
     }
-    const rows = base.map(
-      (row): CostReadRow => ({
-        ...row,
-        revision_no: shown.get(row.id)?.revision_no ?? (null as unknown as number),
-        amount: shown.get(row.id)?.amount ?? null,
-        expression: shown.get(row.id)?.expression ?? null,
-        effective_at: shown.get(row.id)?.effective_at ?? (null as unknown as Date),
-        value: null,
-        released: row.scope === 'PRODUCT' ? (released.get(row.id) ?? false) : null,
-        pending: pending.has(row.id)
-          ? {
-              revision_no: pending.get(row.id)!.revision_no,
-              amount: pending.get(row.id)!.amount,
-              expression: pending.get(row.id)!.expression,
-              effective_at: pending.get(row.id)!.effective_at.toISOString(),
-            }
-          : null,
-        cascade_run_id: runs.get(row.id) ?? null,
-      }),
-    );
+    const rows = base.map((row): CostReadRow => ({
+      ...row,
+      revision_no: shown.get(row.id)?.revision_no ?? (null as unknown as number),
+      amount: shown.get(row.id)?.amount ?? null,
+      expression: shown.get(row.id)?.expression ?? null,
+      effective_at: shown.get(row.id)?.effective_at ?? (null as unknown as Date),
+      value: null,
+      released: row.scope === 'PRODUCT' ? (released.get(row.id) ?? false) : null,
+      pending: pending.has(row.id)
+        ? {
+            revision_no: pending.get(row.id)!.revision_no,
+            amount: pending.get(row.id)!.amount,
+            expression: pending.get(row.id)!.expression,
+            effective_at: pending.get(row.id)!.effective_at.toISOString(),
+          }
+        : null,
+      cascade_run_id: runs.get(row.id) ?? null,
+    }));
     return Promise.all(rows.map((row) => this.withValue(actor, row)));
   }
 
@@ -179,7 +183,9 @@ export class CostReader {
       [[...new Set(costs.map((cost) => cost.product_id!))]],
     );
     const versions = new Map(products.map((product) => [product.id, product]));
-    const versionIds = products.flatMap((product) => [product.head_version_id, product.draft_version_id]).filter((id): id is string => id !== null);
+    const versionIds = products
+      .flatMap((product) => [product.head_version_id, product.draft_version_id])
+      .filter((id): id is string => id !== null);
     const entries = versionIds.length
       ? await this.lookup<{ product_version_id: string; cost_id: string; revision_no: number }>(
           `SELECT product_version_id, cost_id, revision_no FROM product_version_costs
@@ -228,16 +234,22 @@ export class CostReader {
   }
 
   private async productDraftContent(actor: Actor, productId: string) {
-    const rows: { key: string; cost_id: string; revision_no: number; amount: string | null; expression: string | null; references: string[] }[] =
-      await this.txHost.tx.query(
-        `SELECT e.key, e.cost_id, e.revision_no, r.amount::text AS amount, r.expression, r."references"
+    const rows: {
+      key: string;
+      cost_id: string;
+      revision_no: number;
+      amount: string | null;
+      expression: string | null;
+      references: string[];
+    }[] = await this.txHost.tx.query(
+      `SELECT e.key, e.cost_id, e.revision_no, r.amount::text AS amount, r.expression, r."references"
            FROM products p JOIN product_version_costs e ON e.organization_id = p.organization_id AND e.workspace_id = p.workspace_id
             AND e.product_version_id = coalesce(p.draft_version_id, p.head_version_id) AND e.scope = 'PRODUCT'
            JOIN cost_revisions r ON r.organization_id = e.organization_id AND r.workspace_id = e.workspace_id AND r.cost_id = e.cost_id
             AND r.revision_no = e.revision_no
           WHERE p.organization_id = $1 AND p.workspace_id = $2 AND p.id = $3`,
-        [actor.organizationId, actor.workspaceId, productId],
-      );
+      [actor.organizationId, actor.workspaceId, productId],
+    );
     return {
       priceExpression: null,
       notBefore: null,
@@ -302,11 +314,10 @@ export class ListCostConsumersHandler implements IQueryHandler<ListCostConsumers
 
   async execute({ actor, costId, limit, cursor }: ListCostConsumersQuery): Promise<Page<ConsumerView>> {
     const [cost]: { scope: 'ORG' | 'PRODUCT'; product_id: string | null }[] = isUuid(costId)
-      ? await this.txHost.tx.query(`SELECT scope, product_id FROM costs WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
-          actor.organizationId,
-          actor.workspaceId,
-          costId,
-        ])
+      ? await this.txHost.tx.query(
+          `SELECT scope, product_id FROM costs WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+          [actor.organizationId, actor.workspaceId, costId],
+        )
       : [];
     if (!cost) throw catalogNotFound(undefined, 'cost');
     return keysetPage<ConsumerView>(

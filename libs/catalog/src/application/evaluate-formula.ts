@@ -4,7 +4,14 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Actor, Clock, invalidParameter, isUuid, parseDecimal, preparedQuery } from '@app/shared-kernel';
 import { catalogNotFound } from '../domain/catalog-errors';
 import { assertCostKey, CostValue } from '../domain/cost-value';
-import { evaluateExpression, FormulaExplainNode, formulaReferences, FormulaScope, parseFormula, withBinding } from '../domain/formula';
+import {
+  evaluateExpression,
+  FormulaExplainNode,
+  formulaReferences,
+  FormulaScope,
+  parseFormula,
+  withBinding,
+} from '../domain/formula';
 import { ProductContent } from '../domain/product';
 import { ProductRepository } from '../domain/repositories';
 import { CostCascades } from './cost-cascades';
@@ -30,14 +37,27 @@ export interface ExplainResult {
   object: 'formula_evaluation';
   value: string;
   explain: FormulaExplainNode;
-  references: { key: string; cost_id: string | null; scope: 'ORG' | 'PRODUCT' | 'VALUE'; revision: number | null; value: string; expression: string | null }[];
+  references: {
+    key: string;
+    cost_id: string | null;
+    scope: 'ORG' | 'PRODUCT' | 'VALUE';
+    revision: number | null;
+    value: string;
+    expression: string | null;
+  }[];
 }
 
 export interface CascadePreviewResult {
   object: 'cascade_preview';
   cost_id: string;
   effective_at: Date;
-  consumers: { product_id: string; version: number; unit_price_before: string | null; unit_price_after: string | null; error: { code: string; message: string } | null }[];
+  consumers: {
+    product_id: string;
+    version: number;
+    unit_price_before: string | null;
+    unit_price_after: string | null;
+    error: { code: string; message: string } | null;
+  }[];
 }
 
 /** `POST /v1/costs/evaluate`: a pure computation; it changes nothing. */
@@ -73,7 +93,12 @@ export class EvaluateFormulaHandler implements IQueryHandler<EvaluateFormulaQuer
       return [key, value] as const;
     });
     let scope: FormulaScope<CostRef | undefined> = input.productId
-      ? await this.pricing.productScope(actor, await this.productContent(actor, input.productId, input.view ?? 'draft'), at, keysOf(input.expression))
+      ? await this.pricing.productScope(
+          actor,
+          await this.productContent(actor, input.productId, input.view ?? 'draft'),
+          at,
+          keysOf(input.expression),
+        )
       : await this.pricing.orgScope(actor, keysOf(input.expression), at);
     for (const [key, value] of values) scope = withBinding(scope, key, { kind: 'value', value, id: `value:${key}` });
     const evaluation = evaluateExpression(input.expression, scope, { explain: true });
@@ -104,7 +129,8 @@ export class EvaluateFormulaHandler implements IQueryHandler<EvaluateFormulaQuer
     if (!cost) throw catalogNotFound('cost_id', 'cost');
     const now = this.clock.now();
     const at = input.effectiveAt ?? now;
-    if (at.getTime() < now.getTime()) throw invalidParameter('effective_at', 'OUT_OF_RANGE', 'effective_at must not be in the past.');
+    if (at.getTime() < now.getTime())
+      throw invalidParameter('effective_at', 'OUT_OF_RANGE', 'effective_at must not be in the past.');
     const value: CostValue =
       input.amount !== undefined
         ? { kind: 'amount', amount: parseDecimal(input.amount, 'amount') && input.amount, expression: null, references: [] }
@@ -118,7 +144,9 @@ export class EvaluateFormulaHandler implements IQueryHandler<EvaluateFormulaQuer
     for (const consumer of await this.cascades.consumers(actor, input.costId)) {
       const content = await this.products.headContent(actor, consumer.product_version_id);
       const before = await this.products.materializedVersion(actor, consumer.product_version_id);
-      const after = await this.pricing.materialize(actor, content, at, { override: { key: cost.key, costId: input.costId, value } });
+      const after = await this.pricing.materialize(actor, content, at, {
+        override: { key: cost.key, costId: input.costId, value },
+      });
       consumers.push({
         product_id: consumer.product_id,
         version: consumer.version,

@@ -80,7 +80,11 @@ export class MigrationRunner implements OnModuleInit {
       if (migration.status === 'running') {
         await this.enqueueRun(migration, migration.id);
       } else {
-        const job: MigrationJob = { organizationId: migration.organizationId, workspaceId: migration.workspaceId, migrationId: migration.id };
+        const job: MigrationJob = {
+          organizationId: migration.organizationId,
+          workspaceId: migration.workspaceId,
+          migrationId: migration.id,
+        };
         await this.jobs.send(MIGRATION_START_JOB, jobTenantOf(job), job, { singletonKey: migration.id });
       }
     }
@@ -94,7 +98,10 @@ export class MigrationRunner implements OnModuleInit {
    */
   async enqueueRun(tenant: ModedTenant, migrationId: string, at?: Date): Promise<void> {
     const job: MigrationJob = { ...modedTenantOf(tenant), migrationId, dueAt: at?.toISOString() };
-    await this.jobs.send(MIGRATION_RUN_JOB, jobTenantOf(job), job, { startAfter: at, singletonKey: `${migrationId}:${job.dueAt ?? 'now'}` });
+    await this.jobs.send(MIGRATION_RUN_JOB, jobTenantOf(job), job, {
+      startAfter: at,
+      singletonKey: `${migrationId}:${job.dueAt ?? 'now'}`,
+    });
   }
 
   async enqueueStart(migration: PlanMigration, workspaceMode: ModedTenant['workspaceMode']): Promise<void> {
@@ -183,7 +190,11 @@ export class MigrationRunner implements OnModuleInit {
   }
 
   @Transactional(Propagation.RequiresNew)
-  private async settle(job: MigrationJob, limit: number, after?: BatchPosition): Promise<{ settled: number; last: BatchPosition }> {
+  private async settle(
+    job: MigrationJob,
+    limit: number,
+    after?: BatchPosition,
+  ): Promise<{ settled: number; last: BatchPosition }> {
     const tenant = tenantOf(job);
     const { settled, moved, target, last } = await this.migrations.settleBatch(
       tenant,
@@ -230,9 +241,14 @@ export class MigrationRunner implements OnModuleInit {
     const scheduledAt = job.dueAt ? new Date(job.dueAt) : undefined;
     const wait = scheduledAt ? scheduledAt.getTime() - this.clock.now().getTime() : 0;
     if (started === false && wait > 0 && wait <= CLOCK_SKEW_TOLERANCE_MS) {
-      await this.jobs.send(MIGRATION_START_JOB, jobTenantOf(job), { ...job, dueAt: undefined }, {
-        startAfter: new Date(scheduledAt!.getTime() + wait),
-      });
+      await this.jobs.send(
+        MIGRATION_START_JOB,
+        jobTenantOf(job),
+        { ...job, dueAt: undefined },
+        {
+          startAfter: new Date(scheduledAt!.getTime() + wait),
+        },
+      );
     }
   }
 

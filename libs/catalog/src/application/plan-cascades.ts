@@ -18,7 +18,13 @@ export const PLAN_CASCADE_DELAY_MS = 2_000;
 const MAX_TASK_ATTEMPTS = 5;
 
 function planTaskKey(job: PlanTaskJob): CascadeTaskKey {
-  return { organizationId: job.organizationId, workspaceId: job.workspaceId, runId: job.runId, subjectKind: 'plan', subjectId: job.planId };
+  return {
+    organizationId: job.organizationId,
+    workspaceId: job.workspaceId,
+    runId: job.runId,
+    subjectKind: 'plan',
+    subjectId: job.planId,
+  };
 }
 
 export interface PlanTaskJob {
@@ -67,7 +73,12 @@ export class PlanCascades implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.define<PlanTaskJob>({ name: PLAN_CASCADE_TASK_JOB, handler: (job) => this.runTask(job), maxLatencySeconds: 1, concurrency: 2 });
+    this.jobs.define<PlanTaskJob>({
+      name: PLAN_CASCADE_TASK_JOB,
+      handler: (job) => this.runTask(job),
+      maxLatencySeconds: 1,
+      concurrency: 2,
+    });
   }
 
   /**
@@ -76,7 +87,12 @@ export class PlanCascades implements OnModuleInit {
    * transaction can lock has not started, so it will read this go-live (it waits for our commit);
    * a task already running or done gets a run of this go-live's own. Returns that run's id, if any.
    */
-  async afterProductGoLive(tenant: ModedTenant, source: ProductGoLive, createdBy: CreatedBy, rootRunId?: string): Promise<string | undefined> {
+  async afterProductGoLive(
+    tenant: ModedTenant,
+    source: ProductGoLive,
+    createdBy: CreatedBy,
+    rootRunId?: string,
+  ): Promise<string | undefined> {
     const plans = await this.query<{ plan_id: string }>(
       `SELECT p.id AS plan_id
          FROM plan_product_tracking t
@@ -112,11 +128,15 @@ export class PlanCascades implements OnModuleInit {
     );
     const resolvedBefore = new Map(current.map((row) => [row.product_id, row.product_version_id]));
     const pins = content.memberships
-      .filter((membership) => plan.trackingOf(membership.productId)?.trackMode === 'pinned' && resolvedBefore.get(membership.productId))
+      .filter(
+        (membership) => plan.trackingOf(membership.productId)?.trackMode === 'pinned' && resolvedBefore.get(membership.productId),
+      )
       .map((membership) => ({ productId: membership.productId, productVersionId: resolvedBefore.get(membership.productId)! }));
     const resolution = await this.resolver.resolve(tenant, plan, content, now, pins);
     if (!resolution.ok) return { outcome: 'refused', error: resolution.error };
-    const same = resolution.memberships.every((membership) => resolvedBefore.get(membership.productId) === membership.productVersionId);
+    const same = resolution.memberships.every(
+      (membership) => resolvedBefore.get(membership.productId) === membership.productVersionId,
+    );
     return same ? { outcome: 'unchanged', head } : { outcome: 'changed', head, resolution };
   }
 
@@ -128,9 +148,14 @@ export class PlanCascades implements OnModuleInit {
       if (!(error instanceof DomainError)) {
         const attempts = await this.countAttempt(job);
         if (attempts < MAX_TASK_ATTEMPTS) throw error;
-        this.logger.warn(`plan cascade task ${job.runId}/${job.planId} gave up after ${attempts} attempts: ${(error as Error).message}`);
+        this.logger.warn(
+          `plan cascade task ${job.runId}/${job.planId} gave up after ${attempts} attempts: ${(error as Error).message}`,
+        );
       }
-      const refusal = error instanceof DomainError ? error : new DomainError('unavailable', 'CASCADE_RETRIES_EXHAUSTED', (error as Error).message);
+      const refusal =
+        error instanceof DomainError
+          ? error
+          : new DomainError('unavailable', 'CASCADE_RETRIES_EXHAUSTED', (error as Error).message);
       await this.recordError(job, refusal);
     }
   }
@@ -168,12 +193,20 @@ export class PlanCascades implements OnModuleInit {
     const task = await this.lockTask(job);
     if (!task) return;
     const plan = await this.releases.load(job, job.planId);
-    const errored = plan?.recordErroredCascade({ now: this.clock.now(), createdBy: task.created_by, cascadeSource: sourceOf(job), error }) ?? null;
+    const errored =
+      plan?.recordErroredCascade({ now: this.clock.now(), createdBy: task.created_by, cascadeSource: sourceOf(job), error }) ??
+      null;
     if (plan) await this.plans.save(plan);
     await this.finishTask(job, 'errored', errored, error);
   }
 
-  private async joinRun(tenant: ModedTenant, runId: string, planId: string, source: ProductGoLive, startAfter: Date): Promise<boolean> {
+  private async joinRun(
+    tenant: ModedTenant,
+    runId: string,
+    planId: string,
+    source: ProductGoLive,
+    startAfter: Date,
+  ): Promise<boolean> {
     const inserted = await this.query(
       `INSERT INTO cascade_tasks (organization_id, workspace_id, run_id, subject_kind, subject_id, status, updated_at)
        VALUES ($1, $2, $3, 'plan', $4, 'pending', $5) ON CONFLICT DO NOTHING RETURNING subject_id`,
@@ -192,7 +225,12 @@ export class PlanCascades implements OnModuleInit {
     return waiting.length > 0;
   }
 
-  private async startRun(tenant: TenantKey, source: ProductGoLive, createdBy: CreatedBy, rootRunId: string | undefined): Promise<string> {
+  private async startRun(
+    tenant: TenantKey,
+    source: ProductGoLive,
+    createdBy: CreatedBy,
+    rootRunId: string | undefined,
+  ): Promise<string> {
     const runId = newId();
     const now = this.clock.now();
     await this.query(
@@ -223,7 +261,9 @@ export class PlanCascades implements OnModuleInit {
   }
 
   private async enqueue(job: PlanTaskJob, startAfter: Date): Promise<void> {
-    await this.jobs.sendFair(PLAN_CASCADE_TASK_JOB, jobTenantOf(job), [{ data: job, startAfter, singletonKey: `${job.runId}:plan:${job.planId}` }]);
+    await this.jobs.sendFair(PLAN_CASCADE_TASK_JOB, jobTenantOf(job), [
+      { data: job, startAfter, singletonKey: `${job.runId}:plan:${job.planId}` },
+    ]);
   }
 
   @Transactional(Propagation.RequiresNew)
@@ -253,4 +293,3 @@ export class PlanCascades implements OnModuleInit {
 function sourceOf(job: PlanTaskJob): CascadeSource {
   return { entityType: 'product', entityId: job.source.productId, versionId: job.source.versionId, version: job.source.version };
 }
-

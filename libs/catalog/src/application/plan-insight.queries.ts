@@ -1,7 +1,17 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { Actor, CursorCodec, DomainError, invalidParameter, isUuid, Page, parseLimit, preparedQuery, toPage } from '@app/shared-kernel';
+import {
+  Actor,
+  CursorCodec,
+  DomainError,
+  invalidParameter,
+  isUuid,
+  Page,
+  parseLimit,
+  preparedQuery,
+  toPage,
+} from '@app/shared-kernel';
 import { catalogNotFound } from '../domain/catalog-errors';
 
 export interface PublishImpactView {
@@ -77,11 +87,11 @@ type Tx = TransactionHost<TransactionalAdapterTypeOrm>;
 /** The plan of this workspace (not deleted), else 404. */
 async function assertPlan(txHost: Tx, actor: Actor, planId: string): Promise<void> {
   const [row] = isUuid(planId)
-    ? await preparedQuery(txHost.tx, `SELECT 1 FROM plans WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND deleted_at IS NULL`, [
-        actor.organizationId,
-        actor.workspaceId,
-        planId,
-      ])
+    ? await preparedQuery(
+        txHost.tx,
+        `SELECT 1 FROM plans WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND deleted_at IS NULL`,
+        [actor.organizationId, actor.workspaceId, planId],
+      )
     : [];
   if (!row) throw catalogNotFound(undefined, 'plan');
 }
@@ -180,7 +190,14 @@ export class ListVersionReferrersHandler implements IQueryHandler<ListVersionRef
       [actor.organizationId, actor.workspaceId, row.id, offset, pageSize + 1],
     );
     const page = toPage(rows, pageSize, () => this.cursors.encode(binding, [offset + pageSize]));
-    return { ...page, data: page.data.map((referrer) => ({ referrer_type: referrer.referrer_type, referrer_id: referrer.referrer_id, created_at: referrer.created_at })) };
+    return {
+      ...page,
+      data: page.data.map((referrer) => ({
+        referrer_type: referrer.referrer_type,
+        referrer_id: referrer.referrer_id,
+        created_at: referrer.created_at,
+      })),
+    };
   }
 }
 
@@ -205,7 +222,9 @@ export class GetVersionUsageHandler implements IQueryHandler<GetVersionUsageQuer
 function offsetOf(position: unknown[]): number {
   const [offset] = position;
   if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
-    throw new DomainError('invalid_request', 'INVALID_CURSOR', 'The cursor is invalid or was issued for another list.', { param: 'cursor' });
+    throw new DomainError('invalid_request', 'INVALID_CURSOR', 'The cursor is invalid or was issued for another list.', {
+      param: 'cursor',
+    });
   }
   return offset;
 }

@@ -65,8 +65,12 @@ export class CheckPlanPublishHandler implements IQueryHandler<CheckPlanPublishQu
       });
     } catch (error) {
       if (error instanceof DryRunSucceeded) return { ok: true, code: null, message: null };
-      if (error instanceof DomainError && error.kind !== 'not_found') return { ok: false, code: error.code, message: error.message };
-      if ((error as { code?: unknown; driverError?: { code?: unknown } })?.driverError?.code === LOCK_NOT_AVAILABLE || (error as { code?: unknown })?.code === LOCK_NOT_AVAILABLE) {
+      if (error instanceof DomainError && error.kind !== 'not_found')
+        return { ok: false, code: error.code, message: error.message };
+      if (
+        (error as { code?: unknown; driverError?: { code?: unknown } })?.driverError?.code === LOCK_NOT_AVAILABLE ||
+        (error as { code?: unknown })?.code === LOCK_NOT_AVAILABLE
+      ) {
         throw new DomainError('conflict', 'PLAN_BUSY', 'The plan is being changed right now; ask again in a moment.');
       }
       throw error;

@@ -37,7 +37,8 @@ export class PlanReleases implements OnModuleInit {
       await fireDueReleases(
         tenant,
         plan,
-        (release, change) => this.resolver.resolve(tenant, plan, plan.contentOf(release.id)!, release.scheduledFor!, change?.snapshot.pins ?? []),
+        (release, change) =>
+          this.resolver.resolve(tenant, plan, plan.contentOf(release.id)!, release.scheduledFor!, change?.snapshot.pins ?? []),
         this.changes,
         this.clock.now(),
       );

@@ -61,7 +61,13 @@ export class PlanRepublisher {
       await this.plans.save(plan);
       return { plan_id: planId, status: 'unchanged', version: resolved.head.version, error: null };
     }
-    const published = plan.republish({ now, origin: 'manual', createdBy: createdByOf(actor), cascadeSource: null, resolution: resolved.resolution });
+    const published = plan.republish({
+      now,
+      origin: 'manual',
+      createdBy: createdByOf(actor),
+      cascadeSource: null,
+      resolution: resolved.resolution,
+    });
     await this.plans.save(plan);
     await this.audit.record(actor, {
       action: 'plan.republished',
@@ -91,10 +97,18 @@ export class RepublishPlansHandler implements ICommandHandler<RepublishPlansComm
       try {
         outcomes.push(await this.republisher.republish(actor, planId));
       } catch (error) {
-        if (!(error instanceof DomainError)) this.logger.error(`bulk republish of plan ${planId} failed: ${(error as Error).message}`);
+        if (!(error instanceof DomainError))
+          this.logger.error(`bulk republish of plan ${planId} failed: ${(error as Error).message}`);
         const refusal =
-          error instanceof DomainError ? error : new DomainError('internal', 'INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.');
-        outcomes.push({ plan_id: planId, status: 'failed', version: null, error: { code: refusal.code, message: refusal.message } });
+          error instanceof DomainError
+            ? error
+            : new DomainError('internal', 'INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.');
+        outcomes.push({
+          plan_id: planId,
+          status: 'failed',
+          version: null,
+          error: { code: refusal.code, message: refusal.message },
+        });
       }
     }
     return outcomes;

@@ -57,7 +57,13 @@ export class PlanResolver {
     }
   }
 
-  private async resolveOrThrow(tenant: TenantKey, plan: Plan, content: PlanContent, at: Date, pins: Pin[]): Promise<ResolvedMembership[]> {
+  private async resolveOrThrow(
+    tenant: TenantKey,
+    plan: Plan,
+    content: PlanContent,
+    at: Date,
+    pins: Pin[],
+  ): Promise<ResolvedMembership[]> {
     const productIds = content.memberships.map((membership) => membership.productId);
     const liveAt = productIds.length
       ? await this.query<{ product_id: string; id: string }>(
@@ -73,7 +79,10 @@ export class PlanResolver {
       const pin = pins.find((candidate) => candidate.productId === membership.productId);
       const tracking = plan.trackingOf(membership.productId);
       const trackMode = pin ? 'pinned' : (tracking?.trackMode ?? 'latest');
-      const productVersionId = pin?.productVersionId ?? (trackMode === 'pinned' ? tracking?.pinnedProductVersionId : undefined) ?? headAt.get(membership.productId);
+      const productVersionId =
+        pin?.productVersionId ??
+        (trackMode === 'pinned' ? tracking?.pinnedProductVersionId : undefined) ??
+        headAt.get(membership.productId);
       if (!productVersionId) {
         throw catalogConflict('PUBLISH_DEPENDENCY_UNPUBLISHED', 'A product on the plan has never gone live.', {
           details: { product_id: membership.productId },
@@ -99,9 +108,17 @@ export class PlanResolver {
       [tenant.organizationId, tenant.workspaceId, plan.id, content.priceCadenceUnit],
     );
     if (mismatch) {
-      throw catalogConflict('PUBLISH_CADENCE_MISMATCH', `An active subscription that tracks the latest version bills ${mismatch.billing_cadence}ly, not ${content.priceCadenceUnit}ly.`, {
-        details: { subscription_id: mismatch.id, billing_cadence: mismatch.billing_cadence, price_cadence_unit: content.priceCadenceUnit },
-      });
+      throw catalogConflict(
+        'PUBLISH_CADENCE_MISMATCH',
+        `An active subscription that tracks the latest version bills ${mismatch.billing_cadence}ly, not ${content.priceCadenceUnit}ly.`,
+        {
+          details: {
+            subscription_id: mismatch.id,
+            billing_cadence: mismatch.billing_cadence,
+            price_cadence_unit: content.priceCadenceUnit,
+          },
+        },
+      );
     }
     return resolved;
   }

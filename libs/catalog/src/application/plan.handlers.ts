@@ -1,7 +1,16 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Actor, AuditLog, Clock, DomainError, invalidParameter, isUniqueViolation, isUuid, preparedQuery } from '@app/shared-kernel';
+import {
+  Actor,
+  AuditLog,
+  Clock,
+  DomainError,
+  invalidParameter,
+  isUniqueViolation,
+  isUuid,
+  preparedQuery,
+} from '@app/shared-kernel';
 import { catalogConflict, catalogInvalid, catalogNotFound } from '../domain/catalog-errors';
 import { termsForAdd, termsForUpdate, TrackMode } from '../domain/membership-terms';
 import { Plan, PlanDetails, PRICE_CADENCE_UNITS, PriceCadenceUnit } from '../domain/plan';
@@ -29,7 +38,11 @@ const TAG = /^[A-Za-z0-9 _.:-]{1,64}$/;
 
 function cadenceOf(value: unknown): PriceCadenceUnit {
   if (!(PRICE_CADENCE_UNITS as readonly unknown[]).includes(value)) {
-    throw invalidParameter('price_cadence_unit', 'INVALID_VALUE', `price_cadence_unit must be one of ${PRICE_CADENCE_UNITS.join(', ')}.`);
+    throw invalidParameter(
+      'price_cadence_unit',
+      'INVALID_VALUE',
+      `price_cadence_unit must be one of ${PRICE_CADENCE_UNITS.join(', ')}.`,
+    );
   }
   return value as PriceCadenceUnit;
 }
@@ -50,7 +63,8 @@ function tagsOf(value: string[]): string[] {
 
 /** The live fields a body changes: null and undefined leave a field as it is; "" clears a text. */
 function detailChanges(input: PlanInput): Partial<PlanDetails> {
-  const text = (value: string | null | undefined) => (value === undefined || value === null ? undefined : value === '' ? null : value);
+  const text = (value: string | null | undefined) =>
+    value === undefined || value === null ? undefined : value === '' ? null : value;
   const changes: Partial<PlanDetails> = {
     name: input.name === undefined || input.name === null ? undefined : nameOf(input.name),
     description: text(input.description),
@@ -81,16 +95,21 @@ async function loadPlan(releases: PlanReleases, actor: Actor, planId: string): P
 }
 
 /** A product of this workspace that can join a plan: it exists and is not archived. */
-async function assertJoinable(txHost: TransactionHost<TransactionalAdapterTypeOrm>, actor: Actor, productId: string): Promise<void> {
+async function assertJoinable(
+  txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+  actor: Actor,
+  productId: string,
+): Promise<void> {
   const [product] = isUuid(productId)
-    ? await preparedQuery<{ status: string }>(txHost.tx, `SELECT status FROM products WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
-        actor.organizationId,
-        actor.workspaceId,
-        productId,
-      ])
+    ? await preparedQuery<{ status: string }>(
+        txHost.tx,
+        `SELECT status FROM products WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+        [actor.organizationId, actor.workspaceId, productId],
+      )
     : [];
   if (!product) throw catalogNotFound('product_id', 'product');
-  if (product.status === 'archived') throw catalogConflict('ENTITY_ARCHIVED', 'An archived product cannot join a plan.', { param: 'product_id' });
+  if (product.status === 'archived')
+    throw catalogConflict('ENTITY_ARCHIVED', 'An archived product cannot join a plan.', { param: 'product_id' });
 }
 
 /** Omitted: the workspace's `default_product_track_mode`, else latest. */
@@ -135,7 +154,8 @@ export class CreatePlanHandler implements ICommandHandler<CreatePlanCommand> {
         translations: changes.translations ?? {},
         tags: changes.tags ?? [],
       },
-      priceCadenceUnit: input.priceCadenceUnit === undefined || input.priceCadenceUnit === null ? 'month' : cadenceOf(input.priceCadenceUnit),
+      priceCadenceUnit:
+        input.priceCadenceUnit === undefined || input.priceCadenceUnit === null ? 'month' : cadenceOf(input.priceCadenceUnit),
       now: this.clock.now(),
       createdBy: createdByOf(actor),
     });
@@ -169,15 +189,24 @@ export class UpdatePlanHandler implements ICommandHandler<UpdatePlanCommand> {
   @Transactional()
   private async run({ actor, planId, input }: UpdatePlanCommand): Promise<string> {
     if (input.status === 'active') {
-      throw catalogInvalid('PUBLISH_VIA_CHANGE_REQUIRED', 'A plan goes live through POST /v1/changes (catalog.publish_version).', { param: 'status' });
+      throw catalogInvalid(
+        'PUBLISH_VIA_CHANGE_REQUIRED',
+        'A plan goes live through POST /v1/changes (catalog.publish_version).',
+        { param: 'status' },
+      );
     }
     if (input.status === 'draft' || input.status === 'scheduled') {
-      throw catalogInvalid('STATUS_NOT_WRITABLE', `status ${input.status} follows from the plan's versions; only "archived" can be set.`, { param: 'status' });
+      throw catalogInvalid(
+        'STATUS_NOT_WRITABLE',
+        `status ${input.status} follows from the plan's versions; only "archived" can be set.`,
+        { param: 'status' },
+      );
     }
     if (input.status !== undefined && input.status !== null && input.status !== 'archived') {
       throw invalidParameter('status', 'INVALID_VALUE', 'status must be "archived".');
     }
-    const cadence = input.priceCadenceUnit === undefined || input.priceCadenceUnit === null ? undefined : cadenceOf(input.priceCadenceUnit);
+    const cadence =
+      input.priceCadenceUnit === undefined || input.priceCadenceUnit === null ? undefined : cadenceOf(input.priceCadenceUnit);
     const changes = detailChanges(input);
     const plan = await loadPlan(this.releases, actor, planId);
     plan.expectVersion(input.expectedVersion);
@@ -257,7 +286,11 @@ export class CopyPlanHandler implements ICommandHandler<CopyPlanCommand> {
     const createdBy = createdByOf(actor);
     const copy = Plan.create({
       ...actor,
-      details: { ...structuredClone(details), name: name === undefined ? `${details.name} (Copy)`.slice(0, 200) : nameOf(name), externalId: null },
+      details: {
+        ...structuredClone(details),
+        name: name === undefined ? `${details.name} (Copy)`.slice(0, 200) : nameOf(name),
+        externalId: null,
+      },
       priceCadenceUnit: content.priceCadenceUnit,
       now,
       createdBy,
@@ -267,7 +300,12 @@ export class CopyPlanHandler implements ICommandHandler<CopyPlanCommand> {
       copy.addMembership({ productId: membership.productId, terms: membership.terms, tracking: { ...tracking }, now, createdBy });
     }
     await savePlan(this.plans, copy);
-    await this.audit.record(actor, { action: 'plan.copied', resourceType: 'plan', resourceId: copy.id, data: { source_plan_id: source.id } });
+    await this.audit.record(actor, {
+      action: 'plan.copied',
+      resourceType: 'plan',
+      resourceId: copy.id,
+      data: { source_plan_id: source.id },
+    });
     return copy.id;
   }
 }
@@ -284,12 +322,21 @@ export class OpenPlanDraftHandler implements ICommandHandler<OpenPlanDraftComman
   @Transactional()
   async execute({ actor, planId, baseVersionId }: OpenPlanDraftCommand): Promise<string> {
     const plan = await loadPlan(this.releases, actor, planId);
-    if (baseVersionId !== undefined && !plan.line.row(baseVersionId) && !(await this.plans.versionExists(actor, planId, baseVersionId))) {
+    if (
+      baseVersionId !== undefined &&
+      !plan.line.row(baseVersionId) &&
+      !(await this.plans.versionExists(actor, planId, baseVersionId))
+    ) {
       throw catalogNotFound('base_version_id', 'version');
     }
     const draft = plan.openDraft({ baseVersionId, now: this.clock.now(), createdBy: createdByOf(actor) });
     await this.plans.save(plan);
-    await this.audit.record(actor, { action: 'plan.draft_opened', resourceType: 'plan', resourceId: plan.id, data: { version_id: draft.id } });
+    await this.audit.record(actor, {
+      action: 'plan.draft_opened',
+      resourceType: 'plan',
+      resourceId: plan.id,
+      data: { version_id: draft.id },
+    });
     return draft.id;
   }
 }
@@ -308,7 +355,12 @@ export class DiscardPlanDraftHandler implements ICommandHandler<DiscardPlanDraft
     const plan = await loadPlan(this.releases, actor, planId);
     const draft = plan.discardDraft(this.clock.now());
     await this.plans.save(plan);
-    await this.audit.record(actor, { action: 'plan.draft_discarded', resourceType: 'plan', resourceId: plan.id, data: { version_id: draft.id } });
+    await this.audit.record(actor, {
+      action: 'plan.draft_discarded',
+      resourceType: 'plan',
+      resourceId: plan.id,
+      data: { version_id: draft.id },
+    });
   }
 }
 
@@ -330,12 +382,20 @@ export class AddPlanProductHandler implements ICommandHandler<AddPlanProductComm
     plan.addMembership({
       productId,
       terms: validated,
-      tracking: { trackMode: trackMode ?? (await defaultTrackMode(this.txHost, actor)), pinnedProductVersionId: plan.trackingOf(productId)?.pinnedProductVersionId ?? null },
+      tracking: {
+        trackMode: trackMode ?? (await defaultTrackMode(this.txHost, actor)),
+        pinnedProductVersionId: plan.trackingOf(productId)?.pinnedProductVersionId ?? null,
+      },
       now: this.clock.now(),
       createdBy: createdByOf(actor),
     });
     await this.plans.save(plan);
-    await this.audit.record(actor, { action: 'plan.product_added', resourceType: 'plan', resourceId: plan.id, data: { product_id: productId } });
+    await this.audit.record(actor, {
+      action: 'plan.product_added',
+      resourceType: 'plan',
+      resourceId: plan.id,
+      data: { product_id: productId },
+    });
   }
 }
 
@@ -352,12 +412,19 @@ export class UpdatePlanProductHandler implements ICommandHandler<UpdatePlanProdu
   async execute({ actor, planId, productId, terms, groups, trackMode }: UpdatePlanProductCommand): Promise<void> {
     const plan = await loadPlan(this.releases, actor, planId);
     const membership = plan.membership(productId);
-    if (!membership) throw new DomainError('not_found', 'PRODUCT_NOT_ON_PLAN', 'This product is not on the plan.', { param: 'product_id' });
-    const touchesTerms = Object.values(terms).some((value) => value !== undefined) || groups.band === true || groups.allowance === true;
+    if (!membership)
+      throw new DomainError('not_found', 'PRODUCT_NOT_ON_PLAN', 'This product is not on the plan.', { param: 'product_id' });
+    const touchesTerms =
+      Object.values(terms).some((value) => value !== undefined) || groups.band === true || groups.allowance === true;
     const merged = touchesTerms ? termsForUpdate(membership.terms, terms, groups) : undefined;
     plan.updateMembership(productId, { terms: merged, trackMode }, this.clock.now(), createdByOf(actor));
     await this.plans.save(plan);
-    await this.audit.record(actor, { action: 'plan.product_updated', resourceType: 'plan', resourceId: plan.id, data: { product_id: productId } });
+    await this.audit.record(actor, {
+      action: 'plan.product_updated',
+      resourceType: 'plan',
+      resourceId: plan.id,
+      data: { product_id: productId },
+    });
   }
 }
 
@@ -375,7 +442,12 @@ export class RemovePlanProductHandler implements ICommandHandler<RemovePlanProdu
     const plan = await loadPlan(this.releases, actor, planId);
     plan.removeMembership(productId, this.clock.now(), createdByOf(actor));
     await this.plans.save(plan);
-    await this.audit.record(actor, { action: 'plan.product_removed', resourceType: 'plan', resourceId: plan.id, data: { product_id: productId } });
+    await this.audit.record(actor, {
+      action: 'plan.product_removed',
+      resourceType: 'plan',
+      resourceId: plan.id,
+      data: { product_id: productId },
+    });
   }
 }
 
@@ -414,14 +486,19 @@ export class AnnotatePlanVersionHandler implements ICommandHandler<AnnotatePlanV
     if (rows.length === 0) {
       // An unknown (or another tenant's, or deleted) plan answers as every other plan route does.
       const [plan] = isUuid(planId)
-        ? await preparedQuery(this.txHost.tx, `SELECT 1 FROM plans WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND deleted_at IS NULL`, [
-            actor.organizationId,
-            actor.workspaceId,
-            planId,
-          ])
+        ? await preparedQuery(
+            this.txHost.tx,
+            `SELECT 1 FROM plans WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND deleted_at IS NULL`,
+            [actor.organizationId, actor.workspaceId, planId],
+          )
         : [];
       throw plan ? catalogNotFound('version', 'version') : catalogNotFound(undefined, 'plan');
     }
-    await this.audit.record(actor, { action: 'plan.version_annotated', resourceType: 'plan', resourceId: planId, data: { version } });
+    await this.audit.record(actor, {
+      action: 'plan.version_annotated',
+      resourceType: 'plan',
+      resourceId: planId,
+      data: { version },
+    });
   }
 }

@@ -139,7 +139,13 @@ export class Pricing {
   }
 
   /** The save-time check of an ORG cost's expression (parse, resolve, acyclic, evaluate); returns its references. */
-  async checkOrgExpression(tenant: TenantKey, key: string, costId: string | undefined, expression: string, at: Date): Promise<string[]> {
+  async checkOrgExpression(
+    tenant: TenantKey,
+    key: string,
+    costId: string | undefined,
+    expression: string,
+    at: Date,
+  ): Promise<string[]> {
     const references = formulaReferences(parseFormula(expression));
     const scope = await this.orgScope(tenant, references, at);
     return [...checkKeyExpression(key, expression, scope, { id: costId }).references];
@@ -178,18 +184,19 @@ export class Pricing {
   ): Promise<Materialization> {
     try {
       const scope = await this.productScope(tenant, content, at, [], context.override);
-      const result = materializeFormulas({ expression: content.priceExpression, keys: content.entries.map((entry) => entry.key) }, scope);
-      const costs = result.keys.map(
-        (resolved): MaterializedCost => ({
-          key: resolved.key,
-          costId: resolved.metadata!.costId,
-          scope: resolved.metadata!.scope,
-          revisionNo: resolved.metadata!.revisionNo,
-          kind: resolved.expression === null ? 'amount' : 'expression',
-          expression: resolved.expression,
-          value: resolved.value,
-        }),
+      const result = materializeFormulas(
+        { expression: content.priceExpression, keys: content.entries.map((entry) => entry.key) },
+        scope,
       );
+      const costs = result.keys.map((resolved): MaterializedCost => ({
+        key: resolved.key,
+        costId: resolved.metadata!.costId,
+        scope: resolved.metadata!.scope,
+        revisionNo: resolved.metadata!.revisionNo,
+        kind: resolved.expression === null ? 'amount' : 'expression',
+        expression: resolved.expression,
+        value: resolved.value,
+      }));
       return { ok: true, unitPrice: result.value, costs };
     } catch (error) {
       if (!(error instanceof DomainError) || !error.code.startsWith('FORMULA_')) throw error;

@@ -77,7 +77,11 @@ export class ProductReleases implements OnModuleInit {
     for (const version of published) {
       const change = version.changeId ? await this.changes.lock(tenant, version.changeId) : undefined;
       const createdBy = change?.snapshot.createdBy ?? version.createdBy;
-      await this.planCascades.afterProductGoLive(tenant, { productId: product.id, versionId: version.id, version: version.version }, createdBy);
+      await this.planCascades.afterProductGoLive(
+        tenant,
+        { productId: product.id, versionId: version.id, version: version.version },
+        createdBy,
+      );
     }
   }
 }

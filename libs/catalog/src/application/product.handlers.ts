@@ -28,7 +28,8 @@ function assertName(name: unknown): string {
 /** A new price formula is checked in the scope of the content it will join (400/422 FORMULA_*). */
 async function stagePriceExpression(pricing: Pricing, actor: Actor, product: Product, expression: string | null, now: Date) {
   const text = expression === null ? null : expression.trim();
-  if (text === '') throw invalidParameter('price_expression', 'INVALID_FORMAT', 'price_expression must be a formula, or null to clear it.');
+  if (text === '')
+    throw invalidParameter('price_expression', 'INVALID_FORMAT', 'price_expression must be a formula, or null to clear it.');
   if (text !== null) await pricing.checkProductExpression(actor, workingContent(product), null, text, now);
   product.stagePriceExpression(text, now, createdByOf(actor));
 }
@@ -92,7 +93,11 @@ export class UpdateProductHandler implements ICommandHandler<UpdateProductComman
   @Transactional()
   private async run({ actor, productId, input }: UpdateProductCommand): Promise<string> {
     if (input.status !== undefined && input.status !== 'archived') {
-      throw invalidParameter('status', 'INVALID_VALUE', 'Only "archived" can be set; a product goes live through POST /v1/changes.');
+      throw invalidParameter(
+        'status',
+        'INVALID_VALUE',
+        'Only "archived" can be set; a product goes live through POST /v1/changes.',
+      );
     }
     const product = await this.releases.load(actor, productId);
     if (!product) throw catalogNotFound(undefined, 'product');
@@ -134,12 +139,21 @@ export class OpenProductDraftHandler implements ICommandHandler<OpenProductDraft
   async execute({ actor, productId, baseVersionId }: OpenProductDraftCommand): Promise<string> {
     const product = await this.releases.load(actor, productId);
     if (!product) throw catalogNotFound(undefined, 'product');
-    if (baseVersionId !== undefined && !product.line.row(baseVersionId) && !(await this.products.versionExists(actor, productId, baseVersionId))) {
+    if (
+      baseVersionId !== undefined &&
+      !product.line.row(baseVersionId) &&
+      !(await this.products.versionExists(actor, productId, baseVersionId))
+    ) {
       throw catalogNotFound('base_version_id', 'version');
     }
     const draft = product.openDraft({ baseVersionId, now: this.clock.now(), createdBy: createdByOf(actor) });
     await this.products.save(product);
-    await this.audit.record(actor, { action: 'product.draft_opened', resourceType: 'product', resourceId: product.id, data: { version_id: draft.id } });
+    await this.audit.record(actor, {
+      action: 'product.draft_opened',
+      resourceType: 'product',
+      resourceId: product.id,
+      data: { version_id: draft.id },
+    });
     return draft.id;
   }
 }
@@ -159,6 +173,11 @@ export class DiscardProductDraftHandler implements ICommandHandler<DiscardProduc
     if (!product) throw catalogNotFound(undefined, 'product');
     const draft = product.discardDraft(this.clock.now());
     await this.products.save(product);
-    await this.audit.record(actor, { action: 'product.draft_discarded', resourceType: 'product', resourceId: product.id, data: { version_id: draft.id } });
+    await this.audit.record(actor, {
+      action: 'product.draft_discarded',
+      resourceType: 'product',
+      resourceId: product.id,
+      data: { version_id: draft.id },
+    });
   }
 }

@@ -156,11 +156,10 @@ function versionView(row: VersionReadRow): ProductVersionView {
 
 async function assertProduct(manager: EntityManager, actor: Actor, productId: string) {
   const [product]: { head_version_id: string | null; draft_version_id: string | null }[] = isUuid(productId)
-    ? await manager.query(`SELECT head_version_id, draft_version_id FROM products WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, [
-        actor.organizationId,
-        actor.workspaceId,
-        productId,
-      ])
+    ? await manager.query(
+        `SELECT head_version_id, draft_version_id FROM products WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+        [actor.organizationId, actor.workspaceId, productId],
+      )
     : [];
   if (!product) throw catalogNotFound(undefined, 'product');
   return product;

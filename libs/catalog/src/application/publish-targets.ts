@@ -59,7 +59,9 @@ export class PublishTargets {
     if (target.line.row(versionId)) return;
     const repository = target.kind === 'product' ? this.products : this.plans;
     if (await repository.versionExists(tenant, target.id, versionId)) {
-      throw catalogConflict('PUBLISH_NOT_WORKING_DRAFT', 'That version is not the working draft.', { param: 'staged_version_id' });
+      throw catalogConflict('PUBLISH_NOT_WORKING_DRAFT', 'That version is not the working draft.', {
+        param: 'staged_version_id',
+      });
     }
     throw catalogNotFound('staged_version_id', 'version');
   }

@@ -39,7 +39,12 @@ export class Change {
     return new Change({ ...state });
   }
 
-  static request(input: Omit<ChangeState, 'id' | 'status' | 'resultVersionId' | 'resultVersion' | 'errorCode' | 'errorMessage' | 'appliedAt' | 'canceledAt'>): Change {
+  static request(
+    input: Omit<
+      ChangeState,
+      'id' | 'status' | 'resultVersionId' | 'resultVersion' | 'errorCode' | 'errorMessage' | 'appliedAt' | 'canceledAt'
+    >,
+  ): Change {
     return new Change({
       ...input,
       id: newId(),

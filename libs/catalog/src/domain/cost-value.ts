@@ -37,10 +37,15 @@ export interface CostRevision {
 
 export function assertCostKey(key: unknown): string {
   if (typeof key !== 'string' || !COST_KEY_PATTERN.test(key)) {
-    throw new DomainError('invalid_request', 'VALIDATION_ERROR', 'key must be 1–64 characters of A–Z, a–z, 0–9, ".", "_" or "-".', {
-      param: 'key',
-      errors: [{ param: 'key', code: 'INVALID_FORMAT', message: 'Must match ^[A-Za-z0-9._-]{1,64}$.' }],
-    });
+    throw new DomainError(
+      'invalid_request',
+      'VALIDATION_ERROR',
+      'key must be 1–64 characters of A–Z, a–z, 0–9, ".", "_" or "-".',
+      {
+        param: 'key',
+        errors: [{ param: 'key', code: 'INVALID_FORMAT', message: 'Must match ^[A-Za-z0-9._-]{1,64}$.' }],
+      },
+    );
   }
   return key;
 }
@@ -63,7 +68,8 @@ export function sameValue(a: CostValue, b: CostValue): boolean {
 
 export function applyDisplay(display: CostDisplay, changes: CostDisplayChanges): CostDisplay {
   return {
-    description: changes.description === undefined || changes.description === null ? display.description : changes.description || null,
+    description:
+      changes.description === undefined || changes.description === null ? display.description : changes.description || null,
     metadata: changes.metadata ?? display.metadata,
     translations: changes.translations ?? display.translations,
     requiresContinuousCoverage: changes.requiresContinuousCoverage ?? display.requiresContinuousCoverage,

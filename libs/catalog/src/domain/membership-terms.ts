@@ -88,7 +88,13 @@ class Collector {
   }
 }
 
-function integer(value: unknown, field: keyof MembershipTerms, min: number, max: number, errors: Collector): number | null | undefined {
+function integer(
+  value: unknown,
+  field: keyof MembershipTerms,
+  min: number,
+  max: number,
+  errors: Collector,
+): number | null | undefined {
   if (value === undefined || value === null) return value as null | undefined;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     errors.add(field, 'INVALID_VALUE', `${PARAM[field]} must be an integer.`);
@@ -140,15 +146,20 @@ function parseFields(input: TermsInput, errors: Collector): Partial<Record<keyof
 export function termsViolations(terms: MembershipTerms, onAdd: boolean): FieldError[] {
   const errors = new Collector();
   const { minQuantity, defaultQuantity, maxQuantity } = terms;
-  if (defaultQuantity < minQuantity) errors.add('defaultQuantity', 'OUT_OF_RANGE', 'default_quantity must be at least min_quantity.');
-  if (maxQuantity !== null && maxQuantity < minQuantity) errors.add('maxQuantity', 'OUT_OF_RANGE', 'max_quantity must be at least min_quantity.');
-  if (maxQuantity !== null && maxQuantity < defaultQuantity) errors.add('maxQuantity', 'OUT_OF_RANGE', 'max_quantity must be at least default_quantity.');
+  if (defaultQuantity < minQuantity)
+    errors.add('defaultQuantity', 'OUT_OF_RANGE', 'default_quantity must be at least min_quantity.');
+  if (maxQuantity !== null && maxQuantity < minQuantity)
+    errors.add('maxQuantity', 'OUT_OF_RANGE', 'max_quantity must be at least min_quantity.');
+  if (maxQuantity !== null && maxQuantity < defaultQuantity)
+    errors.add('maxQuantity', 'OUT_OF_RANGE', 'max_quantity must be at least default_quantity.');
   const { includedQuantity, refreshCount, refreshUnit, rolloverEnabled, rolloverExpiryPeriods, rolloverMax, unitLimit } = terms;
   if (onAdd && refreshUnit === 'never') {
     errors.add('refreshUnit', 'INVALID_VALUE', 'refresh_unit never (granted once) is set by an update, not on add.');
   }
-  if (refreshCount !== null && refreshUnit === null) errors.add('refreshCount', 'MUTUALLY_EXCLUSIVE', 'refresh_count needs a refresh_unit.');
-  if (refreshCount !== null && refreshUnit === 'never') errors.add('refreshCount', 'MUTUALLY_EXCLUSIVE', 'refresh_count does not apply to never.');
+  if (refreshCount !== null && refreshUnit === null)
+    errors.add('refreshCount', 'MUTUALLY_EXCLUSIVE', 'refresh_count needs a refresh_unit.');
+  if (refreshCount !== null && refreshUnit === 'never')
+    errors.add('refreshCount', 'MUTUALLY_EXCLUSIVE', 'refresh_count does not apply to never.');
   if (includedQuantity === null) {
     for (const field of ['refreshUnit', 'rolloverEnabled', 'unitLimit'] as const) {
       if (field === 'rolloverEnabled' ? rolloverEnabled : terms[field] !== null) {
@@ -157,7 +168,8 @@ export function termsViolations(terms: MembershipTerms, onAdd: boolean): FieldEr
     }
   }
   if (!rolloverEnabled) {
-    if (rolloverExpiryPeriods !== null) errors.add('rolloverExpiryPeriods', 'MUTUALLY_EXCLUSIVE', 'rollover_expiry_periods needs rollover_enabled.');
+    if (rolloverExpiryPeriods !== null)
+      errors.add('rolloverExpiryPeriods', 'MUTUALLY_EXCLUSIVE', 'rollover_expiry_periods needs rollover_enabled.');
     if (rolloverMax !== null) errors.add('rolloverMax', 'MUTUALLY_EXCLUSIVE', 'rollover_max needs rollover_enabled.');
   } else if (refreshUnit === 'never') {
     errors.add('rolloverEnabled', 'MUTUALLY_EXCLUSIVE', 'An allowance granted once cannot roll over.');
@@ -166,7 +178,11 @@ export function termsViolations(terms: MembershipTerms, onAdd: boolean): FieldEr
     if (new Big(unitLimit).lte(0)) errors.add('unitLimit', 'OUT_OF_RANGE', 'unit_limit must be greater than zero.');
     const pool = refreshUnit === null;
     if (onAdd ? !pool : refreshUnit !== 'never' && !pool) {
-      errors.add('unitLimit', 'MUTUALLY_EXCLUSIVE', 'unit_limit applies to a POOL (no refresh unit) or to an allowance granted once.');
+      errors.add(
+        'unitLimit',
+        'MUTUALLY_EXCLUSIVE',
+        'unit_limit applies to a POOL (no refresh unit) or to an allowance granted once.',
+      );
     }
     if (includedQuantity !== null && new Big(unitLimit).lt(includedQuantity)) {
       errors.add('unitLimit', 'OUT_OF_RANGE', 'unit_limit must be at least included_quantity.');
@@ -190,7 +206,8 @@ export function termsForAdd(input: TermsInput): MembershipTerms {
     defaultQuantity: (fields.defaultQuantity as number | null | undefined) ?? 1,
     maxQuantity: (fields.maxQuantity as number | null | undefined) ?? null,
     includedQuantity: (fields.includedQuantity as string | null | undefined) ?? null,
-    refreshCount: (fields.refreshCount as number | null | undefined) ?? (refreshUnit !== null && refreshUnit !== 'never' ? 1 : null),
+    refreshCount:
+      (fields.refreshCount as number | null | undefined) ?? (refreshUnit !== null && refreshUnit !== 'never' ? 1 : null),
     refreshUnit,
     rolloverEnabled: (fields.rolloverEnabled as boolean | null | undefined) ?? false,
     rolloverExpiryPeriods: (fields.rolloverExpiryPeriods as number | null | undefined) ?? null,
@@ -208,28 +225,43 @@ export function termsForAdd(input: TermsInput): MembershipTerms {
  * omitted merge-patches the supplied fields. A body inconsistent on its own is 400; a consistent
  * body whose merge with the stored terms is not is 422 INVALID_MEMBERSHIP.
  */
-export function termsForUpdate(stored: MembershipTerms, input: TermsInput, groups: { band?: boolean; allowance?: boolean }): MembershipTerms {
+export function termsForUpdate(
+  stored: MembershipTerms,
+  input: TermsInput,
+  groups: { band?: boolean; allowance?: boolean },
+): MembershipTerms {
   const errors = new Collector();
   const fields = parseFields(input, errors);
   if (errors.errors.length) throw validationError(errors.errors);
   const sent = <K extends keyof MembershipTerms>(field: K) => input[field as keyof TermsInput] !== undefined;
   const value = <K extends keyof MembershipTerms>(field: K, fallback: MembershipTerms[K]) =>
     sent(field) ? ((fields[field] ?? null) as MembershipTerms[K]) : fallback;
-  const group = <K extends keyof MembershipTerms>(names: readonly K[], set: boolean | undefined, defaults: Pick<MembershipTerms, K>) =>
+  const group = <K extends keyof MembershipTerms>(
+    names: readonly K[],
+    set: boolean | undefined,
+    defaults: Pick<MembershipTerms, K>,
+  ) =>
     Object.fromEntries(
       names.map((field) => [field, set === false ? stored[field] : value(field, set === true ? defaults[field] : stored[field])]),
     ) as Pick<MembershipTerms, K>;
   const band = group(BAND_FIELDS, groups.band, DEFAULT_BAND);
   const allowance = group(ALLOWANCE_FIELDS, groups.allowance, NO_ALLOWANCE);
   // A unit with no count: the count defaults to 1 (never takes none).
-  if (allowance.refreshUnit !== null && allowance.refreshUnit !== 'never' && allowance.refreshCount === null && !sent('refreshCount')) {
+  if (
+    allowance.refreshUnit !== null &&
+    allowance.refreshUnit !== 'never' &&
+    allowance.refreshCount === null &&
+    !sent('refreshCount')
+  ) {
     allowance.refreshCount = 1;
   }
   if (allowance.refreshUnit === 'never' && !sent('refreshCount')) allowance.refreshCount = null;
   if (allowance.refreshUnit === null && !sent('refreshCount') && groups.allowance !== false) allowance.refreshCount = null;
   if (bodyIsSelfInconsistent(fields, input)) {
     const own = termsViolations({ ...DEFAULT_BAND, ...NO_ALLOWANCE, ...onlySent(fields, input) }, false);
-    throw validationError(own.length ? own : [{ param: 'body', code: 'INVALID_VALUE', message: 'The terms contradict each other.' }]);
+    throw validationError(
+      own.length ? own : [{ param: 'body', code: 'INVALID_VALUE', message: 'The terms contradict each other.' }],
+    );
   }
   const merged: MembershipTerms = { ...band, ...allowance };
   const violations = termsViolations(merged, false);
@@ -263,6 +295,7 @@ function bodyIsSelfInconsistent(fields: Partial<Record<keyof MembershipTerms, un
   const max = fields.maxQuantity as number | null | undefined;
   if (typeof min === 'number' && typeof def === 'number' && def < min) return true;
   if (typeof max === 'number' && ((typeof min === 'number' && max < min) || (typeof def === 'number' && max < def))) return true;
-  if (has('unitLimit') && has('includedQuantity') && new Big(input.unitLimit as string).lt(input.includedQuantity as string)) return true;
+  if (has('unitLimit') && has('includedQuantity') && new Big(input.unitLimit as string).lt(input.includedQuantity as string))
+    return true;
   return false;
 }

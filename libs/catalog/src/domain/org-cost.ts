@@ -92,9 +92,13 @@ export class OrgCost {
   restoreAsKeyHead(isKeyHead: boolean, now: Date, createdBy: RevisionAuthor): CostRevision | null {
     if (this.state.state === 'active') return null;
     if (!isKeyHead) {
-      throw catalogConflict('COST_KEY_NOT_IN_HEAD', `Another ORG cost has taken the key "${this.state.key}" since this one was retired.`, {
-        details: { key: this.state.key },
-      });
+      throw catalogConflict(
+        'COST_KEY_NOT_IN_HEAD',
+        `Another ORG cost has taken the key "${this.state.key}" since this one was retired.`,
+        {
+          details: { key: this.state.key },
+        },
+      );
     }
     this.state = { ...this.state, state: 'active', retiredAt: null };
     return this.append('restore', null, now, now, createdBy);
@@ -106,7 +110,13 @@ export class OrgCost {
     }
   }
 
-  private append(kind: CostRevision['kind'], value: CostValue | null, effectiveAt: Date, now: Date, createdBy: RevisionAuthor): CostRevision {
+  private append(
+    kind: CostRevision['kind'],
+    value: CostValue | null,
+    effectiveAt: Date,
+    now: Date,
+    createdBy: RevisionAuthor,
+  ): CostRevision {
     const revision: CostRevision = {
       id: newId(),
       costId: this.state.id,

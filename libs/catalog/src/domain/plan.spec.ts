@@ -41,10 +41,19 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('open' as const), onRelease: fc.option(fc.nat(3), { nil: null }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('discard' as const) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('publish' as const), resolves: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('schedule' as const), offsetMs: fc.integer({ min: -1_000, max: 8_000 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('schedule' as const), offsetMs: fc.integer({ min: -1_000, max: 8_000 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), index: fc.nat(3) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('releaseFails' as const), on: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('republish' as const), origin: fc.constantFrom('cascade' as const, 'manual' as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('republish' as const),
+      origin: fc.constantFrom('cascade' as const, 'manual' as const),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('erroredCascade' as const) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'archive' as const }) },
 );
@@ -75,7 +84,16 @@ class Model {
     this.plan = Plan.create({
       organizationId: 'org',
       workspaceId: 'ws',
-      details: { name: 'Growth', description: null, publicDescription: null, externalId: null, metadata: {}, customFields: {}, translations: {}, tags: [] },
+      details: {
+        name: 'Growth',
+        description: null,
+        publicDescription: null,
+        externalId: null,
+        metadata: {},
+        customFields: {},
+        translations: {},
+        tags: [],
+      },
       priceCadenceUnit: 'month',
       now: this.now,
       createdBy: BY,
@@ -156,13 +174,19 @@ class Model {
           now: this.now,
           origin: command.origin,
           createdBy: BY,
-          cascadeSource: command.origin === 'cascade' ? { entityType: 'product', entityId: 'p1', versionId: 'pv', version: 2 } : null,
+          cascadeSource:
+            command.origin === 'cascade' ? { entityType: 'product', entityId: 'p1', versionId: 'pv', version: 2 } : null,
           resolution: resolved(plan.contentOf(head.id)),
         });
         return;
       }
       case 'erroredCascade':
-        plan.recordErroredCascade({ now: this.now, createdBy: BY, cascadeSource: { entityType: 'product', entityId: 'p1', versionId: 'pv', version: 2 }, error: refusal });
+        plan.recordErroredCascade({
+          now: this.now,
+          createdBy: BY,
+          cascadeSource: { entityType: 'product', entityId: 'p1', versionId: 'pv', version: 2 },
+          error: refusal,
+        });
         return;
       case 'archive':
         plan.archive(this.now);
@@ -206,7 +230,9 @@ function assertInvariants(model: Model): void {
   expect(plan.line.nextReleaseAt?.getTime() ?? null).toBe(slots[0] ?? null);
 
   // Live intervals [effective_from, effective_to) never overlap; only the head is open-ended.
-  const lived = rows.filter((row) => row.effectiveFrom !== null).sort((a, b) => a.effectiveFrom!.getTime() - b.effectiveFrom!.getTime());
+  const lived = rows
+    .filter((row) => row.effectiveFrom !== null)
+    .sort((a, b) => a.effectiveFrom!.getTime() - b.effectiveFrom!.getTime());
   for (const row of lived) {
     if (row.status === 'published') expect(row.effectiveTo).toBeNull();
     else {
@@ -235,7 +261,9 @@ function assertInvariants(model: Model): void {
 
 describe('Plan version line under random command sequences (property)', () => {
   it(`keeps one head, at most one draft, an ordered queue, non-overlapping live intervals and unique numbers (${runs} runs, SEED printed)`, () => {
-    console.log(`plan version line property: SEED=${seed} (replay: SEED=${seed} npm test -- libs/catalog/src/domain/plan.spec.ts)`);
+    console.log(
+      `plan version line property: SEED=${seed} (replay: SEED=${seed} npm test -- libs/catalog/src/domain/plan.spec.ts)`,
+    );
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), (steps) => {
         const model = new Model();

@@ -61,7 +61,9 @@ export interface PlanState {
 
 export function planContentHash(content: PlanContent): string {
   const memberships = Object.fromEntries(content.memberships.map((membership) => [membership.productId, membership.terms]));
-  return createHash('sha256').update(canonicalJson({ price_cadence_unit: content.priceCadenceUnit, memberships })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ price_cadence_unit: content.priceCadenceUnit, memberships }))
+    .digest('hex');
 }
 
 /** A never-published plan's content when its draft opens on no base. */
@@ -134,7 +136,8 @@ export class Plan {
       new Map(),
     );
     plan.openDraft({ now: input.now, createdBy: input.createdBy });
-    if (input.priceCadenceUnit !== INITIAL_CONTENT.priceCadenceUnit) plan.stageCadence(input.priceCadenceUnit, input.now, input.createdBy);
+    if (input.priceCadenceUnit !== INITIAL_CONTENT.priceCadenceUnit)
+      plan.stageCadence(input.priceCadenceUnit, input.now, input.createdBy);
     return plan;
   }
 
@@ -176,7 +179,11 @@ export class Plan {
   get pendingWrites() {
     return {
       versions: this.line.changedRows(),
-      contents: [...this.contentDirty].map((id) => ({ versionId: id, content: this.contents.get(id) ?? null, details: this.detailsOf(id) })),
+      contents: [...this.contentDirty].map((id) => ({
+        versionId: id,
+        content: this.contents.get(id) ?? null,
+        details: this.detailsOf(id),
+      })),
       resolved: [...this.resolved].map(([versionId, memberships]) => ({ versionId, memberships })),
       tracking: [...this.trackingDirty].map((productId) => ({ productId, tracking: this.tracking.get(productId) ?? null })),
       expectedVersion: this.versionChecked,
@@ -258,17 +265,27 @@ export class Plan {
   }
 
   /** New terms reach subscribers at the next publish; a track mode applies at once. */
-  updateMembership(productId: string, change: { terms?: MembershipTerms; trackMode?: TrackMode }, now: Date, createdBy: CreatedBy): void {
+  updateMembership(
+    productId: string,
+    change: { terms?: MembershipTerms; trackMode?: TrackMode },
+    now: Date,
+    createdBy: CreatedBy,
+  ): void {
     this.requireMembership(productId);
     if (change.terms) {
       this.stage(now, createdBy, (content) => ({
         ...content,
-        memberships: content.memberships.map((membership) => (membership.productId === productId ? { ...membership, terms: change.terms! } : membership)),
+        memberships: content.memberships.map((membership) =>
+          membership.productId === productId ? { ...membership, terms: change.terms! } : membership,
+        ),
       }));
     }
     if (change.trackMode) {
       const current = this.tracking.get(productId);
-      this.setTracking(productId, { trackMode: change.trackMode, pinnedProductVersionId: current?.pinnedProductVersionId ?? null });
+      this.setTracking(productId, {
+        trackMode: change.trackMode,
+        pinnedProductVersionId: current?.pinnedProductVersionId ?? null,
+      });
       this.state = { ...this.state, updatedAt: now };
     }
   }
@@ -282,7 +299,12 @@ export class Plan {
   }
 
   /** §2.7 for this plan; `resolution` is the draft's memberships resolved at the go-live instant. */
-  assertCanGoLive(input: { stagedVersionId: string; now: Date; scheduledFor?: Date; resolution?: PlanResolution }): VersionRecord {
+  assertCanGoLive(input: {
+    stagedVersionId: string;
+    now: Date;
+    scheduledFor?: Date;
+    resolution?: PlanResolution;
+  }): VersionRecord {
     return this.line.assertCanGoLive({
       stagedVersionId: input.stagedVersionId,
       archived: this.archived,
@@ -294,15 +316,30 @@ export class Plan {
     });
   }
 
-  publishDraft(input: { stagedVersionId: string; changeId: string; now: Date; resolution: PlanResolution } & ReleaseNotes): VersionRecord {
+  publishDraft(
+    input: { stagedVersionId: string; changeId: string; now: Date; resolution: PlanResolution } & ReleaseNotes,
+  ): VersionRecord {
     this.assertCanGoLive(input);
     this.freezeDetails(this.line.draft!.id);
-    const { published } = this.line.publishDraft({ at: input.now, changeId: input.changeId, releaseName: input.releaseName, releaseNote: input.releaseNote });
+    const { published } = this.line.publishDraft({
+      at: input.now,
+      changeId: input.changeId,
+      releaseName: input.releaseName,
+      releaseNote: input.releaseNote,
+    });
     this.recordGoLive(published, input.resolution, input.now);
     return published;
   }
 
-  scheduleDraft(input: { stagedVersionId: string; changeId: string; scheduledFor: Date; now: Date; resolution: PlanResolution } & ReleaseNotes): VersionRecord {
+  scheduleDraft(
+    input: {
+      stagedVersionId: string;
+      changeId: string;
+      scheduledFor: Date;
+      now: Date;
+      resolution: PlanResolution;
+    } & ReleaseNotes,
+  ): VersionRecord {
     this.assertCanGoLive(input);
     this.freezeDetails(this.line.draft!.id);
     const row = this.line.scheduleDraft({
@@ -318,9 +355,17 @@ export class Plan {
 
   /** A due release fires: the entity must not be archived and its content must still resolve. */
   fireRelease(versionId: string, resolution: PlanResolution, now: Date): { published?: VersionRecord; error?: DomainError } {
-    const error = this.archived ? catalogConflict('PUBLISH_ENTITY_ARCHIVED', 'The plan is archived.') : resolution.ok ? undefined : resolution.error;
+    const error = this.archived
+      ? catalogConflict('PUBLISH_ENTITY_ARCHIVED', 'The plan is archived.')
+      : resolution.ok
+        ? undefined
+        : resolution.error;
     if (error) {
-      const { draftFollowUp } = this.line.errorRelease(versionId, { code: error.code, message: error.message, details: error.details }, now);
+      const { draftFollowUp } = this.line.errorRelease(
+        versionId,
+        { code: error.code, message: error.message, details: error.details },
+        now,
+      );
       if (draftFollowUp) this.copyContent(draftFollowUp.recopyFrom, this.line.draft!.id);
       return { error };
     }
@@ -349,7 +394,13 @@ export class Plan {
     resolution: PlanResolution & { ok: true };
   }): VersionRecord {
     const head = this.line.head!;
-    const { published } = this.line.republish({ id: newId(), at: input.now, origin: input.origin, cascadeSource: input.cascadeSource, createdBy: input.createdBy });
+    const { published } = this.line.republish({
+      id: newId(),
+      at: input.now,
+      origin: input.origin,
+      cascadeSource: input.cascadeSource,
+      createdBy: input.createdBy,
+    });
     this.contents.set(published.id, structuredClone(this.contents.get(head.id)!));
     this.frozenDetails.set(published.id, this.detailsOf(head.id));
     this.contentDirty.add(published.id);
@@ -434,7 +485,8 @@ export class Plan {
 
   private requireMembership(productId: string): PlanMembership {
     const membership = this.membership(productId);
-    if (!membership) throw new DomainError('not_found', 'PRODUCT_NOT_ON_PLAN', 'This product is not on the plan.', { param: 'product_id' });
+    if (!membership)
+      throw new DomainError('not_found', 'PRODUCT_NOT_ON_PLAN', 'This product is not on the plan.', { param: 'product_id' });
     return membership;
   }
 

@@ -31,7 +31,8 @@ export interface MaterializedCost {
   value: string;
 }
 
-export type Materialization = { ok: true; unitPrice: string | null; costs: MaterializedCost[] } | { ok: false; error: DomainError };
+export type Materialization =
+  { ok: true; unitPrice: string | null; costs: MaterializedCost[] } | { ok: false; error: DomainError };
 
 export type ProductCostState = 'active' | 'removed_in_draft' | 'removed';
 
@@ -74,7 +75,9 @@ export function productContentHash(content: ProductContent): string {
       { cost_id: entry.costId, amount: entry.value.amount, expression: entry.value.expression },
     ]),
   );
-  return createHash('sha256').update(canonicalJson({ price_expression: content.priceExpression, costs })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ price_expression: content.priceExpression, costs }))
+    .digest('hex');
 }
 
 const INITIAL_HASH = productContentHash(INITIAL_CONTENT);
@@ -208,7 +211,14 @@ export class Product {
     this.stage(now, createdBy, (content) => ({ ...content, priceExpression: expression }));
   }
 
-  addCost(input: { key: string; value: CostValue; display: CostDisplay; effectiveAt: Date; now: Date; createdBy: CreatedBy }): ProductCost {
+  addCost(input: {
+    key: string;
+    value: CostValue;
+    display: CostDisplay;
+    effectiveAt: Date;
+    now: Date;
+    createdBy: CreatedBy;
+  }): ProductCost {
     this.assertNotArchived();
     // Open first: the cost must not exist while an opening draft recomputes cost states.
     this.ensureDraft(input.now, input.createdBy);
@@ -255,7 +265,9 @@ export class Product {
     this.stage(now, createdBy, (current) => ({
       ...current,
       entries: current.entries.map((candidate) =>
-        candidate.costId === costId ? { ...entry, revisionNo, value: revisionNo === base?.revisionNo ? base.value : value } : candidate,
+        candidate.costId === costId
+          ? { ...entry, revisionNo, value: revisionNo === base?.revisionNo ? base.value : value }
+          : candidate,
       ),
       notBefore: revisionNo === base?.revisionNo ? current.notBefore : laterOf(current.notBefore, effectiveAt, now),
     }));
@@ -263,7 +275,8 @@ export class Product {
 
   editCostDisplay(costId: string, changes: CostDisplayChanges, now: Date): void {
     const cost = this.requireCost(costId);
-    if (cost.state === 'removed') throw catalogConflict('COST_NOT_ACTIVE', 'This cost has left billing; it can no longer be edited.');
+    if (cost.state === 'removed')
+      throw catalogConflict('COST_NOT_ACTIVE', 'This cost has left billing; it can no longer be edited.');
     this.putCost({ ...cost, display: applyDisplay(cost.display, changes), updatedAt: now });
   }
 
@@ -276,10 +289,17 @@ export class Product {
     if (cost.state !== 'active') return;
     this.assertNotArchived();
     this.ensureDraft(now, createdBy);
-    this.stage(now, createdBy, (content) => ({ ...content, entries: content.entries.filter((entry) => entry.costId !== costId) }));
+    this.stage(now, createdBy, (content) => ({
+      ...content,
+      entries: content.entries.filter((entry) => entry.costId !== costId),
+    }));
     if (!cost.released) {
       this.costsDeleted.add(costId);
-      this.newRevisions.splice(0, this.newRevisions.length, ...this.newRevisions.filter((revision) => revision.costId !== costId));
+      this.newRevisions.splice(
+        0,
+        this.newRevisions.length,
+        ...this.newRevisions.filter((revision) => revision.costId !== costId),
+      );
     }
   }
 
@@ -297,13 +317,20 @@ export class Product {
     this.assertNotArchived();
     this.ensureDraft(now, createdBy);
     if (this.draftContent!.entries.some((entry) => entry.key === cost.key)) {
-      throw catalogConflict('ALREADY_EXISTS', `The working draft already has a cost with the key "${cost.key}".`, { param: 'key' });
+      throw catalogConflict('ALREADY_EXISTS', `The working draft already has a cost with the key "${cost.key}".`, {
+        param: 'key',
+      });
     }
     this.stage(now, createdBy, (content) => ({ ...content, entries: [...content.entries, { ...headEntry }] }));
   }
 
   /** §2.7 for this product; `materialization` is the draft's content resolved at the go-live instant. */
-  assertCanGoLive(input: { stagedVersionId: string; now: Date; scheduledFor?: Date; materialization?: Materialization }): VersionRecord {
+  assertCanGoLive(input: {
+    stagedVersionId: string;
+    now: Date;
+    scheduledFor?: Date;
+    materialization?: Materialization;
+  }): VersionRecord {
     return this.line.assertCanGoLive({
       stagedVersionId: input.stagedVersionId,
       archived: this.archived,
@@ -316,20 +343,29 @@ export class Product {
     });
   }
 
-  publishDraft(input: { stagedVersionId: string; changeId: string; now: Date; materialization: Materialization } & ReleaseNotes): VersionRecord {
+  publishDraft(
+    input: { stagedVersionId: string; changeId: string; now: Date; materialization: Materialization } & ReleaseNotes,
+  ): VersionRecord {
     this.assertCanGoLive({ ...input });
-    const { published } = this.line.publishDraft({ at: input.now, changeId: input.changeId, releaseName: input.releaseName, releaseNote: input.releaseNote });
+    const { published } = this.line.publishDraft({
+      at: input.now,
+      changeId: input.changeId,
+      releaseName: input.releaseName,
+      releaseNote: input.releaseNote,
+    });
     this.recordGoLive(published, input.materialization, input.now);
     return published;
   }
 
-  scheduleDraft(input: {
-    stagedVersionId: string;
-    changeId: string;
-    scheduledFor: Date;
-    now: Date;
-    materialization: Materialization;
-  } & ReleaseNotes): VersionRecord {
+  scheduleDraft(
+    input: {
+      stagedVersionId: string;
+      changeId: string;
+      scheduledFor: Date;
+      now: Date;
+      materialization: Materialization;
+    } & ReleaseNotes,
+  ): VersionRecord {
     this.assertCanGoLive({ ...input });
     const row = this.line.scheduleDraft({ ...input });
     this.recomputeCostStates(input.now);
@@ -339,14 +375,22 @@ export class Product {
   }
 
   /** A due release fires (job or catch-up): steps 2 and 8 again, then live at its scheduled_for. */
-  fireRelease(versionId: string, materialization: Materialization, now: Date): { published?: VersionRecord; error?: DomainError } {
+  fireRelease(
+    versionId: string,
+    materialization: Materialization,
+    now: Date,
+  ): { published?: VersionRecord; error?: DomainError } {
     const error = this.archived
       ? catalogConflict('PUBLISH_ENTITY_ARCHIVED', 'The product is archived.')
       : materialization.ok
         ? undefined
         : materialization.error;
     if (error) {
-      const { draftFollowUp } = this.line.errorRelease(versionId, { code: error.code, message: error.message, details: error.details }, now);
+      const { draftFollowUp } = this.line.errorRelease(
+        versionId,
+        { code: error.code, message: error.message, details: error.details },
+        now,
+      );
       if (draftFollowUp) this.copyContent(draftFollowUp.recopyFrom, this.line.draft!.id);
       this.recomputeCostStates(now);
       return { error };
@@ -443,7 +487,11 @@ export class Product {
 
   private copyContent(fromVersionId: string | null, toVersionId: string): void {
     const source = fromVersionId === null ? INITIAL_CONTENT : this.contents.get(fromVersionId)!;
-    this.contents.set(toVersionId, { priceExpression: source.priceExpression, entries: source.entries.map((entry) => ({ ...entry })), notBefore: null });
+    this.contents.set(toVersionId, {
+      priceExpression: source.priceExpression,
+      entries: source.entries.map((entry) => ({ ...entry })),
+      notBefore: null,
+    });
     this.contentDirty.add(toVersionId);
   }
 

@@ -18,7 +18,10 @@ export abstract class ProductRepository {
   /** A version's content (price formula and PRODUCT entries), read without the aggregate. */
   abstract headContent(tenant: TenantKey, versionId: string): Promise<ProductContent>;
   /** What a live version resolved at go-live: its unit price and every materialized row. */
-  abstract materializedVersion(tenant: TenantKey, versionId: string): Promise<{ unitPrice: string | null; costs: MaterializedCost[] }>;
+  abstract materializedVersion(
+    tenant: TenantKey,
+    versionId: string,
+  ): Promise<{ unitPrice: string | null; costs: MaterializedCost[] }>;
   /** The product owning a PRODUCT cost, or undefined. */
   abstract ownerOfCost(tenant: TenantKey, costId: string): Promise<string | undefined>;
 }

@@ -176,12 +176,20 @@ export class VersionLine {
     if (existing) {
       if (existing.baseVersionId === (base?.id ?? null)) return { draft: existing, copyFrom: null, copied: false };
       if (this.draftHoldsEdits()) {
-        throw catalogConflict('DRAFT_HAS_STAGED_EDITS', 'The working draft holds staged edits; discard them before re-basing it.', {
-          param: 'base_version_id',
-          details: { staged_version_id: existing.id, base_version_id: existing.baseVersionId },
-        });
+        throw catalogConflict(
+          'DRAFT_HAS_STAGED_EDITS',
+          'The working draft holds staged edits; discard them before re-basing it.',
+          {
+            param: 'base_version_id',
+            details: { staged_version_id: existing.id, base_version_id: existing.baseVersionId },
+          },
+        );
       }
-      this.update(existing.id, { baseVersionId: base?.id ?? null, contentHash: base?.contentHash ?? this.initialHash, touchedAt: input.now });
+      this.update(existing.id, {
+        baseVersionId: base?.id ?? null,
+        contentHash: base?.contentHash ?? this.initialHash,
+        touchedAt: input.now,
+      });
       return { draft: this.rows.get(existing.id)!, copyFrom: base?.id ?? null, copied: true };
     }
     const draft = this.blankRow(input.id, this.nextNumber, base, input.now, input.createdBy);
@@ -240,7 +248,10 @@ export class VersionLine {
       throw catalogConflict(
         'PUBLISH_BEFORE_BASE_RELEASE',
         `The draft is based on the release of ${base.scheduledFor!.toISOString()}; it cannot go live before it.`,
-        { param: request.scheduledFor ? 'scheduled_for' : undefined, details: { base_version: base.version, base_scheduled_for: base.scheduledFor } },
+        {
+          param: request.scheduledFor ? 'scheduled_for' : undefined,
+          details: { base_version: base.version, base_scheduled_for: base.scheduledFor },
+        },
       );
     }
     if (request.notBefore && goLiveAt.getTime() < request.notBefore.getTime()) {

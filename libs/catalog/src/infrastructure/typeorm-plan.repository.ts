@@ -27,9 +27,13 @@ interface PlanRow {
   updated_at: Date;
 }
 
-type PlanVersionRow = VersionRow & Omit<PlanRow, 'id' | 'status' | 'next_version_no' | 'published_at' | 'archived_at' | 'deleted_at' | 'created_at' | 'updated_at' | 'tags'> & {
-  price_cadence_unit: PriceCadenceUnit;
-};
+type PlanVersionRow = VersionRow &
+  Omit<
+    PlanRow,
+    'id' | 'status' | 'next_version_no' | 'published_at' | 'archived_at' | 'deleted_at' | 'created_at' | 'updated_at' | 'tags'
+  > & {
+    price_cadence_unit: PriceCadenceUnit;
+  };
 
 export interface MembershipRow {
   plan_version_id: string;
@@ -73,7 +77,10 @@ export function termsOf(row: MembershipRow): MembershipTerms {
 }
 
 function detailsOf(
-  row: Pick<PlanRow, 'name' | 'description' | 'public_description' | 'external_id' | 'metadata' | 'custom_fields' | 'translations'> & { tags?: string[] },
+  row: Pick<
+    PlanRow,
+    'name' | 'description' | 'public_description' | 'external_id' | 'metadata' | 'custom_fields' | 'translations'
+  > & { tags?: string[] },
 ): PlanDetails {
   return {
     name: row.name,
@@ -120,7 +127,11 @@ export class TypeOrmPlanRepository extends PlanRepository {
         WHERE organization_id = $1 AND workspace_id = $2 AND plan_version_id = ANY($3::uuid[]) ORDER BY position`,
       [tenant.organizationId, tenant.workspaceId, versions.map((version) => version.id)],
     );
-    const tracking = await this.query<{ product_id: string; track_mode: 'latest' | 'pinned'; pinned_product_version_id: string | null }>(
+    const tracking = await this.query<{
+      product_id: string;
+      track_mode: 'latest' | 'pinned';
+      pinned_product_version_id: string | null;
+    }>(
       `SELECT product_id, track_mode, pinned_product_version_id FROM plan_product_tracking WHERE organization_id = $1 AND workspace_id = $2 AND plan_id = $3`,
       params,
     );
@@ -146,13 +157,22 @@ export class TypeOrmPlanRepository extends PlanRepository {
             priceCadenceUnit: version.price_cadence_unit,
             memberships: memberships
               .filter((membership) => membership.plan_version_id === version.id)
-              .map((membership) => ({ productId: membership.product_id, position: membership.position, terms: termsOf(membership) })),
+              .map((membership) => ({
+                productId: membership.product_id,
+                position: membership.position,
+                terms: termsOf(membership),
+              })),
           },
         ]),
       ),
-      frozenDetails: new Map(versions.filter((version) => version.status !== 'draft').map((version) => [version.id, detailsOf(version)])),
+      frozenDetails: new Map(
+        versions.filter((version) => version.status !== 'draft').map((version) => [version.id, detailsOf(version)]),
+      ),
       tracking: new Map(
-        tracking.map((entry): [string, Tracking] => [entry.product_id, { trackMode: entry.track_mode, pinnedProductVersionId: entry.pinned_product_version_id }]),
+        tracking.map((entry): [string, Tracking] => [
+          entry.product_id,
+          { trackMode: entry.track_mode, pinnedProductVersionId: entry.pinned_product_version_id },
+        ]),
       ),
     });
   }
@@ -286,12 +306,10 @@ export class TypeOrmPlanRepository extends PlanRepository {
 
   async versionExists(tenant: TenantKey, planId: string, versionId: string): Promise<boolean> {
     if (!isUuid(versionId)) return false;
-    const rows = await this.query(`SELECT 1 FROM plan_versions WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND plan_id = $4`, [
-      tenant.organizationId,
-      tenant.workspaceId,
-      versionId,
-      planId,
-    ]);
+    const rows = await this.query(
+      `SELECT 1 FROM plan_versions WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND plan_id = $4`,
+      [tenant.organizationId, tenant.workspaceId, versionId, planId],
+    );
     return rows.length > 0;
   }
 
@@ -300,7 +318,12 @@ export class TypeOrmPlanRepository extends PlanRepository {
   }
 }
 
-function membershipsInsert(tenantValues: unknown[], versionId: string, content: PlanContent, resolved: ResolvedMembership[] | undefined): SqlWrite[] {
+function membershipsInsert(
+  tenantValues: unknown[],
+  versionId: string,
+  content: PlanContent,
+  resolved: ResolvedMembership[] | undefined,
+): SqlWrite[] {
   if (content.memberships.length === 0) return [];
   const resolution = new Map((resolved ?? []).map((membership) => [membership.productId, membership]));
   const rows = content.memberships;

@@ -57,7 +57,11 @@ function entryValue(row: { amount: string | null; expression: string | null; ref
 }
 
 /** A version's cost rows in one statement (empty: none). */
-function versionCostsInsert(tenantValues: unknown[], versionId: string, rows: (Omit<MaterializedCost, 'value'> & { value: string | null })[]): SqlWrite[] {
+function versionCostsInsert(
+  tenantValues: unknown[],
+  versionId: string,
+  rows: (Omit<MaterializedCost, 'value'> & { value: string | null })[],
+): SqlWrite[] {
   if (rows.length === 0) return [];
   return [
     {
@@ -130,7 +134,12 @@ export class TypeOrmProductRepository extends ProductRepository {
           notBefore: version.not_before,
           entries: entries
             .filter((entry) => entry.product_version_id === version.id)
-            .map((entry): CostEntry => ({ key: entry.key, costId: entry.cost_id, revisionNo: entry.revision_no, value: entryValue(entry) })),
+            .map((entry): CostEntry => ({
+              key: entry.key,
+              costId: entry.cost_id,
+              revisionNo: entry.revision_no,
+              value: entryValue(entry),
+            })),
         },
       ]),
     );
@@ -255,7 +264,10 @@ export class TypeOrmProductRepository extends ProductRepository {
       steps.push(...versionCostsInsert(tenantValues, versionId, costs));
     }
     for (const costId of writes.deletedCosts) {
-      steps.push({ text: `DELETE FROM costs WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`, values: [...tenantValues, costId] });
+      steps.push({
+        text: `DELETE FROM costs WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+        values: [...tenantValues, costId],
+      });
     }
     // One statement after the other: later steps read what earlier ones wrote (foreign keys, unique slots).
     for (const step of steps) await preparedQuery(this.txHost.tx, step.text, [...step.values]);
@@ -287,16 +299,32 @@ export class TypeOrmProductRepository extends ProductRepository {
     return {
       priceExpression: version?.price_expression ?? null,
       notBefore: version?.not_before ?? null,
-      entries: entries.map((entry) => ({ key: entry.key, costId: entry.cost_id, revisionNo: entry.revision_no, value: entryValue(entry) })),
+      entries: entries.map((entry) => ({
+        key: entry.key,
+        costId: entry.cost_id,
+        revisionNo: entry.revision_no,
+        value: entryValue(entry),
+      })),
     };
   }
 
-  async materializedVersion(tenant: TenantKey, versionId: string): Promise<{ unitPrice: string | null; costs: MaterializedCost[] }> {
+  async materializedVersion(
+    tenant: TenantKey,
+    versionId: string,
+  ): Promise<{ unitPrice: string | null; costs: MaterializedCost[] }> {
     const [version] = await this.query<{ unit_price: string | null }>(
       `SELECT unit_price::text AS unit_price FROM product_versions WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
       [tenant.organizationId, tenant.workspaceId, versionId],
     );
-    const costs = await this.query<{ key: string; cost_id: string; scope: 'ORG' | 'PRODUCT'; revision_no: number; kind: 'amount' | 'expression'; expression: string | null; value: string }>(
+    const costs = await this.query<{
+      key: string;
+      cost_id: string;
+      scope: 'ORG' | 'PRODUCT';
+      revision_no: number;
+      kind: 'amount' | 'expression';
+      expression: string | null;
+      value: string;
+    }>(
       `SELECT key, cost_id, scope, revision_no, kind, expression, value::text AS value FROM product_version_costs
         WHERE organization_id = $1 AND workspace_id = $2 AND product_version_id = $3`,
       [tenant.organizationId, tenant.workspaceId, versionId],

@@ -1,15 +1,7 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import {
-  Actor,
-  AuditLog,
-  Clock,
-  DomainError,
-  EventLog,
-  JobQueue,
-  previousAttributes,
-} from '@app/shared-kernel';
+import { Actor, AuditLog, Clock, DomainError, EventLog, JobQueue, previousAttributes } from '@app/shared-kernel';
 import { ApiKey } from '../../domain/api-key';
 import { ApiKeyRepository } from '../../domain/repositories';
 import { CredentialChanges } from '../authentication/credential-changes';
