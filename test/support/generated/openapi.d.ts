@@ -1634,6 +1634,19 @@ export interface components {
              */
             migrations: "applied" | "pending" | "unknown";
         };
+        ReadinessDatabaseDto: {
+            /**
+             * @example citus
+             * @enum {string}
+             */
+            engine: "citus";
+            /**
+             * Format: int64
+             * @description Active worker nodes holding the shards.
+             * @example 2
+             */
+            workers: number;
+        };
         ReadinessDto: {
             /**
              * @example ok
@@ -1641,6 +1654,8 @@ export interface components {
              */
             status: "ok" | "unavailable";
             checks: components["schemas"]["ReadinessChecksDto"];
+            /** @description Only on a Citus coordinator (organizations spread over several PostgreSQL nodes): the engine and its workers. */
+            database?: components["schemas"]["ReadinessDatabaseDto"];
         };
         ApiKeyDto: {
             /**

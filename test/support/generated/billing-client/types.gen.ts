@@ -13,9 +13,21 @@ export type ReadinessChecksDto = {
     migrations: 'applied' | 'pending' | 'unknown';
 };
 
+export type ReadinessDatabaseDto = {
+    engine: 'citus';
+    /**
+     * Active worker nodes holding the shards.
+     */
+    workers: number;
+};
+
 export type ReadinessDto = {
     status: 'ok' | 'unavailable';
     checks: ReadinessChecksDto;
+    /**
+     * Only on a Citus coordinator (organizations spread over several PostgreSQL nodes): the engine and its workers.
+     */
+    database?: ReadinessDatabaseDto;
 };
 
 export type ApiKeyDto = {
