@@ -2,10 +2,10 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock';
 import { JobQueue } from '../jobs/job-queue';
+import { purgeInBatches } from '../persistence/purge-in-batches';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const PURGE_IDEMPOTENCY_RECORDS_JOB = 'idempotency.purge-expired';
-const BATCH_SIZE = 5_000;
 
 /** Idempotency records are kept 24 hours; an hourly job deletes older ones in small batches. */
 @Injectable()
@@ -29,18 +29,12 @@ export class IdempotencyRetention implements OnModuleInit {
   /** Returns how many records were deleted. */
   async purgeExpired(): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS);
-    let total = 0;
-    for (;;) {
-      const [, deleted]: [unknown, number] = await this.dataSource.query(
-        // By key, not ctid: on Citus a ctid names a row of one shard only.
-        `DELETE FROM idempotency_records WHERE (organization_id, workspace_id, principal_id, idempotency_key) IN (
-           SELECT organization_id, workspace_id, principal_id, idempotency_key FROM idempotency_records
-            WHERE created_at < $1 LIMIT ${BATCH_SIZE})`,
-        [cutoff],
-      );
-      total += deleted;
-      if (deleted < BATCH_SIZE) break;
-    }
+    const total = await purgeInBatches(
+      this.dataSource,
+      'idempotency_records',
+      ['organization_id', 'workspace_id', 'principal_id', 'idempotency_key'],
+      cutoff,
+    );
     if (total > 0) this.logger.log(`purged ${total} idempotency records older than ${cutoff.toISOString()}`);
     return total;
   }
