@@ -3,7 +3,7 @@ import { oneLine } from '@app/shared-kernel';
 import { EmailKind, exampleValues, substitute } from '../../domain/email-kinds';
 import { isReadableLogo } from '../../domain/logo';
 import { Block, DEFAULT_COLUMN_LABELS, LineItemColumn, TemplateDocument } from '../../domain/template-document';
-import { printable, PAGE_POINTS } from './layout';
+import { printable, PAGE_POINTS } from './display-list';
 import { formatAmount, formatMoney, formatQuantity, formatRate, SampleDocument } from './sample-data';
 import { escapeXml } from './svg-writer';
 
