@@ -2,23 +2,14 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, DomainError, newId } from '@app/shared-kernel';
 import { catalogConflict } from './catalog-errors';
 import { MembershipTerms, TrackMode } from './membership-terms';
+import { PlanDetails } from './plan-details';
 import { ContentRules, ReleaseFlow, wentLive } from './release-flow';
 import { CreatedBy, ReleaseNotes, VersionLine, VersionRecord } from './version-line';
 
+export type { PlanDetails } from './plan-details';
+
 export const PRICE_CADENCE_UNITS = ['week', 'month', 'year'] as const;
 export type PriceCadenceUnit = (typeof PRICE_CADENCE_UNITS)[number];
-
-/** Live fields: they change in place and never create a version (a version keeps them as they were at freeze). */
-export interface PlanDetails {
-  name: string;
-  description: string | null;
-  publicDescription: string | null;
-  externalId: string | null;
-  metadata: Record<string, unknown>;
-  customFields: Record<string, unknown>;
-  translations: Record<string, unknown>;
-  tags: string[];
-}
 
 export interface PlanMembership {
   productId: string;
