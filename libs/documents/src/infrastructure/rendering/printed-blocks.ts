@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { Block, DEFAULT_COLUMN_LABELS, LineItemColumn } from '../../domain/template-document';
 import { Letterhead } from './letterhead';
 import { PageWriter } from './page-writer';
-import { formatAmount, formatMoney, formatQuantity, formatRate, SampleDocument } from './sample-data';
+import { formatAmount, formatMoney, formatRate, lineItemCell, SampleDocument } from './sample-data';
 import { Typesetter } from './typesetter';
 
 function mix(hex: string, towards: string, amount: number): string {
@@ -141,14 +141,6 @@ export class PrintedBlocks {
     );
     const padding = 4;
     const numeric = (key: LineItemColumn) => key !== 'description';
-    const cellText = (key: LineItemColumn, item: SampleDocument['lines'][number]) =>
-      ({
-        description: item.description,
-        quantity: formatQuantity(item.quantity),
-        unit_price: formatAmount(item.unitPrice),
-        tax_rate: formatRate(item.taxRate),
-        amount: formatAmount(item.amount),
-      })[key];
     const headerHeight = this.type.lineHeight(this.type.size) + padding * 2;
     const drawHeader = () => {
       page.push({
@@ -181,7 +173,7 @@ export class PrintedBlocks {
     const stripe = mix(this.type.colors.table_header_background, '#ffffff', 0.55);
     data.lines.forEach((item, row) => {
       const cells = block.columns.map((column, index) =>
-        this.type.wrap(cellText(column.key, item), this.type.regular, this.type.size, widths[index] - padding * 2),
+        this.type.wrap(lineItemCell(column.key, item), this.type.regular, this.type.size, widths[index] - padding * 2),
       );
       const height = Math.max(...cells.map((lines) => lines.length)) * this.type.lineHeight(this.type.size) + padding * 2;
       if (page.ensure(height)) drawHeader();
