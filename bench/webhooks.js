@@ -61,6 +61,47 @@ function client(base, auth) {
   };
 }
 
+/**
+ * What the database's sessions are doing during a segment, sampled every 100 ms from
+ * pg_stat_activity: the most frequent (wait, statement) pairs, to say where the time goes
+ * (a row lock on the event sequence counter shows as Lock/transactionid or Lock/tuple).
+ */
+function activitySampler(databaseUrl) {
+  const sql = new Client({ connectionString: databaseUrl, application_name: 'bench-activity' });
+  const counts = new Map();
+  let samples = 0;
+  let timer;
+  return {
+    async start() {
+      await sql.connect();
+      const database = new URL(databaseUrl).pathname.slice(1);
+      timer = setInterval(async () => {
+        const { rows } = await sql
+          .query(
+            `SELECT CASE WHEN state = 'active' THEN coalesce(wait_event_type || '/' || wait_event, 'CPU') ELSE state END AS wait, left(regexp_replace(query, '\\s+', ' ', 'g'), 70) AS query
+               FROM pg_stat_activity
+              WHERE datname = $1 AND state IN ('active', 'idle in transaction') AND application_name <> 'bench-activity'`,
+            [database],
+          )
+          .catch(() => ({ rows: [] }));
+        samples += 1;
+        for (const row of rows) {
+          const key = `${row.wait} ${row.query}`;
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        }
+      }, 100);
+    },
+    async stop() {
+      clearInterval(timer);
+      await sql.end();
+      return [...counts.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 6)
+        .map(([key, count]) => `${(count / samples).toFixed(2)} × ${key}`);
+    },
+  };
+}
+
 /** Runs `count` calls of `fn(i)` with at most `parallel` in flight. */
 async function inParallel(count, parallel, fn) {
   let next = 0;
@@ -182,6 +223,8 @@ async function main() {
         const ids = [];
         if (variant === 'ten') for (const receiver of receivers.slice(0, SUBSCRIBED)) ids.push(await createEndpoint(receiver));
         await sql.query('VACUUM wallets');
+        const activity = activitySampler(database.url);
+        await activity.start();
         const result = await cannon({
           base: server.base,
           auth,
@@ -189,12 +232,14 @@ async function main() {
           durationS: DURATION_S,
           build: debitsOf(segment),
         });
+        const busy = await activity.stop();
         const delivered = deliveries.of(segment).arrivals.length;
         log(
           `write path, ${variant === 'ten' ? `${SUBSCRIBED} endpoints` : 'no endpoint'}: ${result.rps.toFixed(0)} debits/s, p99 ${result.p99} ms, ` +
             `non-2xx ${result.non2xx}, errors ${result.errors}` +
             (variant === 'ten' ? `; ${delivered} deliveries meanwhile (${(delivered / result.seconds).toFixed(0)}/s)` : ''),
         );
+        log(`  sessions active on average (wait, statement):\n    ${busy.join('\n    ')}`);
         if (result.non2xx || result.errors) throw new Error(`${segment}: ${JSON.stringify(result.statusCodes)}`);
         writes[variant].push(result.rps);
         if (variant === 'ten') {
