@@ -39,7 +39,11 @@ const DRAIN_TIMEOUT_MS = Number(process.env.BENCH_WEBHOOK_DRAIN_S ?? 300) * 1000
 
 const log = (message) => console.log(`[webhooks ${new Date().toISOString().slice(11, 19)}] ${message}`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
