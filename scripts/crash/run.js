@@ -9,10 +9,17 @@
 // then restarts whatever died, replays every write of the cycle with its Idempotency-Key and checks
 // the effects and the invariants (see checks.js). Prints figures; exits 1 on any violation.
 //
+// Webhook deliveries run through all of it: a local receiver deduplicating by webhook-id is
+// subscribed to every event, and at the end every committed event must have reached it, once after
+// deduplication, and nothing else (see webhooks.js).
+//
 // Environment: CRASH_CYCLES (8), CRASH_CLIENTS (8), CRASH_WALLETS (12), CRASH_LOAD_MS (2500, load
 // per cycle before the fault), SEED (random; printed), CRASH_STUCK_SECONDS (180: how old a
 // non-terminal hold/change/cascade/outbox row may be; jobs a killed server had fetched come back
-// after pg-boss's heartbeat timeout and retry backoff, about a minute), CRASH_VERBOSE=1 (each cycle's line).
+// after pg-boss's heartbeat timeout and retry backoff, about a minute), CRASH_DELIVERY_SECONDS (660: how
+// long the end waits for every committed event to be delivered: an attempt a fault interrupted is
+// queued again by the minutely sweep once its 60 s lease expires, a delivery whose jobs were all
+// lost once it is 10 minutes overdue), CRASH_VERBOSE=1 (each cycle's line).
 const { randomBytes } = require('node:crypto');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -23,12 +30,14 @@ const { Cluster, sleep } = require('./cluster');
 const { PgProxy } = require('./proxy');
 const { Api, Client, createFixtures } = require('./load');
 const { effectViolations, replay, stateViolations } = require('./checks');
+const { DeliveryCheck } = require('./webhooks');
 
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 8);
 const CLIENTS = Number(process.env.CRASH_CLIENTS ?? 8);
 const WALLETS = Number(process.env.CRASH_WALLETS ?? 12);
 const LOAD_MS = Number(process.env.CRASH_LOAD_MS ?? 2_500);
 const STUCK_SECONDS = Number(process.env.CRASH_STUCK_SECONDS ?? 180);
+const DELIVERY_SECONDS = Number(process.env.CRASH_DELIVERY_SECONDS ?? 660);
 const SEED = Number(process.env.SEED ?? randomBytes(4).readUInt32BE(0));
 const VERBOSE = process.env.CRASH_VERBOSE === '1';
 const CONNECTIONS = `SELECT application_name, state, count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' GROUP BY 1, 2 ORDER BY 3 DESC`;
@@ -57,6 +66,7 @@ async function main() {
   let app;
   let proxy;
   let db;
+  let deliveries;
   // Ctrl-C or a CI timeout: leave no server or PostgreSQL behind.
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, () => {
@@ -92,6 +102,7 @@ async function main() {
     await app.start();
     if (!app.rootKey) throw new Error('the first start printed no root key');
     const api = new Api(app.base, app.rootKey);
+    deliveries = await new DeliveryCheck().start(api, db);
     const fixtures = await createFixtures(api, { clients: CLIENTS, wallets: WALLETS });
     console.log(`set-up: cluster, server and fixtures in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const [{ organization_id: organizationId }] = (
@@ -159,6 +170,9 @@ async function main() {
     }
     violations.push(...final.map((v) => `after the last cycle: ${v}`));
     for (const v of final.slice(0, 10)) console.log(`  after the last cycle: ${v}`);
+    const webhooks = await deliveries.settle(db, DELIVERY_SECONDS);
+    violations.push(...webhooks.violations);
+    for (const v of webhooks.violations.slice(0, 10)) console.log(`  ${v}`);
 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
@@ -168,6 +182,7 @@ async function main() {
         `writes sent:           ${log.sent} (acknowledged ${log.acknowledged}, refused 4xx ${log.refused}, unanswered ${log.unanswered}; 5xx answers ${JSON.stringify(log.serverErrors)})`,
         `unanswered, resolved:  ${stats.doneBeforeFault} had happened before the fault, ${stats.doneByReplay} ran on replay`,
         `replays:               ${stats.replays}`,
+        `webhooks:              ${webhooks.summary}`,
         `server exits:          ${app.exits.length} unplanned${app.exits.length ? ` (${JSON.stringify(app.exits.slice(0, 3))})` : ''}`,
         `violations:            ${violations.length}`,
         `elapsed:               ${seconds} s (SEED=${SEED})`,
@@ -177,6 +192,7 @@ async function main() {
   } finally {
     await app?.kill('SIGTERM').catch(() => undefined);
     await db?.end().catch(() => undefined);
+    await deliveries?.close().catch(() => undefined);
     await proxy?.close().catch(() => undefined);
     await cluster.stop().catch(() => undefined);
     cluster.remove();

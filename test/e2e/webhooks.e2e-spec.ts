@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionHost } from '@nestjs-cls/transactional';
-import { DELIVER_JOB, WebhookDeliveries, WebhookDispatcher } from '@app/webhooks';
+import { DELIVER_JOB, MAX_IN_FLIGHT_PER_ENDPOINT, WebhookDeliveries, WebhookDispatcher } from '@app/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { eventually, expectError, expectFieldError } from '../support/auth-helpers';
@@ -275,6 +275,35 @@ describe('Webhook endpoints and signed deliveries', () => {
     );
     expect(timedOut.duration_ms).toBeGreaterThanOrEqual(10_000);
     expect(timedOut.duration_ms).toBeLessThan(12_000);
+    await t.http
+      .patch(`/v1/webhook_endpoints/${hanging.id}`)
+      .set('Authorization', a.auth)
+      .send({ status: 'disabled' })
+      .expect(200);
+  });
+
+  it('a hanging endpoint’s waiting deliveries come back about when a slot frees, not every second', async () => {
+    const hanging = await createEndpoint(a, { url: receiver.url('/hang-waiting'), enabled_events: ['product.updated'] });
+    const events = Array.from({ length: MAX_IN_FLIGHT_PER_ENDPOINT + 6 }, () =>
+      sampleEvent(a.liveWorkspaceId, 'product.updated'),
+    );
+    for (const event of events) await enqueue(t, event, a.organization_id);
+    const ids: string[] = (await db.query(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1`, [hanging.id])).map(
+      (row: { id: string }) => row.id,
+    );
+    expect(ids).toHaveLength(events.length);
+    // Less than the 10 s timeout: the first attempts still hold the endpoint's slots.
+    await new Promise((resolve) => setTimeout(resolve, 9_000));
+    // Every job of these deliveries since: the first ones, then one per time a waiting delivery found the
+    // endpoint's slots taken. Coming back every second (and a poll later), six made about 40 in 9 s.
+    const [{ jobs }] = await db.query(
+      `SELECT count(*)::int AS jobs FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = ANY ($2)`,
+      [DELIVER_JOB, ids],
+    );
+    const waiting = events.length - MAX_IN_FLIGHT_PER_ENDPOINT;
+    expect(receiver.on('/hang-waiting')).toHaveLength(MAX_IN_FLIGHT_PER_ENDPOINT);
+    expect(jobs - events.length).toBeGreaterThanOrEqual(waiting);
+    expect(jobs - events.length).toBeLessThan(waiting * 5);
     await t.http
       .patch(`/v1/webhook_endpoints/${hanging.id}`)
       .set('Authorization', a.auth)

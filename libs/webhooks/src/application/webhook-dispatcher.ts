@@ -22,8 +22,10 @@ export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
 const LEASE_MS = 60_000;
 /** A delivery due this long without a claim is requeued by the sweep (its job was lost or exhausted). */
 const UNCLAIMED_GRACE_MS = 10 * 60_000;
-/** When an endpoint is at its limit, the job comes back after this. */
+/** When an endpoint is at its limit, the job comes back after this at the soonest (see busyDelay). */
 const BUSY_RETRY_MS = 1_000;
+/** Weight of the latest attempt in an endpoint's typical attempt duration (a moving average). */
+const DURATION_WEIGHT = 0.3;
 const SWEEP_BATCH = 500;
 /** Payloads, deliveries and their log are kept this long after the event. */
 const RETENTION_MS = 30 * 24 * 3_600_000;
@@ -66,7 +68,12 @@ interface Outcome {
 export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly inFlightPerEndpoint = new Map<string, number>();
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** How long an endpoint's attempts take, per endpoint with attempts in flight on this instance. */
+  private readonly attemptMs = new Map<string, number>();
+  private readonly running = new Map<
+    string,
+    { controller: AbortController; done: Promise<void>; endpointId: string; startedAt: number }
+  >();
   private stopping = false;
 
   constructor(
@@ -124,7 +131,7 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
     );
     if (!due) return;
     if ((this.inFlightPerEndpoint.get(due.endpoint_id) ?? 0) >= MAX_IN_FLIGHT_PER_ENDPOINT) {
-      await this.jobs.send(DELIVER_JOB, job, job, { startAfter: new Date(now.getTime() + BUSY_RETRY_MS) });
+      await this.jobs.send(DELIVER_JOB, job, job, { startAfter: new Date(now.getTime() + this.busyDelay(due.endpoint_id)) });
       return;
     }
     const [claimed]: [unknown[], number] = await this.dataSource.query(
@@ -138,8 +145,28 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
     this.start(job, due.endpoint_id, due.attempt);
   }
 
+  /**
+   * When a job that found its endpoint at its limit comes back: once a slot is likely free again,
+   * judged by how long the endpoint's attempts take (their moving average, or how long the oldest
+   * one has been running, whichever is longer; at least BUSY_RETRY_MS), spread over twice that so
+   * the waiting jobs do not all come back at once. An endpoint that never answers holds its slots
+   * for the whole timeout: its waiting jobs then come back every 10–20 s rather than every second,
+   * and their fetches no longer eat into the other endpoints' deliveries (P17: the healthy endpoints
+   * kept 0.88× of their throughput beside a dead one when it came back every second).
+   */
+  private busyDelay(endpointId: string): number {
+    const now = performance.now();
+    let oldest = 0;
+    for (const attempt of this.running.values()) {
+      if (attempt.endpointId === endpointId) oldest = Math.max(oldest, now - attempt.startedAt);
+    }
+    const typical = Math.max(BUSY_RETRY_MS, this.attemptMs.get(endpointId) ?? 0, oldest);
+    return Math.round(typical * (1 + Math.random()));
+  }
+
   private start(job: DeliverJob, endpointId: string, attempt: number): void {
     const controller = new AbortController();
+    const startedAt = performance.now();
     this.inFlightPerEndpoint.set(endpointId, (this.inFlightPerEndpoint.get(endpointId) ?? 0) + 1);
     const done = this.attempt(job, attempt, controller.signal)
       .catch((error: unknown) =>
@@ -148,10 +175,17 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
       .finally(() => {
         this.running.delete(job.deliveryId);
         const left = (this.inFlightPerEndpoint.get(endpointId) ?? 1) - 1;
-        if (left > 0) this.inFlightPerEndpoint.set(endpointId, left);
-        else this.inFlightPerEndpoint.delete(endpointId);
+        if (left > 0) {
+          this.inFlightPerEndpoint.set(endpointId, left);
+          const took = performance.now() - startedAt;
+          const typical = this.attemptMs.get(endpointId);
+          this.attemptMs.set(endpointId, typical === undefined ? took : typical + DURATION_WEIGHT * (took - typical));
+        } else {
+          this.inFlightPerEndpoint.delete(endpointId);
+          this.attemptMs.delete(endpointId);
+        }
       });
-    this.running.set(job.deliveryId, { controller, done });
+    this.running.set(job.deliveryId, { controller, done, endpointId, startedAt });
   }
 
   private async attempt(job: DeliverJob, attempt: number, signal: AbortSignal): Promise<void> {
