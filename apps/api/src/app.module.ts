@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { Clock, PlatformModule } from '@app/shared-kernel';
+import { Clock, PLATFORM_PARTS, PlatformModule } from '@app/shared-kernel';
 import { WebhookEventHook } from '@app/webhooks';
 import { LoggerModule } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
@@ -38,6 +38,8 @@ export class AppModule {
         PlatformModule.forRoot({
           databaseUrl: options.databaseUrl,
           appSecret: options.appSecret,
+          // The API runs every background part: job workers, outbox relay, retention, listener.
+          parts: PLATFORM_PARTS,
           clock: options.clock,
           environment: options.config.NODE_ENV,
           idempotencyResponseMaxBytes: options.config.IDEMPOTENCY_RESPONSE_MAX_BYTES,

@@ -14,6 +14,7 @@ export * from './one-line';
 export * from './pagination';
 export * from './platform-options';
 export * from './platform.module';
+export * from './platform-parts';
 export * from './request-context';
 export * from './rfc3339';
 export * from './events/event-log';
