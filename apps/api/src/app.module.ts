@@ -16,6 +16,7 @@ import { ShutdownGate } from './http/shutdown-gate';
 import { IdentityHttpModule } from './identity/identity-http.module';
 import { loggerParams } from './logging';
 import { WebhooksHttpModule } from './webhooks/webhooks-http.module';
+import { migrations } from '../../../migrations';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -40,6 +41,7 @@ export class AppModule {
           appSecret: options.appSecret,
           // The API runs every background part: job workers, outbox relay, retention, listener.
           parts: PLATFORM_PARTS,
+          migrations,
           clock: options.clock,
           environment: options.config.NODE_ENV,
           idempotencyResponseMaxBytes: options.config.IDEMPOTENCY_RESPONSE_MAX_BYTES,

@@ -4,7 +4,6 @@ import { DynamicModule, Global, Module, Provider, Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
 import { ClsModule } from 'nestjs-cls';
-import { dataSourceOptions } from '../../../ormconfig';
 import { AuditLog } from './audit/audit-log';
 import { BusPortsCheck } from './bus-ports';
 import { Clock } from './clock';
@@ -19,7 +18,9 @@ import { GetEventHandler, ListEventsHandler } from './events/event-queries';
 import { EventRetention } from './events/event-retention';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { DatabaseClock } from './persistence/database-clock';
+import { dataSourceOptions } from './persistence/data-source-options';
 import { DatabaseHealth } from './persistence/database-health';
+import { MigrationClass } from './persistence/migration-list';
 import { PgNotifications } from './persistence/pg-notifications';
 import { RateLimitCounter } from './persistence/rate-limit-counter';
 import { TenantRouting } from './persistence/tenant-routing';
@@ -40,6 +41,12 @@ export interface PlatformModuleOptions {
    * default DataSource, so a named one cannot stand in for it.
    */
   dataSource?: 'own' | 'host';
+  /**
+   * The host's migrations (composeMigrations of its contexts' lists), given to its own DataSource:
+   * DatabaseHealth reports the ones the database has not applied. A host that brings its own
+   * DataSource gives them to it instead.
+   */
+  migrations?: readonly MigrationClass[];
   /**
    * 'own' (default): the platform sets up nestjs-cls (global, its HTTP middleware naming the request
    * id) with the transactional plugin. 'host': the host calls ClsModule.forRoot itself, global,
@@ -93,7 +100,12 @@ export class PlatformModule {
         DiscoveryModule,
         ...(options.dataSource === 'host'
           ? []
-          : [TypeOrmModule.forRoot({ ...dataSourceOptions(options.databaseUrl), autoLoadEntities: true })]),
+          : [
+              TypeOrmModule.forRoot({
+                ...dataSourceOptions(options.databaseUrl, { migrations: [...(options.migrations ?? [])] }),
+                autoLoadEntities: true,
+              }),
+            ]),
         ...(options.cls === 'host'
           ? []
           : [
