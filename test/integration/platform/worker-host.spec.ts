@@ -1,14 +1,16 @@
-import { INestApplicationContext } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { INestApplicationContext, Module } from '@nestjs/common';
+import { CommandBus, CqrsModule } from '@nestjs/cqrs';
 import { NestFactory } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClsModule } from 'nestjs-cls';
 import { Client } from 'pg';
 import { BillingWalletModule } from '@app/billing-wallet';
 import { CatalogModule } from '@app/catalog';
 import { BootstrapOrganizationCommand, CreateCustomerCommand, ALL_SCOPES } from '@app/identity';
-import { OutboxRelay } from '@app/shared-kernel';
+import { dataSourceOptions, OutboxRelay, PlatformModule, platformTransactionalPlugin } from '@app/shared-kernel';
 import { WebhooksModule } from '@app/webhooks';
 import { workerActor } from '../../../apps/worker/src/worker-actor';
-import { WorkerModule } from '../../../apps/worker/src/worker.module';
+import { WorkerModule, workerContexts } from '../../../apps/worker/src/worker.module';
 import { WorkerOperations } from '../../../apps/worker/src/worker-operations';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
@@ -100,6 +102,41 @@ describe('the example worker host', () => {
       );
       expect(versions).toEqual([{ version: 1, status: 'published', change_id: changeId }]);
     });
+  });
+
+  it('runs on a DataSource and a nestjs-cls set-up the host brings', async () => {
+    @Module({
+      imports: [
+        TypeOrmModule.forRoot({ ...dataSourceOptions(database.url), autoLoadEntities: true }),
+        ClsModule.forRoot({ global: true, plugins: [platformTransactionalPlugin()] }),
+        CqrsModule.forRoot(),
+        PlatformModule.forRoot({ databaseUrl: database.url, appSecret: APP_SECRET, dataSource: 'host', cls: 'host' }),
+        ...workerContexts(),
+      ],
+      providers: [WorkerOperations],
+    })
+    class OwnInfrastructureHost {}
+    const host = await NestFactory.createApplicationContext(OwnInfrastructureHost, { logger: false });
+    try {
+      const org = await host.get(CommandBus).execute(new BootstrapOrganizationCommand('Own infrastructure'));
+      const workspace = org.workspaces.find((candidate) => candidate.mode === 'sandbox')!;
+      const actor = workerActor({
+        organizationId: org.organization_id,
+        workspaceId: workspace.id,
+        workspaceMode: 'sandbox',
+        apiKeyId: org.sandbox_api_key.id,
+        scopes: ALL_SCOPES,
+      });
+      const customer = await host.get(CommandBus).execute(new CreateCustomerCommand(actor, { name: 'Grace', currency: 'EUR' }));
+      await host.get(WorkerOperations).creditWallet(actor, customer.primaryWalletId!, '3.25');
+      const { rows } = await sql.query(
+        'SELECT cash_balance::text AS balance FROM wallets WHERE organization_id = $1 AND id = $2',
+        [actor.organizationId, customer.primaryWalletId],
+      );
+      expect(rows).toEqual([{ balance: '3.2500' }]);
+    } finally {
+      await host.close();
+    }
   });
 
   it('refuses to boot, naming the missing handler, when a context it imports needs one it lacks', async () => {
