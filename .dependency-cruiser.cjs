@@ -7,6 +7,7 @@
  *   libs/<context>/src/application     → not infrastructure/
  *   libs/<context>/…                   → another context only through its index.ts (`@app/<context>`)
  *   apps/…                             → a context only through its index.ts
+ *   libs/…                             → nothing of the repository outside libs/ (a library is usable by any host)
  *
  * Imports that TypeScript erases (`import type`) count too: a type from infrastructure in the domain
  * is the same coupling as a value.
@@ -56,6 +57,16 @@ module.exports = {
       severity: 'error',
       from: { path: '^libs/shared-kernel/' },
       to: { path: '^libs/(?!shared-kernel/)[^/]+/' },
+    },
+    {
+      name: 'libs-import-nothing-from-the-repo-root',
+      comment:
+        'A context is a library other hosts import: it cannot reach the repository around it (ormconfig.ts, migrations/, ' +
+        "apps/, test/). What it needs is in libs/ (the shared kernel's data-source options, the context's own migrations).",
+      severity: 'error',
+      // A unit spec beside the code may use the repository's test support (test/support/).
+      from: { path: '^libs/', pathNot: '\\.spec\\.ts$' },
+      to: { pathNot: '^(libs|node_modules)/', dependencyTypesNot: ['core'], couldNotResolve: false },
     },
     {
       name: 'no-unresolvable-import',

@@ -5,7 +5,10 @@ import {
   distributeTenantTable,
   isCitusDatabase,
 } from '../libs/shared-kernel/src/persistence/citus-distribution';
-import { COLUMNS as WALLET_LOCK_COLUMNS, RETURNS as WALLET_LOCK_RETURNS } from './1763800600000-hot-path-plans';
+import {
+  COLUMNS as WALLET_LOCK_COLUMNS,
+  RETURNS as WALLET_LOCK_RETURNS,
+} from '../libs/billing-wallet/src/infrastructure/migrations/1763800600000-hot-path-plans';
 
 interface ForeignKey {
   table: string;

@@ -8,7 +8,9 @@ const { join, relative } = require('node:path');
 
 const SOURCE_DIRS = ['apps', 'libs', 'migrations'];
 const SOURCE_FILES = ['ormconfig.ts', 'tsconfig.json', 'nest-cli.json', 'package-lock.json'];
-const ENTRY = 'dist/apps/api/apps/api/src/main.js';
+/** The applications of nest-cli.json, each built to dist/apps/<name>, and the file each starts from. */
+const APPS = ['api', 'worker'];
+const ENTRIES = APPS.map((app) => `dist/apps/${app}/apps/${app}/src/main.js`);
 const FINGERPRINT = 'dist/.source-fingerprint';
 
 /** Files under a directory, tests left out (the build excludes them), in a stable order. */
@@ -37,7 +39,9 @@ function sourceFingerprint(root) {
 /** Whether dist/ is missing or was built from other sources than these. */
 function isStale(root, fingerprint = sourceFingerprint(root)) {
   const built = join(root, FINGERPRINT);
-  return !existsSync(join(root, ENTRY)) || !existsSync(built) || readFileSync(built, 'utf8') !== fingerprint;
+  return (
+    ENTRIES.some((entry) => !existsSync(join(root, entry))) || !existsSync(built) || readFileSync(built, 'utf8') !== fingerprint
+  );
 }
 
 function main() {
@@ -45,14 +49,16 @@ function main() {
   const fingerprint = sourceFingerprint(root);
   if (!isStale(root, fingerprint)) return;
   process.stdout.write('Building (the sources changed since the last build; about 30 s)…\n');
-  const build = spawnSync(process.execPath, [join(root, 'node_modules/@nestjs/cli/bin/nest.js'), 'build', 'api'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  for (const app of APPS) {
+    const build = spawnSync(process.execPath, [join(root, 'node_modules/@nestjs/cli/bin/nest.js'), 'build', app], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
   writeFileSync(join(root, FINGERPRINT), fingerprint);
 }
 
 if (require.main === module) main();
 
-module.exports = { sourceFingerprint, isStale, FINGERPRINT };
+module.exports = { sourceFingerprint, isStale, FINGERPRINT, ENTRIES };

@@ -60,7 +60,7 @@ async function ensureTemplate(admin: Client, nodes: DatabaseNodes): Promise<stri
     if (rowCount === 0) {
       const building = `${template}_building_${randomBytes(3).toString('hex')}`;
       await createEmptyDatabase(nodes, building);
-      await runMigrations(withDatabase(serverUrl(), building));
+      await runMigrations(withDatabase(serverUrl(), building), migrations);
       // The coordinator last: a template present there is a template complete everywhere.
       for (const url of [...nodes.urls.slice(1), nodes.urls[0]]) {
         await onNode(url, (client) => whenIdle(client, building, `ALTER DATABASE "${building}" RENAME TO "${template}"`));

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { Clock, PlatformModule } from '@app/shared-kernel';
+import { Clock, PLATFORM_PARTS, PlatformModule } from '@app/shared-kernel';
 import { WebhookEventHook } from '@app/webhooks';
 import { LoggerModule } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
@@ -16,6 +16,7 @@ import { ShutdownGate } from './http/shutdown-gate';
 import { IdentityHttpModule } from './identity/identity-http.module';
 import { loggerParams } from './logging';
 import { WebhooksHttpModule } from './webhooks/webhooks-http.module';
+import { migrations } from '../../../migrations';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -38,6 +39,9 @@ export class AppModule {
         PlatformModule.forRoot({
           databaseUrl: options.databaseUrl,
           appSecret: options.appSecret,
+          // The API runs every background part: job workers, outbox relay, retention, listener.
+          parts: PLATFORM_PARTS,
+          migrations,
           clock: options.clock,
           environment: options.config.NODE_ENV,
           idempotencyResponseMaxBytes: options.config.IDEMPOTENCY_RESPONSE_MAX_BYTES,

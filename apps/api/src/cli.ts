@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from './config/app-config';
 import { developmentAppSecret } from './runtime/app-secret';
 import { openDatabase } from './runtime/database';
 import { EmbeddedPostgresError } from './runtime/embedded-postgres-error';
+import { migrations } from '../../../migrations';
 
 const USAGE = 'usage: npm run cli -- bootstrap --organization NAME [--email E --password P] [--json]';
 
@@ -27,7 +28,7 @@ export async function runCli(args: string[], io: CliIo): Promise<void> {
   const config = loadConfig({ ...io.env, LOG_LEVEL: 'silent' });
   const database = await openDatabase(config, (message) => io.stderr(`${message}\n`), { reuseRunning: true });
   try {
-    await runMigrations(database.url);
+    await runMigrations(database.url, migrations);
     const app = await NestFactory.createApplicationContext(
       AppModule.forRoot({
         config,

@@ -16,6 +16,7 @@ import { Connections, shutDown } from './runtime/graceful-shutdown';
 import { rootKeyBanner } from './runtime/root-key-banner';
 import { recordServerPid } from './runtime/server-pid';
 import { startUpLogger } from './logging';
+import { migrations } from '../../../migrations';
 
 let say: (message: string, level?: 'info' | 'error') => void = (message) => process.stdout.write(`${message}\n`);
 
@@ -39,7 +40,7 @@ async function bootstrap(): Promise<void> {
 }
 
 async function serve(config: AppConfig, { url: databaseUrl, embedded }: Database, startedAt: number): Promise<void> {
-  const applied = await runMigrations(databaseUrl);
+  const applied = await runMigrations(databaseUrl, migrations);
   say(applied.length > 0 ? `database migrated: ${applied.length} migrations applied` : 'database schema up to date');
 
   const app = await NestFactory.create<NestFastifyApplication>(

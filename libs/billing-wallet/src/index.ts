@@ -44,3 +44,4 @@ export type { PaymentMethodView, TopUpView } from './application/top-up.commands
 export { AUTO_TOP_UP_JOB } from './application/top-up.handlers';
 export { SIGNATURE_HEADER } from './infrastructure/sandbox-payment-provider';
 export { BatchRejectedError } from './application/debit-batch.handler';
+export { billingWalletMigrations } from './infrastructure/migrations';

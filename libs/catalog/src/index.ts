@@ -50,3 +50,4 @@ export {
 } from './application/migration-runner';
 export { MIGRATION_MODES, PRORATION_STRATEGIES, OUTCOME_STATUSES, SKIP_REASONS } from './domain/plan-migration';
 export { PLAN_TRACK_MODES, VERSION_CHANGE_STRATEGIES } from './domain/subscription';
+export { catalogMigrations } from './infrastructure/migrations';

@@ -31,3 +31,4 @@ export { CURRENT_SCHEMA_VERSION, FONT_FAMILIES, TEMPLATE_SCHEMA_V2 } from './dom
 export { SYSTEM_TEMPLATE_IDS, SYSTEM_TEMPLATES } from './domain/system-templates';
 export { templateResponse } from './application/template-response';
 export { matchesEtag } from './application/preview.handlers';
+export { documentsMigrations } from './infrastructure/migrations';

@@ -57,3 +57,4 @@ export {
   VERIFICATION_TYPES,
 } from './domain/customer-verification';
 export type { VerificationStatus, VerificationType } from './domain/customer-verification';
+export { identityMigrations } from './infrastructure/migrations';

@@ -8,3 +8,4 @@ export type { WebhookEvent, WebhookEventTenant, DeliverJob } from './application
 export { WebhookDispatcher, MAX_IN_FLIGHT_PER_ENDPOINT, SWEEP_JOB } from './application/webhook-dispatcher';
 export { RETRY_DELAYS_MS, MAX_ATTEMPTS, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS } from './domain/retry-schedule';
 export { SECRET_OVERLAP_MS } from './domain/webhook-endpoint';
+export { webhooksMigrations } from './infrastructure/migrations';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { QueryRunner } from 'typeorm';
-import { FxRatesPerWorkspace1763801200000 } from '../../../migrations/1763801200000-fx-rates-per-workspace';
+import { FxRatesPerWorkspace1763801200000 } from '../../../libs/billing-wallet/src/infrastructure/migrations/1763801200000-fx-rates-per-workspace';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
 /** The migration that makes FX rates belong to a workspace, against rows written before it. */

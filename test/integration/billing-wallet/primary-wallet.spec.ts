@@ -4,7 +4,7 @@ import { CreateWalletCommand } from '@app/billing-wallet';
 import { AuthenticateRequestQuery, CreateCustomerCommand } from '@app/identity';
 import { Actor, newId } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
-import { PrimaryWalletForEveryCustomer1763800700000 } from '../../../migrations/1763800700000-primary-wallet-for-every-customer';
+import { PrimaryWalletForEveryCustomer1763800700000 } from '../../../libs/billing-wallet/src/infrastructure/migrations/1763800700000-primary-wallet-for-every-customer';
 import { createTestApp, TestApp } from '../../support/test-app';
 import { createTenant } from '../../support/tenants';
 

@@ -10,6 +10,7 @@ const build = load('../../../scripts/build.js') as {
   sourceFingerprint(root: string): string;
   isStale(root: string): boolean;
   FINGERPRINT: string;
+  ENTRIES: string[];
 };
 const running = load('../../../scripts/running-server.js') as {
   whyNotStart(env: Record<string, string | undefined>, root: string): Promise<string | undefined>;
@@ -31,7 +32,7 @@ describe('npm start builds only when the sources changed (scripts/build.js)', ()
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   function markBuilt(): void {
-    write('dist/apps/api/apps/api/src/main.js', 'built');
+    for (const entry of build.ENTRIES) write(entry, 'built');
     write(build.FINGERPRINT, build.sourceFingerprint(root));
   }
 

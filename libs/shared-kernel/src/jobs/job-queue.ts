@@ -5,6 +5,7 @@ import { type Db, PgBoss } from 'pg-boss';
 import { notifyQueue } from 'pg-boss/dist/plans.js';
 import { Clock } from '../clock';
 import { PlatformOptions } from '../platform-options';
+import { PlatformParts } from '../platform-parts';
 import { DueBucketTracker } from './due-bucket-tracker';
 import { fairPriority, JobTenant } from './fair-priority';
 
@@ -78,6 +79,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     private readonly options: PlatformOptions,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly clock: Clock,
+    private readonly parts: PlatformParts,
   ) {}
 
   /** Called by the owning module before the application boots (onModuleInit). */
@@ -188,7 +190,9 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     await definition.handler(data);
   }
 
+  /** Starts the queue; its workers, recurring jobs and supervision only with the `job-workers` part. */
   async onApplicationBootstrap(): Promise<void> {
+    const works = this.parts.has('job-workers');
     const boss = new PgBoss({
       connectionString: this.options.databaseUrl,
       application_name: 'billing-api-jobs',
@@ -196,6 +200,8 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       useListenNotify: true,
       instanceName: 'billing-api',
       superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
+      supervise: works,
+      schedule: works,
     });
     boss.on('error', (error) => this.logger.error(`job queue error: ${error.message}`));
     await boss.start();
@@ -209,6 +215,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       await boss.createQueue(definition.name, queue);
       // A queue created by an earlier version keeps its options until told otherwise.
       await boss.updateQueue(definition.name, queue);
+      if (!works) continue;
       const poll = definition.maxLatencySeconds ?? 2;
       // Two jobs per fetch: a job of another organization that is first in the queue's order waits
       // for at most two jobs per slot fetched before it was sent, not ten (P18: a one-product cascade

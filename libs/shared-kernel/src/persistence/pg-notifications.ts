@@ -1,6 +1,7 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Client } from 'pg';
 import { PlatformOptions } from '../platform-options';
+import { PlatformParts } from '../platform-parts';
 
 type NotificationHandler = (payload: string) => void;
 
@@ -16,7 +17,9 @@ const CHANNEL_PATTERN = /^[a-z_][a-z0-9_]*$/;
 /**
  * One dedicated connection LISTENing for PostgreSQL notifications on behalf of the whole
  * process. NOTIFY is delivered only when the sending transaction commits, which makes it a
- * natural after-commit signal across every running instance.
+ * natural after-commit signal across every running instance. It connects only in a host with
+ * the `notifications` part (or when built without parts); elsewhere subscriptions are kept and
+ * never called.
  */
 @Injectable()
 export class PgNotifications implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -25,7 +28,10 @@ export class PgNotifications implements OnApplicationBootstrap, OnApplicationShu
   private client?: Client;
   private stopped = false;
 
-  constructor(private readonly options: PlatformOptions) {}
+  constructor(
+    private readonly options: PlatformOptions,
+    @Optional() private readonly parts?: PlatformParts,
+  ) {}
 
   subscribe(channel: string, subscription: Subscription): void {
     if (!CHANNEL_PATTERN.test(channel)) throw new Error(`Invalid notification channel ${channel}`);
@@ -39,6 +45,7 @@ export class PgNotifications implements OnApplicationBootstrap, OnApplicationShu
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    if (this.parts && !this.parts.has('notifications')) return;
     await this.connect();
   }
 

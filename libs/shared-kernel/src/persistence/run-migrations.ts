@@ -1,12 +1,13 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../../../ormconfig';
+import { dataSourceOptions } from './data-source-options';
+import { MigrationClass } from './migration-list';
 
 // Any fixed 64-bit number: serialises concurrent starts so migrations never run twice at once.
 const MIGRATION_LOCK_KEY = 7_210_441_998_001;
 
-/** Applies pending migrations under an advisory lock; returns the names applied. */
-export async function runMigrations(databaseUrl: string): Promise<string[]> {
-  const dataSource = new DataSource({ ...dataSourceOptions(databaseUrl), extra: { max: 1 } });
+/** Applies the host's pending migrations under an advisory lock; returns the names applied. */
+export async function runMigrations(databaseUrl: string, migrations: readonly MigrationClass[]): Promise<string[]> {
+  const dataSource = new DataSource({ ...dataSourceOptions(databaseUrl, { migrations: [...migrations] }), extra: { max: 1 } });
   await dataSource.initialize();
   try {
     await dataSource.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { distributeTenantTable } from '../libs/shared-kernel/src/persistence/citus-distribution';
+import { distributeTenantTable } from '@app/shared-kernel';
 
 /**
  * Webhook endpoints and their deliveries (api-contract.md §4):

@@ -103,11 +103,15 @@ export class CatalogPlans1763805000000 implements MigrationInterface {
     ]) {
       await q.query(`CREATE INDEX ${name} ON plans (${columns}) ${where}`);
     }
-    await q.query(`CREATE UNIQUE INDEX plans_external_id_key ON plans (${lead}, external_id) ${live} AND external_id IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX plans_external_id_key ON plans (${lead}, external_id) ${live} AND external_id IS NOT NULL`,
+    );
     await q.query(`CREATE INDEX plans_tags_idx ON plans USING gin (tags) ${live}`);
     await q.query(`CREATE INDEX plans_custom_fields_idx ON plans USING gin (custom_fields jsonb_path_ops) ${live}`);
     await q.query(`CREATE INDEX plans_name_trgm_idx ON plans USING gin (lower(name) gin_trgm_ops) ${live}`);
-    await q.query(`CREATE INDEX plans_external_trgm_idx ON plans USING gin (lower(external_id) gin_trgm_ops) ${live} AND external_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX plans_external_trgm_idx ON plans USING gin (lower(external_id) gin_trgm_ops) ${live} AND external_id IS NOT NULL`,
+    );
 
     await q.query(`
       CREATE TABLE plan_versions (
@@ -129,8 +133,12 @@ export class CatalogPlans1763805000000 implements MigrationInterface {
     await q.query(`CREATE UNIQUE INDEX plan_versions_number_key ON plan_versions (${lead}, plan_id, version)`);
     await q.query(`CREATE UNIQUE INDEX plan_versions_one_draft ON plan_versions (${lead}, plan_id) WHERE status = 'draft'`);
     await q.query(`CREATE UNIQUE INDEX plan_versions_one_head ON plan_versions (${lead}, plan_id) WHERE status = 'published'`);
-    await q.query(`CREATE UNIQUE INDEX plan_versions_queue_slot ON plan_versions (${lead}, plan_id, scheduled_for) WHERE status = 'scheduled'`);
-    await q.query(`CREATE UNIQUE INDEX plan_versions_scheduled_change ON plan_versions (${lead}, change_id) WHERE status = 'scheduled'`);
+    await q.query(
+      `CREATE UNIQUE INDEX plan_versions_queue_slot ON plan_versions (${lead}, plan_id, scheduled_for) WHERE status = 'scheduled'`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX plan_versions_scheduled_change ON plan_versions (${lead}, change_id) WHERE status = 'scheduled'`,
+    );
     await q.query(`
       ALTER TABLE plans
         ADD FOREIGN KEY (organization_id, workspace_id, head_version_id) REFERENCES plan_versions (organization_id, workspace_id, id)
@@ -163,8 +171,12 @@ export class CatalogPlans1763805000000 implements MigrationInterface {
         FOREIGN KEY (organization_id, workspace_id, product_version_id) REFERENCES product_versions (organization_id, workspace_id, id),
         ${ALLOWANCE_RULES}
       )`);
-    await q.query(`CREATE INDEX plan_version_products_product_idx ON plan_version_products (${lead}, product_id, plan_version_id)`);
-    await q.query(`CREATE INDEX plan_version_products_resolved_idx ON plan_version_products (${lead}, product_version_id) WHERE product_version_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX plan_version_products_product_idx ON plan_version_products (${lead}, product_id, plan_version_id)`,
+    );
+    await q.query(
+      `CREATE INDEX plan_version_products_resolved_idx ON plan_version_products (${lead}, product_version_id) WHERE product_version_id IS NOT NULL`,
+    );
 
     await q.query(`
       CREATE TABLE plan_product_tracking (
@@ -179,7 +191,9 @@ export class CatalogPlans1763805000000 implements MigrationInterface {
         FOREIGN KEY (organization_id, workspace_id, product_id) REFERENCES products (organization_id, workspace_id, id),
         FOREIGN KEY (organization_id, workspace_id, pinned_product_version_id) REFERENCES product_versions (organization_id, workspace_id, id)
       )`);
-    await q.query(`CREATE INDEX plan_product_tracking_latest_idx ON plan_product_tracking (${lead}, product_id) WHERE track_mode = 'latest'`);
+    await q.query(
+      `CREATE INDEX plan_product_tracking_latest_idx ON plan_product_tracking (${lead}, product_id) WHERE track_mode = 'latest'`,
+    );
 
     await q.query(`
       CREATE TABLE subscriptions (
@@ -207,7 +221,9 @@ export class CatalogPlans1763805000000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX subscriptions_list_idx ON subscriptions (${lead}, created_at DESC, id DESC)`);
     await q.query(`CREATE INDEX subscriptions_plan_idx ON subscriptions (${lead}, plan_id, status, plan_track_mode, id)`);
-    await q.query(`CREATE INDEX subscriptions_version_idx ON subscriptions (${lead}, plan_version_id, status, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX subscriptions_version_idx ON subscriptions (${lead}, plan_version_id, status, created_at DESC, id DESC)`,
+    );
 
     await q.query(`
       CREATE TABLE subscription_product_pins (
@@ -263,7 +279,9 @@ export class CatalogPlans1763805000000 implements MigrationInterface {
         FOREIGN KEY (organization_id, workspace_id, subscription_id) REFERENCES subscriptions (organization_id, workspace_id, id),
         CHECK ((status IN ('skipped', 'failed')) = (reason IS NOT NULL))
       )`);
-    await q.query(`CREATE INDEX plan_migration_outcomes_status_idx ON plan_migration_outcomes (${lead}, migration_id, status, subscription_id)`);
+    await q.query(
+      `CREATE INDEX plan_migration_outcomes_status_idx ON plan_migration_outcomes (${lead}, migration_id, status, subscription_id)`,
+    );
     await q.query(`
       CREATE TABLE subscription_version_changes (
         organization_id uuid NOT NULL,
@@ -279,7 +297,9 @@ export class CatalogPlans1763805000000 implements MigrationInterface {
         PRIMARY KEY (organization_id, workspace_id, id),
         FOREIGN KEY (organization_id, workspace_id, subscription_id) REFERENCES subscriptions (organization_id, workspace_id, id)
       )`);
-    await q.query(`CREATE INDEX subscription_version_changes_idx ON subscription_version_changes (${lead}, subscription_id, effective_at DESC)`);
+    await q.query(
+      `CREATE INDEX subscription_version_changes_idx ON subscription_version_changes (${lead}, subscription_id, effective_at DESC)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -13,12 +13,18 @@ export class PlanCascadesAndReferrers1763805300000 implements MigrationInterface
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE cascade_runs DROP CONSTRAINT cascade_runs_trigger_check`);
-    await q.query(`ALTER TABLE cascade_runs ADD CONSTRAINT cascade_runs_trigger_check CHECK (trigger IN ('cost_value', 'cost_retire', 'product_go_live'))`);
+    await q.query(
+      `ALTER TABLE cascade_runs ADD CONSTRAINT cascade_runs_trigger_check CHECK (trigger IN ('cost_value', 'cost_retire', 'product_go_live'))`,
+    );
     await q.query(`ALTER TABLE cascade_runs ADD COLUMN root_run_id uuid`);
-    await q.query(`ALTER TABLE cascade_runs ADD CONSTRAINT cascade_runs_source_kind CHECK ((trigger = 'product_go_live') = (source_type = 'product'))`);
+    await q.query(
+      `ALTER TABLE cascade_runs ADD CONSTRAINT cascade_runs_source_kind CHECK ((trigger = 'product_go_live') = (source_type = 'product'))`,
+    );
     await q.query(`ALTER TABLE cascade_runs ADD CONSTRAINT cascade_runs_root_fk FOREIGN KEY (organization_id, workspace_id, root_run_id)
       REFERENCES cascade_runs (organization_id, workspace_id, id)`);
-    await q.query(`CREATE INDEX changes_staged_version_idx ON changes (organization_id, workspace_id, staged_version_id, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX changes_staged_version_idx ON changes (organization_id, workspace_id, staged_version_id, created_at DESC, id DESC)`,
+    );
     await q.query(`CREATE INDEX changes_result_version_idx ON changes (organization_id, workspace_id, result_version_id, created_at DESC, id DESC)
       WHERE result_version_id IS NOT NULL`);
   }
@@ -32,6 +38,8 @@ export class PlanCascadesAndReferrers1763805300000 implements MigrationInterface
     await q.query(`DELETE FROM cascade_tasks WHERE run_id IN (SELECT id FROM cascade_runs WHERE trigger = 'product_go_live')`);
     await q.query(`DELETE FROM cascade_runs WHERE trigger = 'product_go_live'`);
     await q.query(`ALTER TABLE cascade_runs DROP CONSTRAINT cascade_runs_trigger_check`);
-    await q.query(`ALTER TABLE cascade_runs ADD CONSTRAINT cascade_runs_trigger_check CHECK (trigger IN ('cost_value', 'cost_retire'))`);
+    await q.query(
+      `ALTER TABLE cascade_runs ADD CONSTRAINT cascade_runs_trigger_check CHECK (trigger IN ('cost_value', 'cost_retire'))`,
+    );
   }
 }

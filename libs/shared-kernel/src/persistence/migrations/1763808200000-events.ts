@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { distributeTenantTable } from '../libs/shared-kernel/src/persistence/citus-distribution';
+import { distributeTenantTable } from '../citus-distribution';
 
 /**
  * The public event log (api-contract §4). `events` holds each event of a committed change in the

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { distributeTenantTable, isCitusDatabase } from '../libs/shared-kernel/src/persistence/citus-distribution';
+import { distributeTenantTable, isCitusDatabase } from '../citus-distribution';
 
 /**
  * On a Citus coordinator, `rate_limit_windows` leaves the organizations' shard groups and becomes a

@@ -10,8 +10,12 @@ export class CatalogErrorDetails1763804100000 implements MigrationInterface {
   name = 'CatalogErrorDetails1763804100000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE product_versions ADD COLUMN error_details jsonb CHECK (error_details IS NULL OR error_code IS NOT NULL)`);
-    await q.query(`ALTER TABLE cascade_tasks ADD COLUMN error_details jsonb CHECK (error_details IS NULL OR error_code IS NOT NULL)`);
+    await q.query(
+      `ALTER TABLE product_versions ADD COLUMN error_details jsonb CHECK (error_details IS NULL OR error_code IS NOT NULL)`,
+    );
+    await q.query(
+      `ALTER TABLE cascade_tasks ADD COLUMN error_details jsonb CHECK (error_details IS NULL OR error_code IS NOT NULL)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
