@@ -1,12 +1,22 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { DomainError, isUuid, preparedQuery, SqlWrite } from '@app/shared-kernel';
+import { Actor, DomainError, isUuid, preparedQuery, SqlWrite } from '@app/shared-kernel';
 import { MembershipTerms, RefreshUnit } from '../domain/membership-terms';
 import { Plan, PlanContent, PlanDetails, PriceCadenceUnit, ResolvedMembership, Tracking } from '../domain/plan';
 import { PlanRepository, TenantKey } from '../domain/repositories';
 import { PlanGoLiveListener } from '../domain/subscriber-ports';
 import { toVersionRecord, VERSION_COLUMNS, VersionRow, versionUpserts } from './version-rows';
+import { CatalogEvents } from '../application/catalog-events';
+import { GetPlanVersionQuery } from '../application/plan.queries';
+import { unreportedTransitions } from './version-events';
+
+/** The event of a plan version entering a status; a new draft has none. */
+const VERSION_EVENTS = {
+  published: 'plan.version.published',
+  scheduled: 'plan.version.scheduled',
+  archived: 'plan.version.archived',
+} as const;
 
 interface PlanRow {
   id: string;
@@ -99,6 +109,7 @@ export class TypeOrmPlanRepository extends PlanRepository {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly goLives: PlanGoLiveListener,
+    private readonly events: CatalogEvents,
   ) {
     super();
   }
@@ -300,6 +311,16 @@ export class TypeOrmPlanRepository extends PlanRepository {
       });
     }
     for (const step of rest) await this.query(step.text, [...step.values]);
+    // A deleted plan's versions are no longer read (plan.deleted says it); the others, as their GET answers now.
+    const transitions = unreportedTransitions(plan.line);
+    await this.events.publish(
+      tenant,
+      transitions.flatMap((row) =>
+        row.status === 'draft' || s.deletedAt !== null
+          ? []
+          : [{ type: VERSION_EVENTS[row.status], read: (reader: Actor) => new GetPlanVersionQuery(reader, s.id, row.version) }],
+      ),
+    );
     // Whatever brought a version live (publish, release, cascade, republish), its subscribers move in this transaction.
     if (writes.wentLive.length > 0) await this.goLives.wentLive(tenant, s.id, writes.wentLive);
   }
