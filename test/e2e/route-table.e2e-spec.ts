@@ -861,7 +861,11 @@ describe('Route table: every documented route enforces authentication, scope and
       'POST /v1/changes': ({ body }) => {
         if (body.status === 'pending') return body.subject_kind === 'plan' ? ['plan.version.scheduled'] : [];
         const superseded: EventType[] = body.subject_kind === 'plan' && body.result.version > 1 ? ['plan.version.archived'] : [];
-        return ['change.applied', ...superseded, body.subject_kind === 'plan' ? 'plan.version.published' : 'product.version.published'];
+        return [
+          'change.applied',
+          ...superseded,
+          body.subject_kind === 'plan' ? 'plan.version.published' : 'product.version.published',
+        ];
       },
       'POST /v1/changes/{id}/cancel': ({ body }) =>
         body.subject_kind === 'plan' ? ['change.canceled', 'plan.version.archived'] : ['change.canceled'],
@@ -1184,9 +1188,9 @@ describe('Route table: every documented route enforces authentication, scope and
       expect(refused).toBeGreaterThanOrEqual(writes().length / 2);
       // And no event is orphaned: each names a request this walk made, or is background work's.
       const requests = new Set(exchanges.map(({ response }) => response.headers['request-id']));
-      expect(events.filter((event) => event.request !== null && !requests.has(event.request.id)).map((event) => event.type)).toEqual(
-        [],
-      );
+      expect(
+        events.filter((event) => event.request !== null && !requests.has(event.request.id)).map((event) => event.type),
+      ).toEqual([]);
       const background = events.filter((event) => event.request === null);
       expect(background.map((event) => event.type).filter((type) => !BACKGROUND.includes(type))).toEqual([]);
     });
