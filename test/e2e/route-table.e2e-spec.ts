@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { createScopelessKey, eventually, expectError, without } from '../support/auth-helpers';
 import { bodyIdFields, concretePath, DocumentedOperation, documentedOperations, withField } from '../support/openapi-walk';
 import { pathSpellings } from '../support/path-spellings';
+import { objectMisfit } from '../support/event-schemas';
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { seedVerification } from '../support/verification-helpers';
@@ -1193,6 +1194,17 @@ describe('Route table: every documented route enforces authentication, scope and
       ).toEqual([]);
       const background = events.filter((event) => event.request === null);
       expect(background.map((event) => event.type).filter((type) => !BACKGROUND.includes(type))).toEqual([]);
+    });
+
+    it('writes every event as the OpenAPI document’s webhooks describe it (data.object fits its type’s schema)', async () => {
+      const events = await tenantEvents();
+      expect(new Set(events.map((event) => event.type)).size).toBeGreaterThanOrEqual(35);
+      for (const event of events) {
+        expect({ type: event.type, misfit: objectMisfit(document, event) }).toEqual({
+          type: event.type,
+          misfit: { undeclared: [], missing: [] },
+        });
+      }
     });
 
     it('writes the events of background work: the cascade run republished the product, then completed once', async () => {
