@@ -857,19 +857,19 @@ describe('Route table: every documented route enforces authentication, scope and
       'POST /v1/plans/{id}/copy': () => ['plan.created'],
       'POST /v1/subscriptions': () => ['subscription.created'],
       'POST /v1/subscriptions/{id}/cancel': () => ['subscription.canceled'],
-      // Publish now: the change, then the version (a plan's head it supersedes first; the walk's go-lives
-      // are first versions, none before them). A scheduled plan release is a version too; a product's has no type.
+      // Publish now: the version (a plan's head it supersedes first; the walk's go-lives are first versions, none
+      // before them), then the change. A scheduled plan release is a version too; a product's has no type.
       'POST /v1/changes': ({ body }) => {
         if (body.status === 'pending') return body.subject_kind === 'plan' ? ['plan.version.scheduled'] : [];
         const superseded: EventType[] = body.subject_kind === 'plan' && body.result.version > 1 ? ['plan.version.archived'] : [];
         return [
-          'change.applied',
           ...superseded,
           body.subject_kind === 'plan' ? 'plan.version.published' : 'product.version.published',
+          'change.applied',
         ];
       },
       'POST /v1/changes/{id}/cancel': ({ body }) =>
-        body.subject_kind === 'plan' ? ['change.canceled', 'plan.version.archived'] : ['change.canceled'],
+        body.subject_kind === 'plan' ? ['plan.version.archived', 'change.canceled'] : ['change.canceled'],
       // The working draft leaves the plan's history as an archived version (a product's has no type).
       'DELETE /v1/plans/{id}/draft': () => ['plan.version.archived'],
       // Each plan republished: its head superseded, then the new version live.

@@ -311,6 +311,9 @@ export class TypeOrmPlanRepository extends PlanRepository {
       });
     }
     for (const step of rest) await this.query(step.text, [...step.values]);
+    // Whatever brought a version live (publish, release, cascade, republish), its subscribers move in this transaction.
+    if (writes.wentLive.length > 0) await this.goLives.wentLive(tenant, s.id, writes.wentLive);
+    // After the subscribers' moves: their locks are taken before the events hold the workspace's sequence.
     // A deleted plan's versions are no longer read (plan.deleted says it); the others, as their GET answers now.
     const transitions = unreportedTransitions(plan.line);
     await this.events.publish(
@@ -321,8 +324,6 @@ export class TypeOrmPlanRepository extends PlanRepository {
           : [{ type: VERSION_EVENTS[row.status], read: (reader: Actor) => new GetPlanVersionQuery(reader, s.id, row.version) }],
       ),
     );
-    // Whatever brought a version live (publish, release, cascade, republish), its subscribers move in this transaction.
-    if (writes.wentLive.length > 0) await this.goLives.wentLive(tenant, s.id, writes.wentLive);
   }
 
   async versionExists(tenant: TenantKey, planId: string, versionId: string): Promise<boolean> {
