@@ -65,6 +65,25 @@ describe('Catalog events written by jobs', () => {
     expect(await events(tenant, 'change.*,product.version.*')).toHaveLength(before + 2);
   });
 
+  it('writes nothing when the job’s release fails (its change failed, its version errored: no type tells either)', async () => {
+    const tenant = await createTenant(t);
+    const api = new CatalogClient(t, tenant.auth);
+    await api.orgCost('base', { amount: '10' });
+    const extra = await api.orgCost('extra', { amount: '1' });
+    const product = await api.liveProduct('base * 2');
+    expect((await api.patch(`/v1/products/${product.id}`, { price_expression: 'base * 2 + extra' })).status).toBe(200);
+    const change = await scheduleDraft(api, product.id, new Date(clock.now().getTime() + HOUR));
+    expect((await api.delete(`/v1/costs/${extra.id}`)).status).toBe(204);
+    const before = await events(tenant, 'change.*,product.version.*');
+
+    clock.advance(HOUR + 1_000);
+    const key = { organizationId: tenant.organization_id, workspaceId: tenant.liveWorkspaceId };
+    await t.app.get(ProductReleases).fire({ ...key, productId: product.id, changeId: change.id });
+
+    expect((await body(api, `/v1/changes/${change.id}`)).status).toBe('failed');
+    expect(await events(tenant, 'change.*,product.version.*')).toEqual(before);
+  });
+
   it('writes the plan version events of a scheduled release, and of its firing by the job', async () => {
     const tenant = await createTenant(t);
     const api = new SubscriptionClient(new CatalogClient(t, tenant.auth), tenant);
