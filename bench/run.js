@@ -14,6 +14,7 @@ const BENCHMARKS = [
   'plans.js',
   'plan-migration.js',
   'noisy-neighbour.js',
+  'citus.js',
 ];
 
 let failed = false;

@@ -6,6 +6,8 @@ import { WalletClient } from '../support/wallet-helpers';
 import { ok, walletHotPathRound } from '../support/hot-path-round';
 import { CatalogClient, drainCascades } from '../support/catalog-helpers';
 import { SubscriptionClient } from '../support/subscription-helpers';
+import { eventually } from '../support/auth-helpers';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { assertCitusCoordinator } from './citus-database';
 
 /**
@@ -40,6 +42,11 @@ const HOT_PATH: Array<[string, RegExp]> = [
     'plan migration batch (moves and outcomes in one write)',
     /UPDATE plan_migration_outcomes o SET status = CASE WHEN u\.reason IS NULL/,
   ],
+  ['event write (the workspace sequence and the event rows)', /INSERT INTO event_sequences/],
+  ['webhook deliveries queued with the event', /INSERT INTO webhook_deliveries/],
+  ['webhook delivery claimed', /UPDATE webhook_deliveries SET lease_until/],
+  ['webhook delivery read (endpoint, payload)', /FROM webhook_deliveries d JOIN webhook_endpoints e/],
+  ['webhook delivery attempt recorded', /INSERT INTO webhook_delivery_attempts/],
 ];
 
 /**
@@ -57,7 +64,11 @@ const KNOWN_FAN_OUT: RegExp[] = [
 ];
 
 /** Scheduled sweeps, not request paths. */
-const BACKGROUND = [/FROM promotional_lots\s+WHERE remaining > 0 AND expires_at/, /DELETE FROM idempotency_records/];
+const BACKGROUND = [
+  /FROM promotional_lots\s+WHERE remaining > 0 AND expires_at/,
+  /DELETE FROM idempotency_records/,
+  /FROM webhook_deliveries WHERE status = 'pending' AND \(\(lease_until IS NOT NULL/,
+];
 
 /**
  * The test helpers' own reads that find the pending cascade work and the migration's due outcomes
@@ -88,6 +99,7 @@ describe('Single-shard plans of the hot paths on Citus', () => {
   let hot: string;
   let other: string;
   let worker: { id: string; secret: string };
+  let receiver: WebhookReceiver;
   const sent: string[] = [];
   const multiTask: string[] = [];
   let capturing = false;
@@ -124,6 +136,9 @@ describe('Single-shard plans of the hot paths on Citus', () => {
     hot = (await root.customerWithWallet('USD', 'Hot customer')).wallet.id;
     other = (await root.customerWithWallet('USD', 'Other customer')).wallet.id;
     await root.ok(hot, 'credit', { amount: '1000.00', source: 'PAYMENT' });
+    // Every event of the organization goes to a local receiver: the event writes and the deliveries are hot paths too.
+    receiver = await new WebhookReceiver().start();
+    await ok(root.post('/v1/webhook_endpoints', { url: receiver.url('/ok-router'), enabled_events: ['*'] }));
     worker = await createKey(t, tenant.auth, {
       name: 'router worker',
       scopes: ['wallets:read', 'wallets:write', 'customers:read', 'customers:write', 'plans:read', 'plans:write'],
@@ -134,6 +149,7 @@ describe('Single-shard plans of the hot paths on Citus', () => {
     Client.prototype.emit = emit;
     Client.prototype.query = query;
     await t?.app.close();
+    await receiver?.close();
   });
 
   /**
@@ -179,6 +195,12 @@ describe('Single-shard plans of the hot paths on Citus', () => {
     }
     await catalogRound(new SubscriptionClient(new CatalogClient(t, tenant.auth), tenant));
     await t.app.get(OutboxRelay).wake();
+    // The last customer's event delivered: deliveries ran while the statements were recorded.
+    await eventually(
+      async () =>
+        receiver.on('/ok-router').some((request) => request.body.includes(`Router customer ${RUNS - 1}`)) ? true : undefined,
+      30_000,
+    );
     capturing = false;
 
     // Each hot statement was sent (the test cannot pass by sending nothing) …

@@ -55,7 +55,7 @@ describe('Moving a tenant to another worker under load (Citus)', () => {
     const logDestination = new Writable({
       write(chunk: Buffer, _encoding, done) {
         for (const line of chunk.toString('utf8').split('\n'))
-          if (line.includes('"level":50')) serverErrors.push(line.slice(0, 2000));
+          if (line.includes('"level":"error"')) serverErrors.push(line.slice(0, 2000));
         done();
       },
     });

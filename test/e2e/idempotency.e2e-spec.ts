@@ -355,6 +355,59 @@ describe('Idempotency of authenticated POSTs', () => {
       expect(after.transactions).toEqual([retried.body]);
       expect(after.wallet).toEqual(expect.objectContaining({ cash_balance: '5.00' }));
     });
+
+    /**
+     * A trigger that fails the customer's INSERT with a deadlock (40P01) until a moment `failFor`
+     * milliseconds from now: what a tenant's shards moving on Citus do to its transactions for a few
+     * seconds (test/citus/tenant-move).
+     */
+    async function deadlockingCustomerInserts(externalId: string, failFor: number): Promise<() => Promise<void>> {
+      const name = `deadlock_${randomBytes(4).toString('hex')}`;
+      await db.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.external_id = '${externalId}' AND clock_timestamp() < '${new Date(Date.now() + failFor).toISOString()}'::timestamptz THEN
+            RAISE EXCEPTION 'deadlock detected (test)' USING ERRCODE = 'deadlock_detected';
+          END IF;
+          RETURN NEW;
+        END $$`);
+      await db.query(`CREATE TRIGGER ${name} BEFORE INSERT ON customers FOR EACH ROW EXECUTE FUNCTION ${name}()`);
+      return async () => {
+        await db.query(`DROP TRIGGER ${name} ON customers`);
+        await db.query(`DROP FUNCTION ${name}()`);
+      };
+    }
+
+    it('runs a transaction that keeps deadlocking for 4 s again until it commits: one 201, one customer', async () => {
+      const externalId = `deadlocked-${idem()}`;
+      const drop = await deadlockingCustomerInserts(externalId, 4000);
+      try {
+        const started = Date.now();
+        const created = await postCustomer({ name: 'Patient', currency: 'EUR', external_id: externalId }, idem());
+        expect(created.status).toBe(201);
+        expect(created.body).toEqual(expect.objectContaining({ object: 'customer', external_id: externalId }));
+        expect(Date.now() - started).toBeGreaterThanOrEqual(3500);
+        expect(await customersWithExternalId(externalId)).toBe(1);
+      } finally {
+        await drop();
+      }
+    });
+
+    it('answers 503 DATABASE_UNAVAILABLE with Retry-After when the deadlocks outlast 10 s: nothing kept, the key is free', async () => {
+      const externalId = `deadlocked-${idem()}`;
+      const key = idem();
+      const drop = await deadlockingCustomerInserts(externalId, 60_000);
+      try {
+        const refused = await postCustomer({ name: 'Unlucky', currency: 'EUR', external_id: externalId }, key);
+        expectError(refused, 503, 'api_error', 'DATABASE_UNAVAILABLE');
+        expect(refused.headers['retry-after']).toBe('1');
+        expect(await recordsForKey(key)).toBe(0);
+        expect(await customersWithExternalId(externalId)).toBe(0);
+      } finally {
+        await drop();
+      }
+      const retried = await postCustomer({ name: 'Unlucky', currency: 'EUR', external_id: externalId }, key);
+      expect(retried.status).toBe(201);
+    });
   });
 
   describe('scope: (principal, workspace, key); the route and its parameters are part of the request', () => {

@@ -308,7 +308,7 @@ describe.each(SKEWS.map((skew) => [skew]))(
       const lifetimeIs12Hours = Math.abs(Date.parse(signedIn.body.expires_at) - now.getTime() - 12 * HOUR) < 2 * SECOND;
       // A session near its end: brought forward before its first use (so no instance caches the old end).
       const [{ expires_at: endsAt }] = await db.query(
-        `WITH moved AS (UPDATE sessions SET expires_at = clock_timestamp() + make_interval(secs => $2) WHERE id = $1 RETURNING expires_at)
+        `WITH moved AS (UPDATE sessions SET expires_at = now() + make_interval(secs => $2) WHERE id = $1 RETURNING expires_at)
        SELECT expires_at FROM moved`,
         [signedIn.body.id, SHORT / 1000],
       );
@@ -477,12 +477,12 @@ describe.each(SKEWS.map((skew) => [skew]))(
           .expect(201);
       }
       await db.query(
-        `UPDATE idempotency_records SET created_at = clock_timestamp() - make_interval(secs => $2)
+        `UPDATE idempotency_records SET created_at = now() - make_interval(secs => $2)
         WHERE organization_id = $1 AND idempotency_key = $3`,
         [tenant.organization_id, (IDEMPOTENCY_RETENTION_MS - 2 * MINUTE) / 1000, young],
       );
       await db.query(
-        `UPDATE idempotency_records SET created_at = clock_timestamp() - make_interval(secs => $2)
+        `UPDATE idempotency_records SET created_at = now() - make_interval(secs => $2)
         WHERE organization_id = $1 AND idempotency_key = $3`,
         [tenant.organization_id, (IDEMPOTENCY_RETENTION_MS + 2 * MINUTE) / 1000, old],
       );

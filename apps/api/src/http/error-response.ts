@@ -1,5 +1,12 @@
 import { HttpException } from '@nestjs/common';
-import { DomainError, DomainErrorKind, FieldError, isDatabaseUnavailable, StaleWriteError } from '@app/shared-kernel';
+import {
+  DomainError,
+  DomainErrorKind,
+  FieldError,
+  isDatabaseUnavailable,
+  isTransientWriteFailure,
+  StaleWriteError,
+} from '@app/shared-kernel';
 
 export interface ErrorBody {
   error: {
@@ -118,13 +125,14 @@ export function toErrorResponse(error: unknown, requestId: string): ErrorRespons
   const domainError = error instanceof DomainError ? error : frameworkError(error);
   const known =
     domainError ??
-    (isDatabaseUnavailable(error)
-      ? new DomainError('unavailable', 'DATABASE_UNAVAILABLE', 'The database is unavailable: retry shortly.', {
-          details: { retry_after_seconds: 1 },
-        })
-      : error instanceof StaleWriteError
-        ? // A keyed POST runs again first (IdempotencyInterceptor); this is what is left after that, or a PATCH.
-          new DomainError('conflict', 'CONFLICT', 'The resource changed while this request ran: send it again.')
+    (error instanceof StaleWriteError
+      ? // A keyed POST runs again first (IdempotencyInterceptor); this is what is left after that, or a PATCH.
+        new DomainError('conflict', 'CONFLICT', 'The resource changed while this request ran: send it again.')
+      : isDatabaseUnavailable(error) || isTransientWriteFailure(error)
+        ? // Down, or (after a keyed POST's retries) still deadlocking or waiting on locks: busy, not broken.
+          new DomainError('unavailable', 'DATABASE_UNAVAILABLE', 'The database is unavailable: retry shortly.', {
+            details: { retry_after_seconds: 1 },
+          })
         : new DomainError('internal', 'INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.'));
   const { status, type } = KIND_TO_HTTP[known.kind];
   return {

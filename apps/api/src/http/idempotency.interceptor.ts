@@ -27,14 +27,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Response headers worth replaying; the rest (request id, rate limits) belong to the retry. */
 const REPLAYED_HEADERS = ['location'];
 /**
- * Runs of a keyed request's transaction when it fails as a whole (a stale guarded write, a
- * deadlock, a serialization failure, a shard placement that moved under it): rolled back and run
- * again, after a short pause growing with each attempt (about 3 s in all), before the failure
- * reaches the client.
+ * How long a keyed request's transaction keeps running again when it fails as a whole (a stale
+ * guarded write, a deadlock, a serialization failure, a shard placement that moved under it):
+ * rolled back and run again after a pause growing with each attempt, up to a quarter of a second,
+ * before the failure reaches the client. Ten seconds, the lock_timeout: a tenant's shards moving
+ * on Citus deadlock its transactions against the switch-over again and again for a few seconds.
  */
-const TRANSACTION_ATTEMPTS = 8;
+const TRANSIENT_RETRY_BUDGET_MS = 10_000;
 const retryPause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, 20 * attempt * attempt + Math.random() * 20));
+  new Promise((resolve) => setTimeout(resolve, Math.min(20 * attempt * attempt, 250) + Math.random() * 20));
 
 /**
  * A route that changes nothing and answers the same request the same way (a render, an
@@ -149,11 +150,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
    * run is kept, and the key is still free.
    */
   private async execute(call: KeyedCall, next: CallHandler): Promise<string | Buffer> {
+    const started = performance.now();
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.txHost.withTransaction(() => this.runOnce(call, next));
       } catch (error) {
-        if (isTransientWriteFailure(error) && attempt < TRANSACTION_ATTEMPTS) {
+        if (isTransientWriteFailure(error) && performance.now() - started < TRANSIENT_RETRY_BUDGET_MS) {
           await retryPause(attempt);
           continue;
         }

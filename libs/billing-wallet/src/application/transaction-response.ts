@@ -3,8 +3,39 @@ import { Wallet } from '../domain/wallet';
 import { TopUpView } from './top-up.commands';
 import { TransactionView } from './wallet.view';
 
-/** The contract's wallet transaction object; used by the HTTP edge and by approval results. */
-export function transactionResponse({ walletId, currency, entry }: TransactionView): Record<string, unknown> {
+/** The contract's wallet transaction object (api-contract.md "Transaction", the OpenAPI WalletTransactionDto). */
+// A type, not an interface: events and approval results take it as a Record<string, unknown>.
+export type TransactionJson = {
+  id: string;
+  object: 'wallet_transaction';
+  wallet_id: string;
+  type: string;
+  source: string | null;
+  amount: string;
+  currency: string;
+  cash_amount: string;
+  promotional_amount: string;
+  ending_cash_balance: string;
+  ending_promotional_balance: string;
+  reason: string | null;
+  reference: string | null;
+  transfer_id: string | null;
+  hold_id: string | null;
+  expires_at: string | null;
+  exchange_rate: Record<string, string> | null;
+  funding: {
+    promotional_lots: Array<{ lot_id: string; amount: string; expires_at: string | null }>;
+    cash: string;
+  } | null;
+  created_by: { type: string; id: string | null };
+  created_at: string;
+};
+
+/**
+ * The one builder of a ledger line's JSON: the HTTP edge, events and approval results answer it,
+ * and the ledger insert (wallet-rows.ts) stores it, re-encoding only what its columns keep apart.
+ */
+export function transactionResponse({ walletId, currency, entry }: TransactionView): TransactionJson {
   return {
     id: entry.id,
     object: 'wallet_transaction',

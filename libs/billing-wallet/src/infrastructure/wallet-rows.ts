@@ -1,5 +1,6 @@
 import { Money, sameTenant, SqlWrite } from '@app/shared-kernel';
 import { EntryType, LedgerEntry, PromotionalLot, Source, Wallet, WalletState } from '../domain/wallet';
+import { transactionResponse } from '../application/transaction-response';
 
 /**
  * The columns of a wallet read, with its open lots aggregated as JSON (one round trip). The lots
@@ -140,35 +141,19 @@ export function toEntry(row: TransactionRow): LedgerEntry {
   };
 }
 
+/**
+ * A ledger line as wallet_transactions stores it: the contract's JSON (transactionResponse, the one
+ * builder) with created_by in its two columns and funding under the key stored rows have always had
+ * (`lots`, which toEntry reads back). Keys without a column (`object`, `created_by`) are ignored by
+ * the insert's record definition.
+ */
 function entryRecord(wallet: Wallet, entry: LedgerEntry): Record<string, unknown> {
+  const line = transactionResponse({ walletId: wallet.id, currency: wallet.snapshot.currency, entry });
   return {
-    wallet_id: wallet.id,
-    id: entry.id,
-    type: entry.type,
-    source: entry.source,
-    amount: entry.amount.toString(),
-    currency: wallet.snapshot.currency,
-    cash_amount: entry.cashAmount.toString(),
-    promotional_amount: entry.promotionalAmount.toString(),
-    ending_cash_balance: entry.endingCash.toString(),
-    ending_promotional_balance: entry.endingPromotional.toString(),
-    reason: entry.reason,
-    reference: entry.reference,
-    transfer_id: entry.transferId,
-    hold_id: entry.holdId,
-    expires_at: entry.expiresAt?.toISOString() ?? null,
-    exchange_rate: entry.exchangeRate,
-    funding: entry.funding && {
-      lots: entry.funding.lots.map((lot) => ({
-        lot_id: lot.lotId,
-        amount: lot.amount.toString(),
-        expires_at: lot.expiresAt?.toISOString() ?? null,
-      })),
-      cash: entry.funding.cash.toString(),
-    },
-    created_by_type: entry.createdBy.type,
-    created_by_id: entry.createdBy.id,
-    created_at: entry.createdAt.toISOString(),
+    ...line,
+    funding: line.funding && { lots: line.funding.promotional_lots, cash: line.funding.cash },
+    created_by_type: line.created_by.type,
+    created_by_id: line.created_by.id,
   };
 }
 

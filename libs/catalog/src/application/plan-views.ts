@@ -4,6 +4,7 @@ import { Actor } from '@app/shared-kernel';
 import { allowanceKind } from '../domain/membership-terms';
 import { membershipColumns, MembershipRow, termsOf } from '../infrastructure/typeorm-plan.repository';
 import { VersionRef } from './catalog.views';
+import { planDetailColumns, PlanDetailFields, planDetailFields } from '../domain/plan-details';
 
 /**
  * The plan object of the API — the working view of model §4.2 — built from plan rows in one
@@ -29,16 +30,9 @@ export interface PlanMembershipView {
   unit_limit: string | null;
 }
 
-export interface PlanView {
+export interface PlanView extends PlanDetailFields {
   object: 'plan';
   id: string;
-  name: string;
-  description: string | null;
-  public_description: string | null;
-  external_id: string | null;
-  metadata: Record<string, unknown>;
-  custom_fields: Record<string, unknown>;
-  translations: Record<string, unknown>;
   tags: string[];
   price_cadence_unit: string;
   status: string;
@@ -54,15 +48,8 @@ export interface PlanView {
   products: PlanMembershipView[];
 }
 
-export interface PlanRow {
+export interface PlanRow extends PlanDetailFields {
   id: string;
-  name: string;
-  description: string | null;
-  public_description: string | null;
-  external_id: string | null;
-  metadata: Record<string, unknown>;
-  custom_fields: Record<string, unknown>;
-  translations: Record<string, unknown>;
   tags: string[];
   price_cadence_unit: string;
   status: string;
@@ -86,8 +73,7 @@ export interface PlanRow {
  */
 export const planColumns = (
   organization: string,
-) => `p.id, p.name, p.description, p.public_description, p.external_id, p.metadata,
-  p.custom_fields, p.translations, p.tags, p.price_cadence_unit, p.status, p.version, p.head_version_id, p.draft_version_id,
+) => `p.id, ${planDetailColumns('p').join(', ')}, p.tags, p.price_cadence_unit, p.status, p.version, p.head_version_id, p.draft_version_id,
   (SELECT d.version FROM plan_versions d WHERE d.organization_id = ${organization} AND d.workspace_id = p.workspace_id
       AND d.id = p.draft_version_id) AS draft_version,
   p.next_release_at, p.published_at, p.archived_at, p.created_at, p.updated_at`;
@@ -179,13 +165,7 @@ function planView(row: PlanRow, byVersion: Map<string, PlanMembershipView[]>): P
   return {
     object: 'plan',
     id: row.id,
-    name: row.name,
-    description: row.description,
-    public_description: row.public_description,
-    external_id: row.external_id,
-    metadata: row.metadata,
-    custom_fields: row.custom_fields,
-    translations: row.translations,
+    ...planDetailFields(row),
     tags: row.tags,
     price_cadence_unit: row.price_cadence_unit,
     status: row.status,

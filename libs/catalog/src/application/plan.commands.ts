@@ -1,19 +1,10 @@
 import { Command } from '@nestjs/cqrs';
 import { Actor } from '@app/shared-kernel';
 import { TermsInput, TrackMode } from '../domain/membership-terms';
+import { PlanDetails } from '../domain/plan-details';
 
 /** Plan fields as the API sends them; undefined: not sent; null: leave unchanged (create: none). */
-export interface PlanInput {
-  name?: string | null;
-  description?: string | null;
-  publicDescription?: string | null;
-  externalId?: string | null;
-  metadata?: Record<string, unknown> | null;
-  customFields?: Record<string, unknown> | null;
-  translations?: Record<string, unknown> | null;
-  tags?: string[] | null;
-  priceCadenceUnit?: string | null;
-}
+export type PlanInput = { [K in keyof PlanDetails]?: PlanDetails[K] | null } & { priceCadenceUnit?: string | null };
 
 export class CreatePlanCommand extends Command<string> {
   constructor(

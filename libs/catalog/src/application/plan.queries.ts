@@ -3,6 +3,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Actor, CursorCodec, DomainError, isUuid, keysetPage, Page, parseLimit } from '@app/shared-kernel';
 import { catalogNotFound } from '../domain/catalog-errors';
+import { planDetailColumns, PlanDetailFields, planDetailFields } from '../domain/plan-details';
 import { VERSION_COLUMNS, VersionRow } from '../infrastructure/version-rows';
 import { VersionLifecycleView } from './catalog.views';
 import { memberships, planColumns, PlanMembershipView, PlanRow, planViews, PlanView } from './plan-views';
@@ -10,16 +11,9 @@ import { lifecycleView } from './product.queries';
 
 export type { PlanMembershipView, PlanView } from './plan-views';
 
-export interface PlanVersionView extends VersionLifecycleView {
+export interface PlanVersionView extends VersionLifecycleView, PlanDetailFields {
   object: 'plan_version';
   plan_id: string;
-  name: string;
-  description: string | null;
-  public_description: string | null;
-  external_id: string | null;
-  metadata: Record<string, unknown>;
-  custom_fields: Record<string, unknown>;
-  translations: Record<string, unknown>;
   price_cadence_unit: string;
   usage_count?: number;
   products: PlanMembershipView[];
@@ -68,23 +62,17 @@ export class ListPlanVersionsQuery extends Query<Page<PlanVersionView>> {
   }
 }
 
-type PlanVersionRow = VersionRow & {
-  plan_id: string;
-  name: string;
-  description: string | null;
-  public_description: string | null;
-  external_id: string | null;
-  metadata: Record<string, unknown>;
-  custom_fields: Record<string, unknown>;
-  translations: Record<string, unknown>;
-  price_cadence_unit: string;
-  rank: number | null;
-  usage_count?: string;
-};
+type PlanVersionRow = VersionRow &
+  PlanDetailFields & {
+    plan_id: string;
+    price_cadence_unit: string;
+    rank: number | null;
+    usage_count?: string;
+  };
 
 const PLAN_VERSION_SELECT = `
-  SELECT ${VERSION_COLUMNS.map((column) => `v.${column}`).join(', ')}, v.plan_id, v.name, v.description, v.public_description, v.external_id,
-         v.metadata, v.custom_fields, v.translations, v.price_cadence_unit,
+  SELECT ${VERSION_COLUMNS.map((column) => `v.${column}`).join(', ')}, v.plan_id, ${planDetailColumns('v').join(', ')},
+         v.price_cadence_unit,
          CASE WHEN v.status = 'scheduled' THEN (SELECT count(*) FROM plan_versions q WHERE q.organization_id = v.organization_id
            AND q.workspace_id = v.workspace_id AND q.plan_id = v.plan_id AND q.status = 'scheduled' AND q.scheduled_for <= v.scheduled_for) END AS rank
     FROM plan_versions v`;
@@ -99,13 +87,7 @@ function planVersionView(row: PlanVersionRow, products: PlanMembershipView[]): P
     object: 'plan_version',
     ...lifecycleView(row),
     plan_id: row.plan_id,
-    name: row.name,
-    description: row.description,
-    public_description: row.public_description,
-    external_id: row.external_id,
-    metadata: row.metadata,
-    custom_fields: row.custom_fields,
-    translations: row.translations,
+    ...planDetailFields(row),
     price_cadence_unit: row.price_cadence_unit,
     ...(row.usage_count !== undefined ? { usage_count: Number(row.usage_count) } : {}),
     products,

@@ -2,22 +2,14 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, DomainError, newId } from '@app/shared-kernel';
 import { catalogConflict } from './catalog-errors';
 import { MembershipTerms, TrackMode } from './membership-terms';
+import { PlanDetails } from './plan-details';
+import { ContentRules, ReleaseFlow, wentLive } from './release-flow';
 import { CreatedBy, ReleaseNotes, VersionLine, VersionRecord } from './version-line';
+
+export type { PlanDetails } from './plan-details';
 
 export const PRICE_CADENCE_UNITS = ['week', 'month', 'year'] as const;
 export type PriceCadenceUnit = (typeof PRICE_CADENCE_UNITS)[number];
-
-/** Live fields: they change in place and never create a version (a version keeps them as they were at freeze). */
-export interface PlanDetails {
-  name: string;
-  description: string | null;
-  publicDescription: string | null;
-  externalId: string | null;
-  metadata: Record<string, unknown>;
-  customFields: Record<string, unknown>;
-  translations: Record<string, unknown>;
-  tags: string[];
-}
 
 export interface PlanMembership {
   productId: string;
@@ -69,6 +61,7 @@ export function planContentHash(content: PlanContent): string {
 /** A never-published plan's content when its draft opens on no base. */
 const INITIAL_CONTENT: PlanContent = { priceCadenceUnit: 'month', memberships: [] };
 const INITIAL_HASH = planContentHash(INITIAL_CONTENT);
+const CONTENT_RULES: ContentRules<PlanContent> = { initial: INITIAL_CONTENT, hash: planContentHash, copy: structuredClone };
 
 /**
  * A plan: live display fields, a version line, the content (cadence, membership terms) of its
@@ -76,20 +69,22 @@ const INITIAL_HASH = planContentHash(INITIAL_CONTENT);
  * membership (its track mode applies at once and survives versions).
  */
 export class Plan {
-  private readonly contentDirty = new Set<string>();
   private readonly resolved = new Map<string, ResolvedMembership[]>();
   private readonly trackingDirty = new Set<string>();
   /** Versions that went live since load, in order: subscribers tracking latest move to them. */
   private readonly wentLive: VersionRecord[] = [];
   private versionChecked: number | undefined;
+  private readonly flow: ReleaseFlow<PlanContent>;
 
   private constructor(
     private state: PlanState,
     readonly line: VersionLine,
-    private readonly contents: Map<string, PlanContent>,
+    contents: Map<string, PlanContent>,
     private readonly frozenDetails: Map<string, PlanDetails>,
     private readonly tracking: Map<string, Tracking>,
-  ) {}
+  ) {
+    this.flow = new ReleaseFlow(line, contents, CONTENT_RULES, 'plan');
+  }
 
   static restore(input: {
     state: PlanState;
@@ -159,7 +154,7 @@ export class Plan {
   }
 
   contentOf(versionId: string): PlanContent | undefined {
-    return this.contents.get(versionId);
+    return this.flow.contentOf(versionId);
   }
 
   detailsOf(versionId: string): PlanDetails {
@@ -169,7 +164,7 @@ export class Plan {
   /** The working view: the draft's content when a draft is open, else the head's, else the initial content. */
   get workingContent(): PlanContent {
     const row = this.line.draft ?? this.line.head;
-    return (row && this.contents.get(row.id)) ?? INITIAL_CONTENT;
+    return (row && this.flow.contentOf(row.id)) ?? INITIAL_CONTENT;
   }
 
   trackingOf(productId: string): Tracking | undefined {
@@ -179,9 +174,9 @@ export class Plan {
   get pendingWrites() {
     return {
       versions: this.line.changedRows(),
-      contents: [...this.contentDirty].map((id) => ({
+      contents: this.flow.changedVersionIds.map((id) => ({
         versionId: id,
-        content: this.contents.get(id) ?? null,
+        content: this.flow.contentOf(id) ?? null,
         details: this.detailsOf(id),
       })),
       resolved: [...this.resolved].map(([versionId, memberships]) => ({ versionId, memberships })),
@@ -225,16 +220,11 @@ export class Plan {
 
   openDraft(input: { baseVersionId?: string; now: Date; createdBy: CreatedBy }): VersionRecord {
     this.assertNotArchived();
-    const { draft, copyFrom, copied } = this.line.openDraft({ id: newId(), ...input });
-    if (copied) this.copyContent(copyFrom, draft.id);
-    return draft;
+    return this.flow.openDraft(input);
   }
 
   discardDraft(now: Date): VersionRecord {
-    const draft = this.line.discardDraft(now);
-    this.contents.delete(draft.id);
-    this.contentDirty.add(draft.id);
-    return draft;
+    return this.flow.discardDraft(now);
   }
 
   stageCadence(cadence: PriceCadenceUnit, now: Date, createdBy: CreatedBy): void {
@@ -305,14 +295,12 @@ export class Plan {
     scheduledFor?: Date;
     resolution?: PlanResolution;
   }): VersionRecord {
-    return this.line.assertCanGoLive({
+    return this.flow.assertCanGoLive({
       stagedVersionId: input.stagedVersionId,
       archived: this.archived,
       now: input.now,
       scheduledFor: input.scheduledFor,
-      checkContent: () => {
-        if (input.resolution && !input.resolution.ok) throw input.resolution.error;
-      },
+      refusal: input.resolution && !input.resolution.ok ? input.resolution.error : undefined,
     });
   }
 
@@ -321,12 +309,7 @@ export class Plan {
   ): VersionRecord {
     this.assertCanGoLive(input);
     this.freezeDetails(this.line.draft!.id);
-    const { published } = this.line.publishDraft({
-      at: input.now,
-      changeId: input.changeId,
-      releaseName: input.releaseName,
-      releaseNote: input.releaseNote,
-    });
+    const published = this.flow.publishDraft(input);
     this.recordGoLive(published, input.resolution, input.now);
     return published;
   }
@@ -355,31 +338,20 @@ export class Plan {
 
   /** A due release fires: the entity must not be archived and its content must still resolve. */
   fireRelease(versionId: string, resolution: PlanResolution, now: Date): { published?: VersionRecord; error?: DomainError } {
-    const error = this.archived
-      ? catalogConflict('PUBLISH_ENTITY_ARCHIVED', 'The plan is archived.')
-      : resolution.ok
-        ? undefined
-        : resolution.error;
-    if (error) {
-      const { draftFollowUp } = this.line.errorRelease(
-        versionId,
-        { code: error.code, message: error.message, details: error.details },
-        now,
-      );
-      if (draftFollowUp) this.copyContent(draftFollowUp.recopyFrom, this.line.draft!.id);
-      return { error };
-    }
-    const { published, draftFollowUp } = this.line.fireRelease(versionId);
-    if (draftFollowUp) this.copyContent(draftFollowUp.recopyFrom, this.line.draft!.id);
-    this.recordGoLive(published, resolution, now);
-    return { published };
+    const fired = this.flow.fireRelease(versionId, {
+      archived: this.archived,
+      refusal: resolution.ok ? undefined : resolution.error,
+      now,
+    });
+    if (fired.error) return { error: fired.error };
+    this.recordGoLive(fired.published, resolution, now);
+    return { published: fired.published };
   }
 
   cancelRelease(versionId: string, now: Date): { row: VersionRecord; dependents: VersionRecord[] } {
-    const { row, dependents, draftFollowUp } = this.line.cancelRelease(versionId, now);
-    if (draftFollowUp) this.copyContent(draftFollowUp.recopyFrom, this.line.draft!.id);
+    const canceled = this.flow.cancelRelease(versionId, now);
     this.state = { ...this.state, updatedAt: now };
-    return { row, dependents };
+    return canceled;
   }
 
   /**
@@ -401,9 +373,8 @@ export class Plan {
       cascadeSource: input.cascadeSource,
       createdBy: input.createdBy,
     });
-    this.contents.set(published.id, structuredClone(this.contents.get(head.id)!));
+    this.flow.keepHeadContent(published.id, head.id);
     this.frozenDetails.set(published.id, this.detailsOf(head.id));
-    this.contentDirty.add(published.id);
     this.recordGoLive(published, input.resolution, input.now);
     return published;
   }
@@ -427,9 +398,8 @@ export class Plan {
       createdBy: input.createdBy,
       error: { code: input.error.code, message: input.error.message, details: input.error.details },
     });
-    this.contents.set(row.id, structuredClone(this.contents.get(head.id)!));
+    this.flow.keepHeadContent(row.id, head.id);
     this.frozenDetails.set(row.id, this.detailsOf(head.id));
-    this.contentDirty.add(row.id);
     return row;
   }
 
@@ -444,17 +414,12 @@ export class Plan {
         this.setTracking(membership.productId, { trackMode: 'pinned', pinnedProductVersionId: membership.productVersionId });
       }
     }
-    this.state = {
-      ...this.state,
-      status: this.state.status === 'draft' ? 'active' : this.state.status,
-      publishedAt: published.effectiveFrom,
-      updatedAt: now,
-    };
+    this.state = wentLive(this.state, published, now);
   }
 
   private freezeDetails(versionId: string): void {
     this.frozenDetails.set(versionId, structuredClone(this.state.details));
-    this.contentDirty.add(versionId);
+    this.flow.touch(versionId);
   }
 
   private cancelQueue(now: Date): VersionRecord[] {
@@ -464,18 +429,8 @@ export class Plan {
   private stage(now: Date, createdBy: CreatedBy, edit: (content: PlanContent) => PlanContent): void {
     this.assertNotArchived();
     if (!this.line.draft) this.openDraft({ now, createdBy });
-    const draft = this.line.draft!;
-    const content = edit(this.contents.get(draft.id)!);
-    this.contents.set(draft.id, content);
-    this.contentDirty.add(draft.id);
-    this.line.touchDraft(planContentHash(content), now);
+    this.flow.stage(edit, now);
     this.state = { ...this.state, updatedAt: now };
-  }
-
-  private copyContent(fromVersionId: string | null, toVersionId: string): void {
-    const source = fromVersionId === null ? INITIAL_CONTENT : this.contents.get(fromVersionId)!;
-    this.contents.set(toVersionId, structuredClone(source));
-    this.contentDirty.add(toVersionId);
   }
 
   private setTracking(productId: string, tracking: Tracking): void {
@@ -491,6 +446,6 @@ export class Plan {
   }
 
   private assertNotArchived(): void {
-    if (this.archived) throw catalogConflict('ENTITY_ARCHIVED', 'The plan is archived; its content can no longer change.');
+    this.flow.assertNotArchived(this.archived);
   }
 }

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, DomainError, newId } from '@app/shared-kernel';
-import { catalogConflict, catalogNotFound } from './catalog-errors';
-import { applyDisplay, CostDisplay, CostDisplayChanges, CostRevision, CostValue, sameValue } from './cost-value';
+import { catalogConflict } from './catalog-errors';
+import { CostDisplay, CostDisplayChanges, CostValue, sameValue } from './cost-value';
+import { ProductCost, ProductCosts } from './product-costs';
+import { ContentRules, ReleaseFlow, wentLive } from './release-flow';
 import { CreatedBy, ReleaseNotes, VersionLine, VersionRecord } from './version-line';
+
+export type { ProductCost, ProductCostState } from './product-costs';
 
 /** A PRODUCT cost in a version's content: the cost and the revision this version holds. */
 export interface CostEntry {
@@ -33,20 +37,6 @@ export interface MaterializedCost {
 
 export type Materialization =
   { ok: true; unitPrice: string | null; costs: MaterializedCost[] } | { ok: false; error: DomainError };
-
-export type ProductCostState = 'active' | 'removed_in_draft' | 'removed';
-
-export interface ProductCost {
-  id: string;
-  key: string;
-  state: ProductCostState;
-  display: CostDisplay;
-  currentRevisionNo: number;
-  /** A frozen version (queued, live or archived) references it: it can no longer be hard-deleted. */
-  released: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 export interface ProductDetails {
   name: string;
@@ -80,6 +70,15 @@ export function productContentHash(content: ProductContent): string {
     .digest('hex');
 }
 
+const CONTENT_RULES: ContentRules<ProductContent> = {
+  initial: INITIAL_CONTENT,
+  hash: productContentHash,
+  copy: (source) => ({
+    priceExpression: source.priceExpression,
+    entries: source.entries.map((entry) => ({ ...entry })),
+    notBefore: null,
+  }),
+};
 const INITIAL_HASH = productContentHash(INITIAL_CONTENT);
 
 /**
@@ -88,18 +87,17 @@ const INITIAL_HASH = productContentHash(INITIAL_CONTENT);
  * draft, opening one on the head when none is open.
  */
 export class Product {
-  private readonly contentDirty = new Set<string>();
   private readonly materialized = new Map<string, { unitPrice: string | null; costs: MaterializedCost[] }>();
-  private readonly newRevisions: CostRevision[] = [];
-  private readonly costsDirty = new Set<string>();
-  private readonly costsDeleted = new Set<string>();
+  private readonly flow: ReleaseFlow<ProductContent>;
 
   private constructor(
     private state: ProductState,
     readonly line: VersionLine,
-    private readonly contents: Map<string, ProductContent>,
-    private readonly costs: Map<string, ProductCost>,
-  ) {}
+    contents: Map<string, ProductContent>,
+    private readonly costs: ProductCosts,
+  ) {
+    this.flow = new ReleaseFlow(line, contents, CONTENT_RULES, 'product');
+  }
 
   static restore(input: {
     state: ProductState;
@@ -112,7 +110,7 @@ export class Product {
       { ...input.state },
       VersionLine.restore({ nextVersionNo: input.nextVersionNo, initialHash: INITIAL_HASH, rows: input.versions }),
       new Map(input.contents),
-      new Map(input.costs.map((cost) => [cost.id, { ...cost }])),
+      new ProductCosts(new Map(input.costs.map((cost) => [cost.id, { ...cost }]))),
     );
   }
 
@@ -131,7 +129,7 @@ export class Product {
       },
       VersionLine.start(INITIAL_HASH),
       new Map(),
-      new Map(),
+      new ProductCosts(new Map()),
     );
   }
 
@@ -148,21 +146,19 @@ export class Product {
   }
 
   contentOf(versionId: string): ProductContent | undefined {
-    return this.contents.get(versionId);
+    return this.flow.contentOf(versionId);
   }
 
   get draftContent(): ProductContent | undefined {
-    const draft = this.line.draft;
-    return draft && this.contents.get(draft.id);
+    return this.flow.draftContent;
   }
 
   cost(costId: string): ProductCost | undefined {
-    const cost = this.costs.get(costId);
-    return cost && !this.costsDeleted.has(costId) ? cost : undefined;
+    return this.costs.get(costId);
   }
 
   get allCosts(): ProductCost[] {
-    return [...this.costs.values()].filter((cost) => !this.costsDeleted.has(cost.id));
+    return this.costs.all;
   }
 
   /** For the repository: what changed since load. */
@@ -170,11 +166,9 @@ export class Product {
     return {
       versions: this.line.changedRows(),
       /** `content: null`: the version's content rows are gone (a discarded draft). */
-      contents: [...this.contentDirty].map((id) => ({ versionId: id, content: this.contents.get(id) ?? null })),
+      contents: this.flow.changedVersionIds.map((id) => ({ versionId: id, content: this.flow.contentOf(id) ?? null })),
       materialized: [...this.materialized].map(([versionId, result]) => ({ versionId, ...result })),
-      costs: [...this.costsDirty].filter((id) => !this.costsDeleted.has(id)).map((id) => this.costs.get(id)!),
-      deletedCosts: [...this.costsDeleted],
-      revisions: this.newRevisions,
+      ...this.costs.pendingWrites,
     };
   }
 
@@ -193,16 +187,13 @@ export class Product {
 
   openDraft(input: { baseVersionId?: string; now: Date; createdBy: CreatedBy }): VersionRecord {
     this.assertNotArchived();
-    const { draft, copyFrom, copied } = this.line.openDraft({ id: newId(), ...input });
-    if (copied) this.copyContent(copyFrom, draft.id);
+    const draft = this.flow.openDraft(input);
     this.recomputeCostStates(input.now);
     return draft;
   }
 
   discardDraft(now: Date): VersionRecord {
-    const draft = this.line.discardDraft(now);
-    this.contents.delete(draft.id);
-    this.contentDirty.add(draft.id);
+    const draft = this.flow.discardDraft(now);
     this.recomputeCostStates(now);
     return draft;
   }
@@ -222,22 +213,7 @@ export class Product {
     this.assertNotArchived();
     // Open first: the cost must not exist while an opening draft recomputes cost states.
     this.ensureDraft(input.now, input.createdBy);
-    if (this.allCosts.some((cost) => cost.key === input.key && cost.state !== 'removed')) {
-      throw catalogConflict('ALREADY_EXISTS', `This product already has a cost with the key "${input.key}".`, { param: 'key' });
-    }
-    const cost: ProductCost = {
-      id: newId(),
-      key: input.key,
-      state: 'active',
-      display: input.display,
-      currentRevisionNo: 0,
-      released: false,
-      createdAt: input.now,
-      updatedAt: input.now,
-    };
-    this.costs.set(cost.id, cost);
-    this.costsDirty.add(cost.id);
-    const revision = this.appendRevision(cost, input.value, input.effectiveAt, input.now, input.createdBy);
+    const { cost, revision } = this.costs.create(input);
     this.stage(input.now, input.createdBy, (content) => ({
       ...content,
       entries: [...content.entries, { key: cost.key, costId: cost.id, revisionNo: revision.revisionNo, value: input.value }],
@@ -248,7 +224,7 @@ export class Product {
 
   /** A value save stages a new revision in the working draft; it reaches billing when the draft goes live. */
   stageCostValue(costId: string, value: CostValue, effectiveAt: Date, now: Date, createdBy: CreatedBy): void {
-    const cost = this.requireCost(costId);
+    const cost = this.costs.require(costId);
     if (cost.state !== 'active') {
       throw catalogConflict('COST_NOT_ACTIVE', 'Only an active cost takes a new value; restore it first.');
     }
@@ -261,7 +237,7 @@ export class Product {
     const revisionNo =
       base && sameValue(base.value, value) && base.value.kind === value.kind
         ? base.revisionNo
-        : this.appendRevision(cost, value, effectiveAt, now, createdBy).revisionNo;
+        : this.costs.appendRevision(cost, value, effectiveAt, now, createdBy).revisionNo;
     this.stage(now, createdBy, (current) => ({
       ...current,
       entries: current.entries.map((candidate) =>
@@ -274,10 +250,7 @@ export class Product {
   }
 
   editCostDisplay(costId: string, changes: CostDisplayChanges, now: Date): void {
-    const cost = this.requireCost(costId);
-    if (cost.state === 'removed')
-      throw catalogConflict('COST_NOT_ACTIVE', 'This cost has left billing; it can no longer be edited.');
-    this.putCost({ ...cost, display: applyDisplay(cost.display, changes), updatedAt: now });
+    this.costs.editDisplay(costId, changes, now);
   }
 
   /**
@@ -285,7 +258,7 @@ export class Product {
    * released is deleted with its revisions. Removing a removed cost changes nothing.
    */
   removeCost(costId: string, now: Date, createdBy: CreatedBy): void {
-    const cost = this.requireCost(costId);
+    const cost = this.costs.require(costId);
     if (cost.state !== 'active') return;
     this.assertNotArchived();
     this.ensureDraft(now, createdBy);
@@ -293,22 +266,15 @@ export class Product {
       ...content,
       entries: content.entries.filter((entry) => entry.costId !== costId),
     }));
-    if (!cost.released) {
-      this.costsDeleted.add(costId);
-      this.newRevisions.splice(
-        0,
-        this.newRevisions.length,
-        ...this.newRevisions.filter((revision) => revision.costId !== costId),
-      );
-    }
+    if (!cost.released) this.costs.deleteUnreleased(costId);
   }
 
   /** Back into the working draft with the head's revision; 409 when the head does not carry the cost. */
   restoreCost(costId: string, now: Date, createdBy: CreatedBy): void {
-    const cost = this.requireCost(costId);
+    const cost = this.costs.require(costId);
     if (cost.state === 'active') return;
     const head = this.line.head;
-    const headEntry = head && this.contents.get(head.id)?.entries.find((entry) => entry.costId === costId);
+    const headEntry = head && this.flow.contentOf(head.id)?.entries.find((entry) => entry.costId === costId);
     if (!headEntry) {
       throw catalogConflict('COST_KEY_NOT_IN_HEAD', `The live version does not carry the key "${cost.key}" for this cost.`, {
         details: { key: cost.key },
@@ -331,15 +297,13 @@ export class Product {
     scheduledFor?: Date;
     materialization?: Materialization;
   }): VersionRecord {
-    return this.line.assertCanGoLive({
+    return this.flow.assertCanGoLive({
       stagedVersionId: input.stagedVersionId,
       archived: this.archived,
       now: input.now,
       scheduledFor: input.scheduledFor,
       notBefore: this.draftContent?.notBefore ?? null,
-      checkContent: () => {
-        if (input.materialization && !input.materialization.ok) throw input.materialization.error;
-      },
+      refusal: input.materialization && !input.materialization.ok ? input.materialization.error : undefined,
     });
   }
 
@@ -347,12 +311,7 @@ export class Product {
     input: { stagedVersionId: string; changeId: string; now: Date; materialization: Materialization } & ReleaseNotes,
   ): VersionRecord {
     this.assertCanGoLive({ ...input });
-    const { published } = this.line.publishDraft({
-      at: input.now,
-      changeId: input.changeId,
-      releaseName: input.releaseName,
-      releaseNote: input.releaseNote,
-    });
+    const published = this.flow.publishDraft(input);
     this.recordGoLive(published, input.materialization, input.now);
     return published;
   }
@@ -380,33 +339,24 @@ export class Product {
     materialization: Materialization,
     now: Date,
   ): { published?: VersionRecord; error?: DomainError } {
-    const error = this.archived
-      ? catalogConflict('PUBLISH_ENTITY_ARCHIVED', 'The product is archived.')
-      : materialization.ok
-        ? undefined
-        : materialization.error;
-    if (error) {
-      const { draftFollowUp } = this.line.errorRelease(
-        versionId,
-        { code: error.code, message: error.message, details: error.details },
-        now,
-      );
-      if (draftFollowUp) this.copyContent(draftFollowUp.recopyFrom, this.line.draft!.id);
+    const fired = this.flow.fireRelease(versionId, {
+      archived: this.archived,
+      refusal: materialization.ok ? undefined : materialization.error,
+      now,
+    });
+    if (fired.error) {
       this.recomputeCostStates(now);
-      return { error };
+      return { error: fired.error };
     }
-    const { published, draftFollowUp } = this.line.fireRelease(versionId);
-    if (draftFollowUp) this.copyContent(draftFollowUp.recopyFrom, this.line.draft!.id);
-    this.recordGoLive(published, materialization, now);
-    return { published };
+    this.recordGoLive(fired.published, materialization, now);
+    return { published: fired.published };
   }
 
   cancelRelease(versionId: string, now: Date): { row: VersionRecord; dependents: VersionRecord[] } {
-    const { row, dependents, draftFollowUp } = this.line.cancelRelease(versionId, now);
-    if (draftFollowUp) this.copyContent(draftFollowUp.recopyFrom, this.line.draft!.id);
+    const canceled = this.flow.cancelRelease(versionId, now);
     this.recomputeCostStates(now);
     this.state = { ...this.state, updatedAt: now };
-    return { row, dependents };
+    return canceled;
   }
 
   /**
@@ -432,8 +382,7 @@ export class Product {
           details: input.materialization.error.details,
         },
       });
-      this.contents.set(errored.id, { ...this.contents.get(head.id)!, notBefore: null });
-      this.contentDirty.add(errored.id);
+      this.flow.keepHeadContent(errored.id, head.id);
       return { errored };
     }
     const { published } = this.line.republish({
@@ -443,8 +392,7 @@ export class Product {
       cascadeSource: input.cascadeSource,
       createdBy: input.createdBy,
     });
-    this.contents.set(published.id, { ...this.contents.get(head.id)!, notBefore: null });
-    this.contentDirty.add(published.id);
+    this.flow.keepHeadContent(published.id, head.id);
     this.recordGoLive(published, input.materialization, input.now);
     return { published };
   }
@@ -454,29 +402,17 @@ export class Product {
     this.materialized.set(published.id, { unitPrice: materialization.unitPrice, costs: materialization.costs });
     this.markReleased(published.id);
     this.recomputeCostStates(now);
-    this.state = {
-      ...this.state,
-      status: this.state.status === 'draft' ? 'active' : this.state.status,
-      publishedAt: published.effectiveFrom,
-      updatedAt: now,
-    };
+    this.state = wentLive(this.state, published, now);
   }
 
   private markReleased(versionId: string): void {
-    for (const entry of this.contents.get(versionId)?.entries ?? []) {
-      const cost = this.costs.get(entry.costId);
-      if (cost && !cost.released) this.putCost({ ...cost, released: true });
-    }
+    this.costs.markReleased(this.flow.contentOf(versionId)?.entries.map((entry) => entry.costId) ?? []);
   }
 
   private stage(now: Date, createdBy: CreatedBy, edit: (content: ProductContent) => ProductContent): void {
     this.assertNotArchived();
     this.ensureDraft(now, createdBy);
-    const draft = this.line.draft!;
-    const content = edit(this.contents.get(draft.id)!);
-    this.contents.set(draft.id, content);
-    this.contentDirty.add(draft.id);
-    this.line.touchDraft(productContentHash(content), now);
+    this.flow.stage(edit, now);
     this.recomputeCostStates(now);
     this.state = { ...this.state, updatedAt: now };
   }
@@ -485,70 +421,25 @@ export class Product {
     if (!this.line.draft) this.openDraft({ now, createdBy });
   }
 
-  private copyContent(fromVersionId: string | null, toVersionId: string): void {
-    const source = fromVersionId === null ? INITIAL_CONTENT : this.contents.get(fromVersionId)!;
-    this.contents.set(toVersionId, {
-      priceExpression: source.priceExpression,
-      entries: source.entries.map((entry) => ({ ...entry })),
-      notBefore: null,
-    });
-    this.contentDirty.add(toVersionId);
-  }
-
   /** The entry the draft's base holds for a cost (what a staged value is compared with). */
   private baseEntryOf(costId: string): CostEntry | undefined {
     const baseId = this.line.draft?.baseVersionId;
-    return baseId ? this.contents.get(baseId)?.entries.find((entry) => entry.costId === costId) : undefined;
+    return baseId ? this.flow.contentOf(baseId)?.entries.find((entry) => entry.costId === costId) : undefined;
   }
 
-  /** Model §3.4: a PRODUCT cost's state follows where it is (draft, head, queue). */
+  /** Where each cost is (the draft, the head, the queue), for the costs' states to follow. */
   private recomputeCostStates(now: Date): void {
     const draft = this.line.draft;
     const live = [this.line.head, ...this.line.queue].filter((row): row is VersionRecord => row !== undefined);
-    const inDraft = new Set(draft ? this.contents.get(draft.id)!.entries.map((entry) => entry.costId) : []);
-    const inLive = new Set(live.flatMap((row) => this.contents.get(row.id)?.entries.map((entry) => entry.costId) ?? []));
-    for (const cost of this.allCosts) {
-      let state: ProductCostState;
-      if (draft) state = inDraft.has(cost.id) ? 'active' : inLive.has(cost.id) ? 'removed_in_draft' : 'removed';
-      else state = inLive.has(cost.id) ? 'active' : 'removed';
-      if (state === 'removed' && !cost.released) {
-        // Created in a draft that is gone: it never reached a frozen version.
-        this.costsDeleted.add(cost.id);
-        continue;
-      }
-      if (state !== cost.state) this.putCost({ ...cost, state, updatedAt: now });
-    }
-  }
-
-  private appendRevision(cost: ProductCost, value: CostValue, effectiveAt: Date, now: Date, createdBy: CreatedBy): CostRevision {
-    const revision: CostRevision = {
-      id: newId(),
-      costId: cost.id,
-      revisionNo: cost.currentRevisionNo + 1,
-      kind: 'value',
-      value,
-      effectiveAt,
-      createdBy: { type: createdBy.type, id: createdBy.id },
-      createdAt: now,
-    };
-    this.putCost({ ...this.costs.get(cost.id)!, currentRevisionNo: revision.revisionNo, updatedAt: now });
-    this.newRevisions.push(revision);
-    return revision;
-  }
-
-  private putCost(cost: ProductCost): void {
-    this.costs.set(cost.id, cost);
-    this.costsDirty.add(cost.id);
-  }
-
-  private requireCost(costId: string): ProductCost {
-    const cost = this.cost(costId);
-    if (!cost) throw catalogNotFound(undefined, 'cost');
-    return cost;
+    const costIds = (versionId: string) => this.flow.contentOf(versionId)?.entries.map((entry) => entry.costId) ?? [];
+    this.costs.recomputeStates(
+      { draft: draft ? new Set(costIds(draft.id)) : null, live: new Set(live.flatMap((row) => costIds(row.id))) },
+      now,
+    );
   }
 
   private assertNotArchived(): void {
-    if (this.archived) throw catalogConflict('ENTITY_ARCHIVED', 'The product is archived; its content can no longer change.');
+    this.flow.assertNotArchived(this.archived);
   }
 }
 

@@ -3,7 +3,8 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { Injectable } from '@nestjs/common';
 import { Actor, DomainError, isUuid, preparedQuery, SqlWrite } from '@app/shared-kernel';
 import { MembershipTerms, RefreshUnit } from '../domain/membership-terms';
-import { Plan, PlanContent, PlanDetails, PriceCadenceUnit, ResolvedMembership, Tracking } from '../domain/plan';
+import { Plan, PlanContent, PriceCadenceUnit, ResolvedMembership, Tracking } from '../domain/plan';
+import { planDetailColumns, PlanDetailFields, planDetailsOf, planDetailValues } from '../domain/plan-details';
 import { PlanRepository, TenantKey } from '../domain/repositories';
 import { PlanGoLiveListener } from '../domain/subscriber-ports';
 import { toVersionRecord, VERSION_COLUMNS, VersionRow, versionUpserts } from './version-rows';
@@ -18,15 +19,8 @@ const VERSION_EVENTS = {
   archived: 'plan.version.archived',
 } as const;
 
-interface PlanRow {
+interface PlanRow extends PlanDetailFields {
   id: string;
-  name: string;
-  description: string | null;
-  public_description: string | null;
-  external_id: string | null;
-  metadata: Record<string, unknown>;
-  custom_fields: Record<string, unknown>;
-  translations: Record<string, unknown>;
   tags: string[];
   status: Plan['snapshot']['status'];
   next_version_no: number;
@@ -38,12 +32,11 @@ interface PlanRow {
 }
 
 type PlanVersionRow = VersionRow &
-  Omit<
-    PlanRow,
-    'id' | 'status' | 'next_version_no' | 'published_at' | 'archived_at' | 'deleted_at' | 'created_at' | 'updated_at' | 'tags'
-  > & {
+  PlanDetailFields & {
     price_cadence_unit: PriceCadenceUnit;
   };
+
+const DETAIL_COLUMNS = planDetailColumns().join(', ');
 
 export interface MembershipRow {
   plan_version_id: string;
@@ -86,24 +79,6 @@ export function termsOf(row: MembershipRow): MembershipTerms {
   };
 }
 
-function detailsOf(
-  row: Pick<
-    PlanRow,
-    'name' | 'description' | 'public_description' | 'external_id' | 'metadata' | 'custom_fields' | 'translations'
-  > & { tags?: string[] },
-): PlanDetails {
-  return {
-    name: row.name,
-    description: row.description,
-    publicDescription: row.public_description,
-    externalId: row.external_id,
-    metadata: row.metadata,
-    customFields: row.custom_fields,
-    translations: row.translations,
-    tags: row.tags ?? [],
-  };
-}
-
 @Injectable()
 export class TypeOrmPlanRepository extends PlanRepository {
   constructor(
@@ -118,15 +93,14 @@ export class TypeOrmPlanRepository extends PlanRepository {
     if (!isUuid(planId)) return undefined;
     const params = [tenant.organizationId, tenant.workspaceId, planId];
     const [row] = await this.query<PlanRow>(
-      `SELECT id, name, description, public_description, external_id, metadata, custom_fields, translations, tags, status, next_version_no,
+      `SELECT id, ${DETAIL_COLUMNS}, tags, status, next_version_no,
               published_at, archived_at, deleted_at, created_at, updated_at
          FROM plans WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND deleted_at IS NULL FOR UPDATE`,
       params,
     );
     if (!row) return undefined;
     const versions = await this.query<PlanVersionRow>(
-      `SELECT ${VERSION_COLUMNS.join(', ')}, name, description, public_description, external_id, metadata, custom_fields, translations,
-              price_cadence_unit
+      `SELECT ${VERSION_COLUMNS.join(', ')}, ${DETAIL_COLUMNS}, price_cadence_unit
          FROM plan_versions
         WHERE organization_id = $1 AND workspace_id = $2 AND plan_id = $3
           AND (status <> 'archived' OR id IN (SELECT base_version_id FROM plan_versions
@@ -151,7 +125,7 @@ export class TypeOrmPlanRepository extends PlanRepository {
         organizationId: tenant.organizationId,
         workspaceId: tenant.workspaceId,
         id: row.id,
-        details: detailsOf(row),
+        details: planDetailsOf(row),
         status: row.status,
         publishedAt: row.published_at,
         archivedAt: row.archived_at,
@@ -177,7 +151,7 @@ export class TypeOrmPlanRepository extends PlanRepository {
         ]),
       ),
       frozenDetails: new Map(
-        versions.filter((version) => version.status !== 'draft').map((version) => [version.id, detailsOf(version)]),
+        versions.filter((version) => version.status !== 'draft').map((version) => [version.id, planDetailsOf(version)]),
       ),
       tracking: new Map(
         tracking.map((entry): [string, Tracking] => [
@@ -197,17 +171,17 @@ export class TypeOrmPlanRepository extends PlanRepository {
     const working = plan.workingContent;
     const steps: SqlWrite[] = [
       {
-        text: `INSERT INTO plans (organization_id, workspace_id, id, name, description, public_description, external_id, metadata, custom_fields,
-                 translations, tags, status, version, head_version_id, draft_version_id, next_version_no, next_release_at, published_at,
-                 archived_at, created_at, updated_at, deleted_at, price_cadence_unit)
+        text: `INSERT INTO plans (organization_id, workspace_id, id, ${DETAIL_COLUMNS}, tags, status, version, head_version_id,
+                 draft_version_id, next_version_no, next_release_at, published_at, archived_at, created_at, updated_at, deleted_at, price_cadence_unit)
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
                  CASE WHEN $18::timestamptz IS NOT NULL THEN GREATEST($18::timestamptz, $20::timestamptz) END, $19, $20,
                  GREATEST($21::timestamptz, $20::timestamptz), $22, $23)
                -- Updated and published never before creation, even when the clock stepped back
                -- (plans_updated_after_created): the proposed row and the stored one both meet the CHECK.
-               ON CONFLICT (organization_id, workspace_id, id) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description,
-                 public_description = EXCLUDED.public_description, external_id = EXCLUDED.external_id, metadata = EXCLUDED.metadata,
-                 custom_fields = EXCLUDED.custom_fields, translations = EXCLUDED.translations, tags = EXCLUDED.tags, status = EXCLUDED.status,
+               ON CONFLICT (organization_id, workspace_id, id) DO UPDATE SET
+                 ${planDetailColumns()
+                   .map((column) => `${column} = EXCLUDED.${column}`)
+                   .join(', ')}, tags = EXCLUDED.tags, status = EXCLUDED.status,
                  version = EXCLUDED.version, head_version_id = EXCLUDED.head_version_id, draft_version_id = EXCLUDED.draft_version_id,
                  next_version_no = EXCLUDED.next_version_no, next_release_at = EXCLUDED.next_release_at,
                  published_at = CASE WHEN EXCLUDED.published_at IS NOT NULL THEN GREATEST(EXCLUDED.published_at, plans.created_at) END,
@@ -219,13 +193,7 @@ export class TypeOrmPlanRepository extends PlanRepository {
         values: [
           ...tenantValues,
           s.id,
-          d.name,
-          d.description,
-          d.publicDescription,
-          d.externalId,
-          JSON.stringify(d.metadata),
-          JSON.stringify(d.customFields),
-          JSON.stringify(d.translations),
+          ...planDetailValues(d),
           d.tags,
           s.status,
           plan.version,
@@ -258,21 +226,12 @@ export class TypeOrmPlanRepository extends PlanRepository {
       });
       if (!content) continue;
       steps.push({
-        text: `UPDATE plan_versions SET price_cadence_unit = $4, name = $5, description = $6, public_description = $7, external_id = $8,
-                 metadata = $9, custom_fields = $10, translations = $11
+        text: `UPDATE plan_versions SET price_cadence_unit = $4,
+                 ${planDetailColumns()
+                   .map((column, index) => `${column} = $${5 + index}`)
+                   .join(', ')}
                WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
-        values: [
-          ...tenantValues,
-          versionId,
-          content.priceCadenceUnit,
-          details.name,
-          details.description,
-          details.publicDescription,
-          details.externalId,
-          JSON.stringify(details.metadata),
-          JSON.stringify(details.customFields),
-          JSON.stringify(details.translations),
-        ],
+        values: [...tenantValues, versionId, content.priceCadenceUnit, ...planDetailValues(details)],
       });
       steps.push(...membershipsInsert(tenantValues, versionId, content, resolved.get(versionId)));
       resolved.delete(versionId);

@@ -3,8 +3,8 @@ import { oneLine } from '@app/shared-kernel';
 import { EmailKind, exampleValues, substitute } from '../../domain/email-kinds';
 import { isReadableLogo } from '../../domain/logo';
 import { Block, DEFAULT_COLUMN_LABELS, LineItemColumn, TemplateDocument } from '../../domain/template-document';
-import { printable, PAGE_POINTS } from './layout';
-import { formatAmount, formatMoney, formatQuantity, formatRate, SampleDocument } from './sample-data';
+import { printable, PAGE_POINTS } from './display-list';
+import { formatAmount, formatMoney, formatRate, lineItemCell, SampleDocument } from './sample-data';
 import { escapeXml } from './svg-writer';
 
 const esc = (text: string) => escapeXml(printable(text)).replace(/\r?\n/g, '<br>');
@@ -75,14 +75,6 @@ function htmlBlock(block: Block, document: TemplateDocument, data: SampleDocumen
         .map((entry) => `<div><span>${esc(entry.label)}</span><strong>${esc(entry.value)}</strong></div>`)
         .join('')}</section>`;
     case 'line_items': {
-      const cell = (key: LineItemColumn, item: SampleDocument['lines'][number]) =>
-        ({
-          description: item.description,
-          quantity: formatQuantity(item.quantity),
-          unit_price: formatAmount(item.unitPrice),
-          tax_rate: formatRate(item.taxRate),
-          amount: formatAmount(item.amount),
-        })[key];
       const cls = (key: LineItemColumn) => (key === 'description' ? '' : ' class="num"');
       const head = block.columns
         .map(
@@ -93,7 +85,7 @@ function htmlBlock(block: Block, document: TemplateDocument, data: SampleDocumen
       const rows = data.lines
         .map(
           (item) =>
-            `<tr>${block.columns.map((column) => `<td${cls(column.key)}>${esc(cell(column.key, item))}</td>`).join('')}</tr>`,
+            `<tr>${block.columns.map((column) => `<td${cls(column.key)}>${esc(lineItemCell(column.key, item))}</td>`).join('')}</tr>`,
         )
         .join('\n');
       return `<section><table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table></section>`;

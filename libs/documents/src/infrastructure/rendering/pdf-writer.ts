@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { FontFace, parsedFont, sharedLayoutCache } from './fonts';
-import { Layout, Measurer } from './layout';
+import { Layout, Measurer } from './display-list';
 
 /**
  * Fixed document dates: the PDF's file identifier derives from them, so the same layout gives the

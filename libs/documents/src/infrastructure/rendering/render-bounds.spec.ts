@@ -1,9 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { DomainError } from '@app/shared-kernel';
 import { SYSTEM_TEMPLATES } from '../../domain/system-templates';
 import { TemplateDocument } from '../../domain/template-document';
 import { DocumentRenderer, RenderInput } from './document-renderer';
 import { RENDER_LIMITS } from './render-limits';
 import { RenderPool } from './render-pool';
+import { RENDER_THREAD_NICER_BY } from './render-thread-priority';
 
 const invoice = SYSTEM_TEMPLATES.find((template) => template.id === '00000000-0000-4000-8000-000000000001')!;
 const input = (document: TemplateDocument, lineCount?: number): RenderInput => ({
@@ -68,6 +70,29 @@ describe('render pool', () => {
       const refused = await pool.render({ input: input(dense, 1800), format: 'pdf' }).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(DomainError);
       expect((refused as DomainError).code).toBe('RENDER_LIMIT_EXCEEDED');
+    } finally {
+      await pool.onModuleDestroy();
+    }
+  });
+
+  /** Each thread of this process with its nice value (Linux: /proc/self/task/<tid>/stat, field 19). */
+  const threadNiceness = (): Map<number, number> =>
+    new Map(
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return [Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+      }),
+    );
+
+  it('runs renders on threads nicer than the event loop, which keeps its own priority', async () => {
+    const pool = new RenderPool();
+    try {
+      const before = threadNiceness();
+      const main = before.get(process.pid)!;
+      await pool.render({ input: input(invoice.document), format: 'svg' });
+      const renderThreads = [...threadNiceness()].filter(([tid]) => !before.has(tid));
+      expect(renderThreads.map(([, nice]) => nice)).toContain(Math.min(19, main + RENDER_THREAD_NICER_BY));
+      expect(threadNiceness().get(process.pid)).toBe(main);
     } finally {
       await pool.onModuleDestroy();
     }

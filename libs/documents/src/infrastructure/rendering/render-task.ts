@@ -1,5 +1,6 @@
 import { DomainError, DomainErrorKind, DomainErrorOptions } from '@app/shared-kernel';
 import { DocumentRenderer, RenderFormat, RenderInput } from './document-renderer';
+import { lowerRenderThreadPriority } from './render-thread-priority';
 
 /**
  * What a render worker is asked: one document in one format (`svg`: the first-page thumbnail;
@@ -14,6 +15,8 @@ export interface RenderJob {
 export type RenderOutcome =
   | { ok: true; body: Uint8Array }
   | { ok: false; refusal: { kind: DomainErrorKind; code: string; message: string; options: DomainErrorOptions } };
+
+lowerRenderThreadPriority();
 
 const renderer = new DocumentRenderer();
 

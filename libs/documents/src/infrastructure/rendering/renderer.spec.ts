@@ -2,7 +2,8 @@ import { SYSTEM_TEMPLATE_IDS, systemTemplate, SYSTEM_TEMPLATES } from '../../dom
 import { TemplateDocument } from '../../domain/template-document';
 import { PreviewCache } from '../../application/preview-cache';
 import { DocumentRenderer, RenderInput } from './document-renderer';
-import { LayoutEngine, printable } from './layout';
+import { printable } from './display-list';
+import { LayoutEngine } from './layout';
 import { newMeasurer } from './pdf-writer';
 import { formatAmount, sampleDocument } from './sample-data';
 import Big from 'big.js';

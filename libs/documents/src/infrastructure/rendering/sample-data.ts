@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { PrintedDocumentType } from '../../domain/document-template';
+import { LineItemColumn } from '../../domain/template-document';
 
 /**
  * Realistic sample data per document type, with fixed dates, numbers and ids: a preview of the
@@ -157,4 +158,15 @@ export function formatQuantity(value: Big): string {
 
 export function formatRate(rate: Big): string {
   return `${rate.times(100).toString()} %`;
+}
+
+/** A line item's cell as every render shows it (PDF, thumbnail and HTML alike). */
+export function lineItemCell(key: LineItemColumn, item: SampleLine): string {
+  return {
+    description: item.description,
+    quantity: formatQuantity(item.quantity),
+    unit_price: formatAmount(item.unitPrice),
+    tax_rate: formatRate(item.taxRate),
+    amount: formatAmount(item.amount),
+  }[key];
 }

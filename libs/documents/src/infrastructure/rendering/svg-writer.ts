@@ -1,4 +1,4 @@
-import { Layout, Measurer } from './layout';
+import { Layout, Measurer } from './display-list';
 
 /** Thumbnail width in CSS pixels; the height follows the page's aspect ratio. */
 export const THUMBNAIL_WIDTH = 240;
