@@ -53,12 +53,12 @@ describe('Catalog events written by jobs', () => {
 
     const fired = (await events(tenant, 'change.*,product.version.*')).slice(before);
     expect(fired.map((event) => [event.type, event.request])).toEqual([
-      ['change.applied', null],
       ['product.version.published', null],
+      ['change.applied', null],
     ]);
-    expect(fired[0].data.object).toEqual(await body(api, `/v1/changes/${change.id}`));
+    expect(fired[1].data.object).toEqual(await body(api, `/v1/changes/${change.id}`));
     const [live] = (await body(api, `/v1/products/${product.id}/versions`)).data;
-    expect(fired[1].data.object).toEqual(live);
+    expect(fired[0].data.object).toEqual(live);
     expect(live).toMatchObject({ status: 'published', origin: 'scheduled_release', change_id: change.id });
     // Firing again (a second instance's job) finds nothing due and writes nothing.
     await t.app.get(ProductReleases).fire({ ...key, productId: product.id, changeId: change.id });
@@ -103,13 +103,14 @@ describe('Catalog events written by jobs', () => {
 
     const fired = (await events(tenant, 'change.applied,plan.version.*')).filter((event) => event.request === null);
     expect(fired.map((event) => [event.type, event.data.object.version, event.data.object.status])).toEqual([
-      ['change.applied', undefined, 'applied'],
       ['plan.version.archived', 1, 'archived'],
       ['plan.version.published', 2, 'published'],
+      ['change.applied', undefined, 'applied'],
     ]);
-    expect(fired[1].data.object).toEqual(await body(api, `/v1/plans/${planId}/versions/1`));
-    expect(fired[2].data.object).toEqual(await body(api, `/v1/plans/${planId}/versions/2`));
-    expect(fired[2].sequence).toBeGreaterThan(scheduled.sequence);
+    expect(fired[0].data.object).toEqual(await body(api, `/v1/plans/${planId}/versions/1`));
+    expect(fired[1].data.object).toEqual(await body(api, `/v1/plans/${planId}/versions/2`));
+    expect(fired[2].data.object).toEqual(await body(api, `/v1/changes/${change.id}`));
+    expect(fired[0].sequence).toBeGreaterThan(scheduled.sequence);
   });
 
   it('completes a cascade run once, with one event, when its last tasks finish side by side', async () => {

@@ -53,10 +53,12 @@ export class CreateChangeHandler implements ICommandHandler<CreateChangeCommand>
     };
     if (input.scheduledFor) {
       await target.schedule({ ...goLive, scheduledFor: input.scheduledFor });
+      await this.changes.save(change);
       await target.enqueue(change.id, input.scheduledFor);
     } else {
       const published = await target.publish(goLive);
       change.applied(published, now);
+      await this.changes.save(change);
       // A product going live moves the plans that track it `latest` (model §3.5).
       if (target.kind === 'product') {
         await this.planCascades.afterProductGoLive(
@@ -66,10 +68,7 @@ export class CreateChangeHandler implements ICommandHandler<CreateChangeCommand>
         );
       }
     }
-    // The subject first: its save takes the locks of the go-live (subscribers' migrations) before
-    // any event of the request holds the workspace's event sequence, then the change's own event.
     await target.save();
-    await this.changes.save(change);
     await this.audit.record(actor, {
       action: input.scheduledFor ? 'change.scheduled' : 'change.applied',
       resourceType: 'change',
@@ -115,8 +114,8 @@ export class CancelChangeHandler implements ICommandHandler<CancelChangeCommand>
     change.cancel(now);
     const version = target?.line.queue.find((row) => row.changeId === changeId);
     const dependents = version && target ? target.cancelRelease(version.id, now).dependents : [];
-    if (target) await target.save();
     await this.changes.save(change);
+    if (target) await target.save();
     await this.audit.record(actor, { action: 'change.canceled', resourceType: 'change', resourceId: changeId });
     return { changeId, dependents: dependents.map((row) => ({ id: row.id, version: row.version, status: row.status })) };
   }

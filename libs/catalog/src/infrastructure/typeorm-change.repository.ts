@@ -4,14 +4,6 @@ import { Injectable } from '@nestjs/common';
 import { isUuid, preparedQuery } from '@app/shared-kernel';
 import { Change, ChangeState } from '../domain/change';
 import { ChangeRepository, TenantKey } from '../domain/repositories';
-import { CatalogEvents } from '../application/catalog-events';
-import { GetChangeQuery } from '../application/catalog.queries';
-
-/** The event of a change reaching a status (a failed release has no type in the catalog). */
-const CHANGE_EVENTS: Partial<Record<ChangeState['status'], 'change.applied' | 'change.canceled'>> = {
-  applied: 'change.applied',
-  canceled: 'change.canceled',
-};
 
 export interface ChangeRow {
   organization_id: string;
@@ -64,13 +56,7 @@ export function toChangeState(row: ChangeRow): ChangeState {
 
 @Injectable()
 export class TypeOrmChangeRepository extends ChangeRepository {
-  /** Each change's status as last loaded or saved: a save writes an event when it moved on from it. */
-  private readonly stored = new WeakMap<Change, ChangeState['status']>();
-
-  constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly events: CatalogEvents,
-  ) {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
     super();
   }
 
@@ -86,11 +72,7 @@ export class TypeOrmChangeRepository extends ChangeRepository {
       `SELECT ${CHANGE_COLUMNS} FROM changes WHERE organization_id = $1 AND workspace_id = $2 AND id = ANY($3::uuid[]) ORDER BY id FOR UPDATE`,
       [tenant.organizationId, tenant.workspaceId, ids],
     );
-    return rows.map((row) => {
-      const change = Change.restore(toChangeState(row));
-      this.stored.set(change, row.status);
-      return change;
-    });
+    return rows.map((row) => Change.restore(toChangeState(row)));
   }
 
   async save(change: Change): Promise<void> {
@@ -124,8 +106,5 @@ export class TypeOrmChangeRepository extends ChangeRepository {
         s.canceledAt,
       ],
     );
-    const type = this.stored.get(change) === s.status ? undefined : CHANGE_EVENTS[s.status];
-    this.stored.set(change, s.status);
-    if (type) await this.events.publish(s, [{ type, read: (reader) => new GetChangeQuery(reader, s.id) }]);
   }
 }

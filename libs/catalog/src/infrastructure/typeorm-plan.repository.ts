@@ -1,16 +1,16 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { Actor, DomainError, isUuid, preparedQuery, SqlWrite } from '@app/shared-kernel';
+import { DomainError, isUuid, preparedQuery, SqlWrite } from '@app/shared-kernel';
 import { MembershipTerms, RefreshUnit } from '../domain/membership-terms';
 import { Plan, PlanContent, PriceCadenceUnit, ResolvedMembership, Tracking } from '../domain/plan';
 import { planDetailColumns, PlanDetailFields, planDetailsOf, planDetailValues } from '../domain/plan-details';
 import { PlanRepository, TenantKey } from '../domain/repositories';
 import { PlanGoLiveListener } from '../domain/subscriber-ports';
 import { toVersionRecord, VERSION_COLUMNS, VersionRow, versionUpserts } from './version-rows';
-import { CatalogEvents } from '../application/catalog-events';
+import { CatalogEvents, ReadEvent } from '../application/catalog-events';
 import { GetPlanVersionQuery } from '../application/plan.queries';
-import { unreportedTransitions } from './version-events';
+import { changeEvents, unreportedTransitions } from './version-events';
 
 /** The event of a plan version entering a status; a new draft has none. */
 const VERSION_EVENTS = {
@@ -275,14 +275,14 @@ export class TypeOrmPlanRepository extends PlanRepository {
     // After the subscribers' moves: their locks are taken before the events hold the workspace's sequence.
     // A deleted plan's versions are no longer read (plan.deleted says it); the others, as their GET answers now.
     const transitions = unreportedTransitions(plan.line);
-    await this.events.publish(
-      tenant,
-      transitions.flatMap((row) =>
+    await this.events.publish(tenant, [
+      ...transitions.flatMap((row): ReadEvent[] =>
         row.status === 'draft' || s.deletedAt !== null
           ? []
-          : [{ type: VERSION_EVENTS[row.status], read: (reader: Actor) => new GetPlanVersionQuery(reader, s.id, row.version) }],
+          : [{ type: VERSION_EVENTS[row.status], read: (reader) => new GetPlanVersionQuery(reader, s.id, row.version) }],
       ),
-    );
+      ...changeEvents(transitions),
+    ]);
   }
 
   async versionExists(tenant: TenantKey, planId: string, versionId: string): Promise<boolean> {
