@@ -9,6 +9,7 @@ import { describeRoutes, ERROR_SCHEMA } from './http/route-docs';
 import { exampleBodies } from './http/request-examples';
 import { boundSchemas } from './http/schema-bounds';
 import { describeFormats } from './http/schema-formats';
+import { describeWebhooks } from './events/event-webhooks';
 
 export const API_TITLE = 'Billing Platform API';
 
@@ -58,7 +59,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     ...document.components,
     schemas: { ...document.components?.schemas, [TEMPLATE_DOCUMENT_SCHEMA]: templateDocumentSchema() },
   };
-  return orderTags(boundSchemas(exampleBodies(describeFormats(describeRoutes(app, document))), BODY_LIMIT_BYTES));
+  return describeWebhooks(
+    orderTags(boundSchemas(exampleBodies(describeFormats(describeRoutes(app, document))), BODY_LIMIT_BYTES)),
+  );
 }
 
 /** OpenAPI 3.1 at /openapi.json and /openapi.yaml, Swagger UI at /docs. */

@@ -24,6 +24,7 @@ import {
 import {
   GetProductDraftHandler,
   GetProductHandler,
+  GetProductVersionHandler,
   ListProductsHandler,
   ListProductVersionsHandler,
 } from './application/product.queries';
@@ -70,6 +71,7 @@ import {
 import {
   GetMigrationHandler,
   GetSubscriptionHandler,
+  GetSubscriptionsHandler,
   ListMigrationOutcomesHandler,
   ListSubscriptionsHandler,
 } from './application/subscription.queries';
@@ -77,6 +79,7 @@ import { PlanGoLiveListener, PlanMigrationRepository, SubscriptionRepository } f
 import { TypeOrmPlanMigrationRepository } from './infrastructure/typeorm-plan-migration.repository';
 import { TypeOrmSubscriptionRepository } from './infrastructure/typeorm-subscription.repository';
 import { CatalogEvents } from './application/catalog-events';
+import { CascadeRuns } from './application/cascade-runs';
 
 /** Costs, products, plans and their versions, changes, cascades, subscriptions. */
 // A subscription names a customer, read from identity (the host registers IdentityModule).
@@ -84,6 +87,7 @@ import { CatalogEvents } from './application/catalog-events';
 @Module({
   providers: [
     CatalogEvents,
+    CascadeRuns,
     { provide: ProductRepository, useClass: TypeOrmProductRepository },
     { provide: OrgCostRepository, useClass: TypeOrmOrgCostRepository },
     { provide: ChangeRepository, useClass: TypeOrmChangeRepository },
@@ -109,6 +113,7 @@ import { CatalogEvents } from './application/catalog-events';
     OpenProductDraftHandler,
     DiscardProductDraftHandler,
     GetProductHandler,
+    GetProductVersionHandler,
     ListProductsHandler,
     ListProductVersionsHandler,
     GetProductDraftHandler,
@@ -150,11 +155,12 @@ import { CatalogEvents } from './application/catalog-events';
     MigratePlanHandler,
     CancelMigrationHandler,
     GetSubscriptionHandler,
+    GetSubscriptionsHandler,
     ListSubscriptionsHandler,
     GetMigrationHandler,
     ListMigrationOutcomesHandler,
   ],
   // Tests and operators drive the jobs directly.
-  exports: [ProductReleases, PlanReleases, CostCascades, PlanCascades, MigrationRunner],
+  exports: [ProductReleases, PlanReleases, CostCascades, PlanCascades, CascadeRuns, MigrationRunner],
 })
 export class CatalogModule {}

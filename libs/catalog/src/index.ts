@@ -11,6 +11,7 @@ export type { PlanView, PlanVersionView, PlanMembershipView } from './applicatio
 export type { TermsInput, TrackMode } from './domain/membership-terms';
 export { PlanReleases, FIRE_PLAN_RELEASE_JOB } from './application/plan-releases';
 export { PlanCascades, PLAN_CASCADE_TASK_JOB } from './application/plan-cascades';
+export { CascadeRuns, CASCADE_RUN_SETTLE_JOB } from './application/cascade-runs';
 export {
   GetPlanPublishImpactQuery,
   GetSupersedeForecastQuery,

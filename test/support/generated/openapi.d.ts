@@ -1612,7 +1612,908 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "customer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event customer.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `customer.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverCustomerCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer_verification.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event customer_verification.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `customer_verification.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverCustomerVerificationCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer_verification.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event customer_verification.updated, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `customer_verification.updated`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverCustomerVerificationUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "api_key.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event api_key.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `api_key.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverApiKeyCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "api_key.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event api_key.updated, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `api_key.updated`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverApiKeyUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "api_key.rotated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event api_key.rotated, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `api_key.rotated`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverApiKeyRotatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "api_key.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event api_key.revoked, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `api_key.revoked`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverApiKeyRevokedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event wallet.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `wallet.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverWalletCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event wallet.updated, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `wallet.updated`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverWalletUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.transaction.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event wallet.transaction.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `wallet.transaction.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverWalletTransactionCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.balance_low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event wallet.balance_low, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `wallet.balance_low`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverWalletBalanceLowEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.hold.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event wallet.hold.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `wallet.hold.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverWalletHoldCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.hold.captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event wallet.hold.captured, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `wallet.hold.captured`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverWalletHoldCapturedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.hold.released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event wallet.hold.released, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `wallet.hold.released`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverWalletHoldReleasedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.top_up.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event wallet.top_up.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `wallet.top_up.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverWalletTopUpCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.top_up.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event wallet.top_up.succeeded, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `wallet.top_up.succeeded`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverWalletTopUpSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.top_up.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event wallet.top_up.failed, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `wallet.top_up.failed`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverWalletTopUpFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval_request.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event approval_request.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `approval_request.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverApprovalRequestCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval_request.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event approval_request.approved, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `approval_request.approved`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverApprovalRequestApprovedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval_request.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event approval_request.rejected, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `approval_request.rejected`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverApprovalRequestRejectedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cost.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event cost.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `cost.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverCostCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cost.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event cost.updated, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `cost.updated`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverCostUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cost.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event cost.removed, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `cost.removed`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverCostRemovedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cost.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event cost.restored, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `cost.restored`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverCostRestoredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event product.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `product.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverProductCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event product.updated, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `product.updated`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverProductUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.version.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event product.version.published, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `product.version.published`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverProductVersionPublishedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plan.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event plan.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `plan.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverPlanCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plan.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event plan.updated, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `plan.updated`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverPlanUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plan.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event plan.deleted, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `plan.deleted`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverPlanDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plan.version.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event plan.version.published, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `plan.version.published`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverPlanVersionPublishedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plan.version.scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event plan.version.scheduled, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `plan.version.scheduled`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverPlanVersionScheduledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plan.version.archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event plan.version.archived, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `plan.version.archived`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverPlanVersionArchivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "change.applied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event change.applied, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `change.applied`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverChangeAppliedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "change.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event change.canceled, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `change.canceled`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverChangeCanceledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cascade_run.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event cascade_run.completed, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `cascade_run.completed`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverCascadeRunCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plan_migration.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event plan_migration.completed, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `plan_migration.completed`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverPlanMigrationCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event subscription.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `subscription.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverSubscriptionCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event subscription.canceled, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `subscription.canceled`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverSubscriptionCanceledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.version_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event subscription.version_changed, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `subscription.version_changed`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverSubscriptionVersionChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document_template.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event document_template.created, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `document_template.created`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverDocumentTemplateCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document_template.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event document_template.updated, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `document_template.updated`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverDocumentTemplateUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document_template.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event document_template.deleted, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `document_template.deleted`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverDocumentTemplateDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document_template.default_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event document_template.default_changed, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `document_template.default_changed`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverDocumentTemplateDefaultChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event webhook_endpoint.disabled, sent to your endpoint
+         * @description Sent to each enabled webhook endpoint of the workspace whose `enabled_events` select `webhook_endpoint.disabled`: `data.object` is the resource as its GET answered when the event happened. Answer any 2xx within 10 seconds; anything else is retried (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later). Order events by `sequence`; deduplicate by `webhook-id`.
+         */
+        post: operations["deliverWebhookEndpointDisabledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         HealthDto: {
@@ -26015,6 +26916,1761 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    deliverCustomerCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "customer.created";
+                    data?: {
+                        object: components["schemas"]["CustomerDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverCustomerVerificationCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "customer_verification.created";
+                    data?: {
+                        object: components["schemas"]["CustomerVerificationDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverCustomerVerificationUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "customer_verification.updated";
+                    data?: {
+                        object: components["schemas"]["CustomerVerificationDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverApiKeyCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "api_key.created";
+                    data?: {
+                        object: components["schemas"]["ApiKeyDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverApiKeyUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "api_key.updated";
+                    data?: {
+                        object: components["schemas"]["ApiKeyDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverApiKeyRotatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "api_key.rotated";
+                    data?: {
+                        object: components["schemas"]["ApiKeyDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverApiKeyRevokedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "api_key.revoked";
+                    data?: {
+                        object: components["schemas"]["ApiKeyDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWalletCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "wallet.created";
+                    data?: {
+                        object: components["schemas"]["WalletDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWalletUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "wallet.updated";
+                    data?: {
+                        object: components["schemas"]["WalletDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWalletTransactionCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "wallet.transaction.created";
+                    data?: {
+                        object: components["schemas"]["WalletTransactionDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWalletBalanceLowEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "wallet.balance_low";
+                    data?: {
+                        object: components["schemas"]["WalletDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWalletHoldCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "wallet.hold.created";
+                    data?: {
+                        object: components["schemas"]["HoldDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWalletHoldCapturedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "wallet.hold.captured";
+                    data?: {
+                        object: components["schemas"]["HoldDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWalletHoldReleasedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "wallet.hold.released";
+                    data?: {
+                        object: components["schemas"]["HoldDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWalletTopUpCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "wallet.top_up.created";
+                    data?: {
+                        object: components["schemas"]["TopUpDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWalletTopUpSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "wallet.top_up.succeeded";
+                    data?: {
+                        object: components["schemas"]["TopUpDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWalletTopUpFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "wallet.top_up.failed";
+                    data?: {
+                        object: components["schemas"]["TopUpDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverApprovalRequestCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "approval_request.created";
+                    data?: {
+                        object: components["schemas"]["ApprovalDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverApprovalRequestApprovedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "approval_request.approved";
+                    data?: {
+                        object: components["schemas"]["ApprovalDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverApprovalRequestRejectedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "approval_request.rejected";
+                    data?: {
+                        object: components["schemas"]["ApprovalDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverCostCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "cost.created";
+                    data?: {
+                        object: components["schemas"]["CostDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverCostUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "cost.updated";
+                    data?: {
+                        object: components["schemas"]["CostDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverCostRemovedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "cost.removed";
+                    data?: {
+                        object: components["schemas"]["CostDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverCostRestoredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "cost.restored";
+                    data?: {
+                        object: components["schemas"]["CostDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverProductCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "product.created";
+                    data?: {
+                        object: components["schemas"]["ProductDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverProductUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "product.updated";
+                    data?: {
+                        object: components["schemas"]["ProductDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverProductVersionPublishedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "product.version.published";
+                    data?: {
+                        object: components["schemas"]["ProductVersionDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverPlanCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "plan.created";
+                    data?: {
+                        object: components["schemas"]["PlanDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverPlanUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "plan.updated";
+                    data?: {
+                        object: components["schemas"]["PlanDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverPlanDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "plan.deleted";
+                    data?: {
+                        object: components["schemas"]["PlanDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverPlanVersionPublishedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "plan.version.published";
+                    data?: {
+                        object: components["schemas"]["PlanVersionDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverPlanVersionScheduledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "plan.version.scheduled";
+                    data?: {
+                        object: components["schemas"]["PlanVersionDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverPlanVersionArchivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "plan.version.archived";
+                    data?: {
+                        object: components["schemas"]["PlanVersionDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverChangeAppliedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "change.applied";
+                    data?: {
+                        object: components["schemas"]["ChangeDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverChangeCanceledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "change.canceled";
+                    data?: {
+                        object: components["schemas"]["ChangeDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverCascadeRunCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "cascade_run.completed";
+                    data?: {
+                        object: components["schemas"]["CascadeRunDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverPlanMigrationCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "plan_migration.completed";
+                    data?: {
+                        object: components["schemas"]["MigrationDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverSubscriptionCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "subscription.created";
+                    data?: {
+                        object: components["schemas"]["SubscriptionDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverSubscriptionCanceledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "subscription.canceled";
+                    data?: {
+                        object: components["schemas"]["SubscriptionDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverSubscriptionVersionChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "subscription.version_changed";
+                    data?: {
+                        object: components["schemas"]["SubscriptionDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverDocumentTemplateCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "document_template.created";
+                    data?: {
+                        object: components["schemas"]["DocumentTemplateDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverDocumentTemplateUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "document_template.updated";
+                    data?: {
+                        object: components["schemas"]["DocumentTemplateDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverDocumentTemplateDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "document_template.deleted";
+                    data?: {
+                        object: components["schemas"]["DocumentTemplateDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverDocumentTemplateDefaultChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "document_template.default_changed";
+                    data?: {
+                        object: components["schemas"]["DocumentTemplateDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWebhookEndpointDisabledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id: the same on every attempt and redelivery (deduplicate by it). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` keyed by the base64-decoded endpoint secret (after `whsec_`) over `<webhook-id>.<webhook-timestamp>.<body>`; space-separated, one per active secret (two for 24 hours after a rotation). Verify it with the `standardwebhooks` library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDto"] & {
+                    /** @enum {string} */
+                    type?: "webhook_endpoint.disabled";
+                    data?: {
+                        object: components["schemas"]["WebhookEndpointDto"];
+                        /** @description On updates: the changed fields with their values before the change. */
+                        previous_attributes?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

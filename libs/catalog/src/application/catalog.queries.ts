@@ -86,6 +86,16 @@ export class ListProductVersionsQuery extends Query<Page<ProductVersionView>> {
   }
 }
 
+/** One version as `GET /v1/products/{id}/versions` lists it (no route of its own: its events' object). */
+export class GetProductVersionQuery extends Query<ProductVersionView> {
+  constructor(
+    readonly actor: Actor,
+    readonly versionId: string,
+  ) {
+    super();
+  }
+}
+
 export class GetProductDraftQuery extends Query<ProductDraftView> {
   constructor(
     readonly actor: Actor,

@@ -10,6 +10,7 @@ import { ProductRepository, TenantKey } from '../domain/repositories';
 import { CreatedBy } from '../domain/version-line';
 import { PlanCascades } from './plan-cascades';
 import { CascadeRunOfTask, CascadeTaskKey, CascadeTaskStore } from './cascade-task.store';
+import { CascadeRuns } from './cascade-runs';
 import { Pricing } from './pricing';
 import { ProductReleases } from './product-releases';
 
@@ -85,6 +86,7 @@ export class CostCascades implements OnModuleInit {
     private readonly clock: Clock,
     private readonly planCascades: PlanCascades,
     private readonly tasks: CascadeTaskStore,
+    private readonly runs: CascadeRuns,
   ) {}
 
   onModuleInit(): void {
@@ -219,15 +221,12 @@ export class CostCascades implements OnModuleInit {
       ]);
       return;
     }
-    const [{ count }] = await this.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM cascade_tasks WHERE organization_id = $1 AND workspace_id = $2 AND run_id = $3`,
-      [organizationId, workspaceId, runId],
-    );
     await this.query(
-      `UPDATE cascade_runs SET status = $4, started_at = COALESCE(started_at, $5), completed_at = CASE WHEN $4 = 'completed' THEN $5::timestamptz END
-        WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
-      [organizationId, workspaceId, runId, count > 0 ? 'running' : 'completed', now],
+      `UPDATE cascade_runs SET status = 'running', started_at = COALESCE(started_at, $4) WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
+      [organizationId, workspaceId, runId, now],
     );
+    // Nothing to republish, or every task already done: the run completes here (its row is held since the start).
+    await this.runs.completeIfDone(job, runId);
   }
 
   /**
@@ -330,13 +329,14 @@ export class CostCascades implements OnModuleInit {
     return this.tasks.lock(taskKey(job));
   }
 
-  private finishTask(
+  private async finishTask(
     job: TaskJob,
     status: 'republished' | 'unchanged' | 'errored',
     version: { id: string; version: number } | null | undefined,
     error?: DomainError,
   ): Promise<void> {
-    return this.tasks.finish(taskKey(job), status, version, error);
+    await this.tasks.finish(taskKey(job), status, version, error);
+    await this.runs.afterTask(job, job.runId);
   }
 
   private async keyOf(tenant: TenantKey, costId: string): Promise<string> {

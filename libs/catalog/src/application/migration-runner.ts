@@ -1,13 +1,16 @@
 import { Propagation, Transactional } from '@nestjs-cls/transactional';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { Clock, isRefusedWrite, JobQueue, jobTenantOf, Outbox } from '@app/shared-kernel';
 import { PlanMigration } from '../domain/plan-migration';
 import type { TenantKey } from '../domain/repositories';
 import { PlanGoLiveListener, PlanMigrationRepository, SubscriptionRepository } from '../domain/subscriber-ports';
-import type { BatchPosition } from '../domain/subscriber-ports';
+import type { BatchPosition, MovedSubscription } from '../domain/subscriber-ports';
 import { SubscriptionVersionChanged } from '../domain/subscription';
 import { VersionRecord } from '../domain/version-line';
 import { ModedTenant, modedTenantOf } from './job-tenants';
+import { CatalogEvents } from './catalog-events';
+import { GetSubscriptionsQuery } from './subscription.commands';
 
 export const MIGRATION_RUN_JOB = 'catalog.migration-run';
 export const MIGRATION_START_JOB = 'catalog.migration-start';
@@ -53,6 +56,8 @@ export class MigrationRunner implements OnModuleInit {
     private readonly subscriptions: SubscriptionRepository,
     private readonly outbox: Outbox,
     private readonly clock: Clock,
+    private readonly events: CatalogEvents,
+    private readonly queries: QueryBus,
   ) {}
 
   onModuleInit(): void {
@@ -223,7 +228,31 @@ export class MigrationRunner implements OnModuleInit {
       ),
       tenant.organizationId,
     );
+    await this.versionChanged(job, moved);
     return { settled, last };
+  }
+
+  /**
+   * The public `subscription.version_changed` of each subscription the batch moved (beside the
+   * outbox's, which tells billing): the subscription as its GET answers it now, read in one query.
+   */
+  private async versionChanged(job: MigrationJob, moved: readonly MovedSubscription[]): Promise<void> {
+    if (moved.length === 0) return;
+    const before = new Map(moved.map((move) => [move.subscriptionId, { id: move.fromVersionId, version: move.fromVersion }]));
+    const views = await this.queries.execute(
+      new GetSubscriptionsQuery(
+        this.events.readerOf(job),
+        moved.map((move) => move.subscriptionId),
+      ),
+    );
+    await this.events.publishRead(
+      job,
+      views.map((view) => ({
+        type: 'subscription.version_changed',
+        object: { ...view },
+        previousAttributes: { plan_version: before.get(view.id) },
+      })),
+    );
   }
 
   @Transactional(Propagation.RequiresNew)

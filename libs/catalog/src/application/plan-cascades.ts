@@ -9,6 +9,7 @@ import { PlanReleases } from './plan-releases';
 import { ModedTenant, modedTenantOf } from './job-tenants';
 import { PlanResolver } from './plan-resolution';
 import { CascadeRunOfTask, CascadeTaskKey, CascadeTaskStore } from './cascade-task.store';
+import { CascadeRuns } from './cascade-runs';
 
 export const PLAN_CASCADE_TASK_JOB = 'catalog.plan-cascade-task';
 
@@ -70,6 +71,7 @@ export class PlanCascades implements OnModuleInit {
     private readonly resolver: PlanResolver,
     private readonly clock: Clock,
     private readonly tasks: CascadeTaskStore,
+    private readonly runs: CascadeRuns,
   ) {}
 
   onModuleInit(): void {
@@ -276,13 +278,14 @@ export class PlanCascades implements OnModuleInit {
     return this.tasks.lock(planTaskKey(job));
   }
 
-  private finishTask(
+  private async finishTask(
     job: PlanTaskJob,
     status: 'republished' | 'unchanged' | 'errored',
     version: { id: string; version: number } | null,
     error?: DomainError,
   ): Promise<void> {
-    return this.tasks.finish(planTaskKey(job), status, version, error);
+    await this.tasks.finish(planTaskKey(job), status, version, error);
+    await this.runs.afterTask(job, job.runId);
   }
 
   private query<Row = Record<string, unknown>>(text: string, values: unknown[]): Promise<Row[]> {

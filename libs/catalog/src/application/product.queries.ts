@@ -5,7 +5,13 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { EntityManager } from 'typeorm';
 import { catalogNotFound } from '../domain/catalog-errors';
 import { VERSION_COLUMNS, VersionRow } from '../infrastructure/version-rows';
-import { GetProductDraftQuery, GetProductQuery, ListProductsQuery, ListProductVersionsQuery } from './catalog.queries';
+import {
+  GetProductDraftQuery,
+  GetProductQuery,
+  GetProductVersionQuery,
+  ListProductsQuery,
+  ListProductVersionsQuery,
+} from './catalog.queries';
 import { MaterializedCostView, ProductDraftView, ProductVersionView, ProductView, VersionLifecycleView } from './catalog.views';
 
 interface ProductReadRow {
@@ -187,6 +193,23 @@ export class ListProductVersionsHandler implements IQueryHandler<ListProductVers
       (row) => [row.version],
     );
     return { ...page, data: page.data.map(versionView) };
+  }
+}
+
+@QueryHandler(GetProductVersionQuery)
+export class GetProductVersionHandler implements IQueryHandler<GetProductVersionQuery> {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  async execute({ actor, versionId }: GetProductVersionQuery): Promise<ProductVersionView> {
+    const [row]: VersionReadRow[] = isUuid(versionId)
+      ? await this.txHost.tx.query(`${VERSION_SELECT} WHERE v.organization_id = $1 AND v.workspace_id = $2 AND v.id = $3`, [
+          actor.organizationId,
+          actor.workspaceId,
+          versionId,
+        ])
+      : [];
+    if (!row) throw catalogNotFound(undefined, 'version');
+    return versionView(row);
   }
 }
 

@@ -100,6 +100,16 @@ export class GetSubscriptionQuery extends Query<SubscriptionView> {
   }
 }
 
+/** Several subscriptions as their GET answers each (no route: a batch's events read them in one query). */
+export class GetSubscriptionsQuery extends Query<SubscriptionView[]> {
+  constructor(
+    readonly actor: Actor,
+    readonly subscriptionIds: readonly string[],
+  ) {
+    super();
+  }
+}
+
 export interface SubscriptionFilters {
   planId?: string;
   customerId?: string;

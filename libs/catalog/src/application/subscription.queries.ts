@@ -7,6 +7,7 @@ import { OutcomeStatus, SKIP_REASONS, SkipReason } from '../domain/plan-migratio
 import {
   GetMigrationQuery,
   GetSubscriptionQuery,
+  GetSubscriptionsQuery,
   ListMigrationOutcomesQuery,
   ListSubscriptionsQuery,
   MigrationOutcomeView,
@@ -79,6 +80,24 @@ export class GetSubscriptionHandler implements IQueryHandler<GetSubscriptionQuer
       : [];
     if (!row) throw catalogNotFound(undefined, 'subscription');
     return subscriptionView(row);
+  }
+}
+
+@QueryHandler(GetSubscriptionsQuery)
+export class GetSubscriptionsHandler implements IQueryHandler<GetSubscriptionsQuery> {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  /** In id order; an id of no subscription of the workspace is left out. */
+  async execute({ actor, subscriptionIds }: GetSubscriptionsQuery): Promise<SubscriptionView[]> {
+    const ids = subscriptionIds.filter(isUuid);
+    if (ids.length === 0) return [];
+    const rows = await preparedQuery<SubscriptionRow>(
+      this.txHost.tx,
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions s ${VERSION_JOIN}
+        WHERE s.organization_id = $1 AND s.workspace_id = $2 AND s.id = ANY($3::uuid[]) ORDER BY s.id`,
+      [actor.organizationId, actor.workspaceId, ids],
+    );
+    return rows.map(subscriptionView);
   }
 }
 

@@ -176,6 +176,21 @@ describe('VersionLine', () => {
       expect(line.draft).toBeUndefined();
     });
 
+    it('lists the status changes since restore (what events tell), not an edit that keeps the status', () => {
+      const stored = published();
+      const head = stored.head!;
+      const line = VersionLine.restore({ nextVersionNo: stored.nextVersionNo, initialHash: INITIAL, rows: [head] });
+      expect(line.transitions()).toEqual([]);
+      line.openDraft({ id: 'draft', now: at(1), createdBy: WHO });
+      line.touchDraft('h2', at(1));
+      line.scheduleDraft({ scheduledFor: at(30), changeId: 'c2', now: at(1) });
+      line.fireRelease('draft');
+      expect(line.transitions().map(({ row, from }) => [row.id, from, row.status])).toEqual([
+        [head.id, 'published', 'archived'],
+        ['draft', null, 'published'],
+      ]);
+    });
+
     it('queues releases by scheduled_for (rank on read), fires each at exactly its scheduled_for, errors or cancels them', () => {
       const line = published();
       const schedule = (hash: string, minute: number, changeId: string) => {

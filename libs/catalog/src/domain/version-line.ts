@@ -88,6 +88,8 @@ export class VersionLine {
   private readonly rows = new Map<string, VersionRecord>();
   private readonly dirty = new Set<string>();
   private readonly inserted = new Set<string>();
+  /** Each restored row's status as loaded: what `transitions` compares with. */
+  private readonly restoredStatus = new Map<string, VersionStatus>();
 
   private constructor(
     private nextNumber: number,
@@ -95,7 +97,10 @@ export class VersionLine {
     private readonly initialHash: string,
     rows: VersionRecord[],
   ) {
-    for (const row of rows) this.rows.set(row.id, { ...row });
+    for (const row of rows) {
+      this.rows.set(row.id, { ...row });
+      this.restoredStatus.set(row.id, row.status);
+    }
   }
 
   static start(initialHash: string): VersionLine {
@@ -148,6 +153,13 @@ export class VersionLine {
     const order = { archived: 0, draft: 1, scheduled: 2, published: 3 } as const;
     const rank = (row: VersionRecord) => (this.inserted.has(row.id) ? 4 : 0) + order[row.status];
     return [...this.dirty].map((id) => this.rows.get(id)!).sort((a, b) => rank(a) - rank(b));
+  }
+
+  /** Rows whose status differs from the one they were restored with (`from: null`: created since), in write order. */
+  transitions(): { row: VersionRecord; from: VersionStatus | null }[] {
+    return this.changedRows()
+      .map((row) => ({ row, from: this.restoredStatus.get(row.id) ?? null }))
+      .filter(({ row, from }) => row.status !== from);
   }
 
   /** Whether a row was created since restore (nothing of it is stored yet). */

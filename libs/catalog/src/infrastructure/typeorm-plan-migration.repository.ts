@@ -12,6 +12,8 @@ import {
   SkipReason,
 } from '../domain/plan-migration';
 import type { TenantKey } from '../domain/repositories';
+import { CatalogEvents } from '../application/catalog-events';
+import { GetMigrationQuery } from '../application/subscription.commands';
 import {
   BatchPosition,
   MigrationScope,
@@ -78,7 +80,10 @@ const MANUAL_SCOPE = `s.organization_id = $1 AND s.workspace_id = $2 AND s.plan_
 
 @Injectable()
 export class TypeOrmPlanMigrationRepository extends PlanMigrationRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly events: CatalogEvents,
+  ) {
     super();
   }
 
@@ -322,11 +327,17 @@ export class TypeOrmPlanMigrationRepository extends PlanMigrationRepository {
       [tenant.organizationId, tenant.workspaceId, migrationId],
     );
     if (row.next) return row.next;
-    await this.query(
+    // The row lock of the UPDATE makes one caller the one that completes it, and writes its event.
+    const completed = await this.query(
       `UPDATE plan_migrations SET status = 'completed', completed_at = $4
-        WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND status = 'running'`,
+        WHERE organization_id = $1 AND workspace_id = $2 AND id = $3 AND status = 'running' RETURNING id`,
       [tenant.organizationId, tenant.workspaceId, migrationId, now],
     );
+    if (completed.length > 0) {
+      await this.events.publish(tenant, [
+        { type: 'plan_migration.completed', read: (reader) => new GetMigrationQuery(reader, migrationId) },
+      ]);
+    }
     return null;
   }
 

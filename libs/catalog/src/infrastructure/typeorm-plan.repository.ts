@@ -8,6 +8,16 @@ import { planDetailColumns, PlanDetailFields, planDetailsOf, planDetailValues } 
 import { PlanRepository, TenantKey } from '../domain/repositories';
 import { PlanGoLiveListener } from '../domain/subscriber-ports';
 import { toVersionRecord, VERSION_COLUMNS, VersionRow, versionUpserts } from './version-rows';
+import { CatalogEvents, ReadEvent } from '../application/catalog-events';
+import { GetPlanVersionQuery } from '../application/plan.queries';
+import { changeEvents, unreportedTransitions } from './version-events';
+
+/** The event of a plan version entering a status; a new draft has none. */
+const VERSION_EVENTS = {
+  published: 'plan.version.published',
+  scheduled: 'plan.version.scheduled',
+  archived: 'plan.version.archived',
+} as const;
 
 interface PlanRow extends PlanDetailFields {
   id: string;
@@ -74,6 +84,7 @@ export class TypeOrmPlanRepository extends PlanRepository {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly goLives: PlanGoLiveListener,
+    private readonly events: CatalogEvents,
   ) {
     super();
   }
@@ -261,6 +272,17 @@ export class TypeOrmPlanRepository extends PlanRepository {
     for (const step of rest) await this.query(step.text, [...step.values]);
     // Whatever brought a version live (publish, release, cascade, republish), its subscribers move in this transaction.
     if (writes.wentLive.length > 0) await this.goLives.wentLive(tenant, s.id, writes.wentLive);
+    // After the subscribers' moves: their locks are taken before the events hold the workspace's sequence.
+    // A deleted plan's versions are no longer read (plan.deleted says it); the others, as their GET answers now.
+    const transitions = unreportedTransitions(plan.line);
+    await this.events.publish(tenant, [
+      ...transitions.flatMap((row): ReadEvent[] =>
+        row.status === 'draft' || s.deletedAt !== null
+          ? []
+          : [{ type: VERSION_EVENTS[row.status], read: (reader) => new GetPlanVersionQuery(reader, s.id, row.version) }],
+      ),
+      ...changeEvents(transitions),
+    ]);
   }
 
   async versionExists(tenant: TenantKey, planId: string, versionId: string): Promise<boolean> {

@@ -7,6 +7,9 @@ import { CostEntry, MaterializedCost, Product, ProductContent, ProductCost } fro
 import { ProductRepository, TenantKey } from '../domain/repositories';
 import { toVersionRecord, VERSION_COLUMNS, VersionRow, versionUpserts } from './version-rows';
 import { costRevisionInsert, costUpsert } from './cost-rows';
+import { CatalogEvents, ReadEvent } from '../application/catalog-events';
+import { GetProductVersionQuery } from '../application/catalog.queries';
+import { changeEvents, unreportedTransitions } from './version-events';
 
 interface ProductRow {
   id: string;
@@ -84,7 +87,10 @@ function versionCostsInsert(
 
 @Injectable()
 export class TypeOrmProductRepository extends ProductRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly events: CatalogEvents,
+  ) {
     super();
   }
 
@@ -271,6 +277,17 @@ export class TypeOrmProductRepository extends ProductRepository {
     }
     // One statement after the other: later steps read what earlier ones wrote (foreign keys, unique slots).
     for (const step of steps) await preparedQuery(this.txHost.tx, step.text, [...step.values]);
+    // Whatever brought a version live (publish now, a fired release, a cascade), in this transaction, then the changes settled.
+    const transitions = unreportedTransitions(product.line);
+    await this.events.publish(tenant, [
+      ...transitions
+        .filter((row) => row.status === 'published')
+        .map((row): ReadEvent => ({
+          type: 'product.version.published',
+          read: (reader) => new GetProductVersionQuery(reader, row.id),
+        })),
+      ...changeEvents(transitions),
+    ]);
   }
 
   async versionExists(tenant: TenantKey, productId: string, versionId: string): Promise<boolean> {

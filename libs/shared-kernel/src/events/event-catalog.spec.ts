@@ -46,6 +46,14 @@ describe('the event catalog', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('names only types some context writes (each appears, quoted, in a context’s sources)', () => {
+    const written = sources(LIBS)
+      .filter((file) => !file.includes(join('shared-kernel', 'src', 'events')))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    expect(EVENT_TYPES.filter((type) => !written.includes(`'${type}'`))).toEqual([]);
+  });
+
   it('reads a type filter as exact types, prefix.* and *, and refuses one that names no type', () => {
     expect(eventTypesOf('wallet.hold.*')).toEqual(['wallet.hold.captured', 'wallet.hold.created', 'wallet.hold.released']);
     expect(eventTypesOf('customer.created, customer.created')).toEqual(['customer.created']);

@@ -4,6 +4,8 @@ export type ClientOptions = {
     baseUrl: `${string}://${string}` | (string & {});
 };
 
+export type Webhooks = DeliverCustomerCreatedEventWebhookRequest | DeliverCustomerVerificationCreatedEventWebhookRequest | DeliverCustomerVerificationUpdatedEventWebhookRequest | DeliverApiKeyCreatedEventWebhookRequest | DeliverApiKeyUpdatedEventWebhookRequest | DeliverApiKeyRotatedEventWebhookRequest | DeliverApiKeyRevokedEventWebhookRequest | DeliverWalletCreatedEventWebhookRequest | DeliverWalletUpdatedEventWebhookRequest | DeliverWalletTransactionCreatedEventWebhookRequest | DeliverWalletBalanceLowEventWebhookRequest | DeliverWalletHoldCreatedEventWebhookRequest | DeliverWalletHoldCapturedEventWebhookRequest | DeliverWalletHoldReleasedEventWebhookRequest | DeliverWalletTopUpCreatedEventWebhookRequest | DeliverWalletTopUpSucceededEventWebhookRequest | DeliverWalletTopUpFailedEventWebhookRequest | DeliverApprovalRequestCreatedEventWebhookRequest | DeliverApprovalRequestApprovedEventWebhookRequest | DeliverApprovalRequestRejectedEventWebhookRequest | DeliverCostCreatedEventWebhookRequest | DeliverCostUpdatedEventWebhookRequest | DeliverCostRemovedEventWebhookRequest | DeliverCostRestoredEventWebhookRequest | DeliverProductCreatedEventWebhookRequest | DeliverProductUpdatedEventWebhookRequest | DeliverProductVersionPublishedEventWebhookRequest | DeliverPlanCreatedEventWebhookRequest | DeliverPlanUpdatedEventWebhookRequest | DeliverPlanDeletedEventWebhookRequest | DeliverPlanVersionPublishedEventWebhookRequest | DeliverPlanVersionScheduledEventWebhookRequest | DeliverPlanVersionArchivedEventWebhookRequest | DeliverChangeAppliedEventWebhookRequest | DeliverChangeCanceledEventWebhookRequest | DeliverCascadeRunCompletedEventWebhookRequest | DeliverPlanMigrationCompletedEventWebhookRequest | DeliverSubscriptionCreatedEventWebhookRequest | DeliverSubscriptionCanceledEventWebhookRequest | DeliverSubscriptionVersionChangedEventWebhookRequest | DeliverDocumentTemplateCreatedEventWebhookRequest | DeliverDocumentTemplateUpdatedEventWebhookRequest | DeliverDocumentTemplateDeletedEventWebhookRequest | DeliverDocumentTemplateDefaultChangedEventWebhookRequest | DeliverWebhookEndpointDisabledEventWebhookRequest;
+
 export type HealthDto = {
     status: 'ok';
 };
@@ -10831,3 +10833,903 @@ export type RedeliverEventResponses = {
 };
 
 export type RedeliverEventResponse = RedeliverEventResponses[keyof RedeliverEventResponses];
+
+export type DeliverCustomerCreatedEventWebhookPayload = EventDto & {
+    type?: 'customer.created';
+    data?: {
+        object: CustomerDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverCustomerCreatedEventWebhookRequest = {
+    body: DeliverCustomerCreatedEventWebhookPayload;
+    key: 'customer.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverCustomerVerificationCreatedEventWebhookPayload = EventDto & {
+    type?: 'customer_verification.created';
+    data?: {
+        object: CustomerVerificationDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverCustomerVerificationCreatedEventWebhookRequest = {
+    body: DeliverCustomerVerificationCreatedEventWebhookPayload;
+    key: 'customer_verification.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverCustomerVerificationUpdatedEventWebhookPayload = EventDto & {
+    type?: 'customer_verification.updated';
+    data?: {
+        object: CustomerVerificationDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverCustomerVerificationUpdatedEventWebhookRequest = {
+    body: DeliverCustomerVerificationUpdatedEventWebhookPayload;
+    key: 'customer_verification.updated';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverApiKeyCreatedEventWebhookPayload = EventDto & {
+    type?: 'api_key.created';
+    data?: {
+        object: ApiKeyDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverApiKeyCreatedEventWebhookRequest = {
+    body: DeliverApiKeyCreatedEventWebhookPayload;
+    key: 'api_key.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverApiKeyUpdatedEventWebhookPayload = EventDto & {
+    type?: 'api_key.updated';
+    data?: {
+        object: ApiKeyDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverApiKeyUpdatedEventWebhookRequest = {
+    body: DeliverApiKeyUpdatedEventWebhookPayload;
+    key: 'api_key.updated';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverApiKeyRotatedEventWebhookPayload = EventDto & {
+    type?: 'api_key.rotated';
+    data?: {
+        object: ApiKeyDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverApiKeyRotatedEventWebhookRequest = {
+    body: DeliverApiKeyRotatedEventWebhookPayload;
+    key: 'api_key.rotated';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverApiKeyRevokedEventWebhookPayload = EventDto & {
+    type?: 'api_key.revoked';
+    data?: {
+        object: ApiKeyDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverApiKeyRevokedEventWebhookRequest = {
+    body: DeliverApiKeyRevokedEventWebhookPayload;
+    key: 'api_key.revoked';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverWalletCreatedEventWebhookPayload = EventDto & {
+    type?: 'wallet.created';
+    data?: {
+        object: WalletDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverWalletCreatedEventWebhookRequest = {
+    body: DeliverWalletCreatedEventWebhookPayload;
+    key: 'wallet.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverWalletUpdatedEventWebhookPayload = EventDto & {
+    type?: 'wallet.updated';
+    data?: {
+        object: WalletDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverWalletUpdatedEventWebhookRequest = {
+    body: DeliverWalletUpdatedEventWebhookPayload;
+    key: 'wallet.updated';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverWalletTransactionCreatedEventWebhookPayload = EventDto & {
+    type?: 'wallet.transaction.created';
+    data?: {
+        object: WalletTransactionDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverWalletTransactionCreatedEventWebhookRequest = {
+    body: DeliverWalletTransactionCreatedEventWebhookPayload;
+    key: 'wallet.transaction.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverWalletBalanceLowEventWebhookPayload = EventDto & {
+    type?: 'wallet.balance_low';
+    data?: {
+        object: WalletDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverWalletBalanceLowEventWebhookRequest = {
+    body: DeliverWalletBalanceLowEventWebhookPayload;
+    key: 'wallet.balance_low';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverWalletHoldCreatedEventWebhookPayload = EventDto & {
+    type?: 'wallet.hold.created';
+    data?: {
+        object: HoldDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverWalletHoldCreatedEventWebhookRequest = {
+    body: DeliverWalletHoldCreatedEventWebhookPayload;
+    key: 'wallet.hold.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverWalletHoldCapturedEventWebhookPayload = EventDto & {
+    type?: 'wallet.hold.captured';
+    data?: {
+        object: HoldDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverWalletHoldCapturedEventWebhookRequest = {
+    body: DeliverWalletHoldCapturedEventWebhookPayload;
+    key: 'wallet.hold.captured';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverWalletHoldReleasedEventWebhookPayload = EventDto & {
+    type?: 'wallet.hold.released';
+    data?: {
+        object: HoldDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverWalletHoldReleasedEventWebhookRequest = {
+    body: DeliverWalletHoldReleasedEventWebhookPayload;
+    key: 'wallet.hold.released';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverWalletTopUpCreatedEventWebhookPayload = EventDto & {
+    type?: 'wallet.top_up.created';
+    data?: {
+        object: TopUpDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverWalletTopUpCreatedEventWebhookRequest = {
+    body: DeliverWalletTopUpCreatedEventWebhookPayload;
+    key: 'wallet.top_up.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverWalletTopUpSucceededEventWebhookPayload = EventDto & {
+    type?: 'wallet.top_up.succeeded';
+    data?: {
+        object: TopUpDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverWalletTopUpSucceededEventWebhookRequest = {
+    body: DeliverWalletTopUpSucceededEventWebhookPayload;
+    key: 'wallet.top_up.succeeded';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverWalletTopUpFailedEventWebhookPayload = EventDto & {
+    type?: 'wallet.top_up.failed';
+    data?: {
+        object: TopUpDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverWalletTopUpFailedEventWebhookRequest = {
+    body: DeliverWalletTopUpFailedEventWebhookPayload;
+    key: 'wallet.top_up.failed';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverApprovalRequestCreatedEventWebhookPayload = EventDto & {
+    type?: 'approval_request.created';
+    data?: {
+        object: ApprovalDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverApprovalRequestCreatedEventWebhookRequest = {
+    body: DeliverApprovalRequestCreatedEventWebhookPayload;
+    key: 'approval_request.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverApprovalRequestApprovedEventWebhookPayload = EventDto & {
+    type?: 'approval_request.approved';
+    data?: {
+        object: ApprovalDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverApprovalRequestApprovedEventWebhookRequest = {
+    body: DeliverApprovalRequestApprovedEventWebhookPayload;
+    key: 'approval_request.approved';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverApprovalRequestRejectedEventWebhookPayload = EventDto & {
+    type?: 'approval_request.rejected';
+    data?: {
+        object: ApprovalDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverApprovalRequestRejectedEventWebhookRequest = {
+    body: DeliverApprovalRequestRejectedEventWebhookPayload;
+    key: 'approval_request.rejected';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverCostCreatedEventWebhookPayload = EventDto & {
+    type?: 'cost.created';
+    data?: {
+        object: CostDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverCostCreatedEventWebhookRequest = {
+    body: DeliverCostCreatedEventWebhookPayload;
+    key: 'cost.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverCostUpdatedEventWebhookPayload = EventDto & {
+    type?: 'cost.updated';
+    data?: {
+        object: CostDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverCostUpdatedEventWebhookRequest = {
+    body: DeliverCostUpdatedEventWebhookPayload;
+    key: 'cost.updated';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverCostRemovedEventWebhookPayload = EventDto & {
+    type?: 'cost.removed';
+    data?: {
+        object: CostDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverCostRemovedEventWebhookRequest = {
+    body: DeliverCostRemovedEventWebhookPayload;
+    key: 'cost.removed';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverCostRestoredEventWebhookPayload = EventDto & {
+    type?: 'cost.restored';
+    data?: {
+        object: CostDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverCostRestoredEventWebhookRequest = {
+    body: DeliverCostRestoredEventWebhookPayload;
+    key: 'cost.restored';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverProductCreatedEventWebhookPayload = EventDto & {
+    type?: 'product.created';
+    data?: {
+        object: ProductDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverProductCreatedEventWebhookRequest = {
+    body: DeliverProductCreatedEventWebhookPayload;
+    key: 'product.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverProductUpdatedEventWebhookPayload = EventDto & {
+    type?: 'product.updated';
+    data?: {
+        object: ProductDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverProductUpdatedEventWebhookRequest = {
+    body: DeliverProductUpdatedEventWebhookPayload;
+    key: 'product.updated';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverProductVersionPublishedEventWebhookPayload = EventDto & {
+    type?: 'product.version.published';
+    data?: {
+        object: ProductVersionDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverProductVersionPublishedEventWebhookRequest = {
+    body: DeliverProductVersionPublishedEventWebhookPayload;
+    key: 'product.version.published';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverPlanCreatedEventWebhookPayload = EventDto & {
+    type?: 'plan.created';
+    data?: {
+        object: PlanDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverPlanCreatedEventWebhookRequest = {
+    body: DeliverPlanCreatedEventWebhookPayload;
+    key: 'plan.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverPlanUpdatedEventWebhookPayload = EventDto & {
+    type?: 'plan.updated';
+    data?: {
+        object: PlanDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverPlanUpdatedEventWebhookRequest = {
+    body: DeliverPlanUpdatedEventWebhookPayload;
+    key: 'plan.updated';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverPlanDeletedEventWebhookPayload = EventDto & {
+    type?: 'plan.deleted';
+    data?: {
+        object: PlanDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverPlanDeletedEventWebhookRequest = {
+    body: DeliverPlanDeletedEventWebhookPayload;
+    key: 'plan.deleted';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverPlanVersionPublishedEventWebhookPayload = EventDto & {
+    type?: 'plan.version.published';
+    data?: {
+        object: PlanVersionDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverPlanVersionPublishedEventWebhookRequest = {
+    body: DeliverPlanVersionPublishedEventWebhookPayload;
+    key: 'plan.version.published';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverPlanVersionScheduledEventWebhookPayload = EventDto & {
+    type?: 'plan.version.scheduled';
+    data?: {
+        object: PlanVersionDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverPlanVersionScheduledEventWebhookRequest = {
+    body: DeliverPlanVersionScheduledEventWebhookPayload;
+    key: 'plan.version.scheduled';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverPlanVersionArchivedEventWebhookPayload = EventDto & {
+    type?: 'plan.version.archived';
+    data?: {
+        object: PlanVersionDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverPlanVersionArchivedEventWebhookRequest = {
+    body: DeliverPlanVersionArchivedEventWebhookPayload;
+    key: 'plan.version.archived';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverChangeAppliedEventWebhookPayload = EventDto & {
+    type?: 'change.applied';
+    data?: {
+        object: ChangeDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverChangeAppliedEventWebhookRequest = {
+    body: DeliverChangeAppliedEventWebhookPayload;
+    key: 'change.applied';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverChangeCanceledEventWebhookPayload = EventDto & {
+    type?: 'change.canceled';
+    data?: {
+        object: ChangeDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverChangeCanceledEventWebhookRequest = {
+    body: DeliverChangeCanceledEventWebhookPayload;
+    key: 'change.canceled';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverCascadeRunCompletedEventWebhookPayload = EventDto & {
+    type?: 'cascade_run.completed';
+    data?: {
+        object: CascadeRunDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverCascadeRunCompletedEventWebhookRequest = {
+    body: DeliverCascadeRunCompletedEventWebhookPayload;
+    key: 'cascade_run.completed';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverPlanMigrationCompletedEventWebhookPayload = EventDto & {
+    type?: 'plan_migration.completed';
+    data?: {
+        object: MigrationDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverPlanMigrationCompletedEventWebhookRequest = {
+    body: DeliverPlanMigrationCompletedEventWebhookPayload;
+    key: 'plan_migration.completed';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverSubscriptionCreatedEventWebhookPayload = EventDto & {
+    type?: 'subscription.created';
+    data?: {
+        object: SubscriptionDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverSubscriptionCreatedEventWebhookRequest = {
+    body: DeliverSubscriptionCreatedEventWebhookPayload;
+    key: 'subscription.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverSubscriptionCanceledEventWebhookPayload = EventDto & {
+    type?: 'subscription.canceled';
+    data?: {
+        object: SubscriptionDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverSubscriptionCanceledEventWebhookRequest = {
+    body: DeliverSubscriptionCanceledEventWebhookPayload;
+    key: 'subscription.canceled';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverSubscriptionVersionChangedEventWebhookPayload = EventDto & {
+    type?: 'subscription.version_changed';
+    data?: {
+        object: SubscriptionDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverSubscriptionVersionChangedEventWebhookRequest = {
+    body: DeliverSubscriptionVersionChangedEventWebhookPayload;
+    key: 'subscription.version_changed';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverDocumentTemplateCreatedEventWebhookPayload = EventDto & {
+    type?: 'document_template.created';
+    data?: {
+        object: DocumentTemplateDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverDocumentTemplateCreatedEventWebhookRequest = {
+    body: DeliverDocumentTemplateCreatedEventWebhookPayload;
+    key: 'document_template.created';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverDocumentTemplateUpdatedEventWebhookPayload = EventDto & {
+    type?: 'document_template.updated';
+    data?: {
+        object: DocumentTemplateDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverDocumentTemplateUpdatedEventWebhookRequest = {
+    body: DeliverDocumentTemplateUpdatedEventWebhookPayload;
+    key: 'document_template.updated';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverDocumentTemplateDeletedEventWebhookPayload = EventDto & {
+    type?: 'document_template.deleted';
+    data?: {
+        object: DocumentTemplateDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverDocumentTemplateDeletedEventWebhookRequest = {
+    body: DeliverDocumentTemplateDeletedEventWebhookPayload;
+    key: 'document_template.deleted';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverDocumentTemplateDefaultChangedEventWebhookPayload = EventDto & {
+    type?: 'document_template.default_changed';
+    data?: {
+        object: DocumentTemplateDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverDocumentTemplateDefaultChangedEventWebhookRequest = {
+    body: DeliverDocumentTemplateDefaultChangedEventWebhookPayload;
+    key: 'document_template.default_changed';
+    path?: never;
+    query?: never;
+};
+
+export type DeliverWebhookEndpointDisabledEventWebhookPayload = EventDto & {
+    type?: 'webhook_endpoint.disabled';
+    data?: {
+        object: WebhookEndpointDto;
+        /**
+         * On updates: the changed fields with their values before the change.
+         */
+        previous_attributes?: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type DeliverWebhookEndpointDisabledEventWebhookRequest = {
+    body: DeliverWebhookEndpointDisabledEventWebhookPayload;
+    key: 'webhook_endpoint.disabled';
+    path?: never;
+    query?: never;
+};
