@@ -87,7 +87,7 @@ export class GetCascadeRunHandler implements IQueryHandler<GetCascadeRunQuery> {
                SELECT count(*) AS total, count(*) FILTER (WHERE status = 'pending') AS pending,
                       count(*) FILTER (WHERE status = 'republished') AS republished, count(*) FILTER (WHERE status = 'unchanged') AS unchanged,
                       count(*) FILTER (WHERE status = 'errored') AS errored, max(updated_at) FILTER (WHERE status <> 'pending') AS last_task_at
-                 FROM cascade_tasks WHERE organization_id = r.organization_id AND workspace_id = r.workspace_id AND run_id = r.id) t
+                 FROM cascade_tasks WHERE organization_id = $1 AND workspace_id = $2 AND run_id = r.id) t
             WHERE r.organization_id = $1 AND r.workspace_id = $2 AND r.id = $3`,
           [actor.organizationId, actor.workspaceId, runId],
         )

@@ -70,17 +70,18 @@ type PlanVersionRow = VersionRow &
     usage_count?: string;
   };
 
+/** Its subqueries name the organization and workspace by the caller's $1 and $2: Citus routes a correlated one to one shard only so. */
 const PLAN_VERSION_SELECT = `
   SELECT ${VERSION_COLUMNS.map((column) => `v.${column}`).join(', ')}, v.plan_id, ${planDetailColumns('v').join(', ')},
          v.price_cadence_unit,
-         CASE WHEN v.status = 'scheduled' THEN (SELECT count(*) FROM plan_versions q WHERE q.organization_id = v.organization_id
-           AND q.workspace_id = v.workspace_id AND q.plan_id = v.plan_id AND q.status = 'scheduled' AND q.scheduled_for <= v.scheduled_for) END AS rank
+         CASE WHEN v.status = 'scheduled' THEN (SELECT count(*) FROM plan_versions q WHERE q.organization_id = $1
+           AND q.workspace_id = $2 AND q.plan_id = v.plan_id AND q.status = 'scheduled' AND q.scheduled_for <= v.scheduled_for) END AS rank
     FROM plan_versions v`;
 
 /** Referrers of a version: subscriptions on it (any status) and changes naming it. */
-const USAGE_COUNT = `(SELECT count(*) FROM subscriptions s WHERE s.organization_id = v.organization_id AND s.workspace_id = v.workspace_id
-    AND s.plan_version_id = v.id) + (SELECT count(*) FROM changes c WHERE c.organization_id = v.organization_id
-    AND c.workspace_id = v.workspace_id AND (c.staged_version_id = v.id OR c.result_version_id = v.id)) AS usage_count`;
+const USAGE_COUNT = `(SELECT count(*) FROM subscriptions s WHERE s.organization_id = $1 AND s.workspace_id = $2
+    AND s.plan_version_id = v.id) + (SELECT count(*) FROM changes c WHERE c.organization_id = $1
+    AND c.workspace_id = $2 AND (c.staged_version_id = v.id OR c.result_version_id = v.id)) AS usage_count`;
 
 function planVersionView(row: PlanVersionRow, products: PlanMembershipView[]): PlanVersionView {
   return {

@@ -129,13 +129,14 @@ export class ListProductsHandler implements IQueryHandler<ListProductsQuery> {
   }
 }
 
+/** Its subqueries name the organization and workspace by the caller's $1 and $2: Citus routes a correlated one to one shard only so. */
 const VERSION_SELECT = `
   SELECT ${VERSION_COLUMNS.map((column) => `v.${column}`).join(', ')}, v.product_id, v.price_expression, v.unit_price::text AS unit_price, v.not_before,
-         CASE WHEN v.status = 'scheduled' THEN (SELECT count(*) FROM product_versions q WHERE q.organization_id = v.organization_id
-           AND q.workspace_id = v.workspace_id AND q.product_id = v.product_id AND q.status = 'scheduled' AND q.scheduled_for <= v.scheduled_for) END AS rank,
+         CASE WHEN v.status = 'scheduled' THEN (SELECT count(*) FROM product_versions q WHERE q.organization_id = $1
+           AND q.workspace_id = $2 AND q.product_id = v.product_id AND q.status = 'scheduled' AND q.scheduled_for <= v.scheduled_for) END AS rank,
          coalesce((SELECT json_agg(json_build_object('key', e.key, 'cost_id', e.cost_id, 'scope', e.scope, 'revision', e.revision_no,
                      'kind', e.kind, 'expression', e.expression, 'value', e.value::text) ORDER BY e.scope, e.key)
-                     FROM product_version_costs e WHERE e.organization_id = v.organization_id AND e.workspace_id = v.workspace_id
+                     FROM product_version_costs e WHERE e.organization_id = $1 AND e.workspace_id = $2
                       AND e.product_version_id = v.id), '[]') AS costs
     FROM product_versions v`;
 
