@@ -1,9 +1,10 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { executeWrites, isTransientWriteFailure, SqlWrite, StaleWriteError } from '@app/shared-kernel';
-import type { PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from '../../support/test-app';
+import { traceWire } from '../../support/wire-trace';
 
 /**
  * The write pipeline (write-pipeline.ts) on a real connection: a transaction's BEGIN travels with
@@ -14,11 +15,13 @@ describe('Write pipeline', () => {
   let t: TestApp;
   let db: DataSource;
   let txHost: TransactionHost<TransactionalAdapterTypeOrm>;
+  let wire: ReturnType<typeof traceWire>;
 
   beforeAll(async () => {
     t = await createTestApp();
     db = t.app.get(DataSource);
     txHost = t.app.get(TransactionHost);
+    wire = traceWire((db.driver as unknown as { master: Pool }).master);
     await db.query('CREATE TABLE pipeline_probe (id int PRIMARY KEY, v text NOT NULL, version int NOT NULL DEFAULT 0)');
   });
   afterAll(() => t.close());
@@ -30,23 +33,22 @@ describe('Write pipeline', () => {
   });
   const rows = async () => (await db.query('SELECT id, v FROM pipeline_probe ORDER BY id')) as Array<{ id: number; v: string }>;
 
-  /** Runs fn in a transaction and counts the round trips (ReadyForQuery messages) it took, COMMIT included. */
-  async function roundTrips(fn: () => Promise<void>): Promise<number> {
-    let count = 0;
-    let client: PoolClient | undefined;
-    const counter = () => (count += 1);
-    await txHost.withTransaction(async () => {
-      client = (await txHost.tx.queryRunner!.connect()) as PoolClient;
-      (client as unknown as { connection: NodeJS.EventEmitter }).connection.on('readyForQuery', counter);
-      await fn();
-    });
-    (client as unknown as { connection: NodeJS.EventEmitter }).connection.off('readyForQuery', counter);
-    return count;
+  /** Runs fn in a transaction; answers its round trips as read at the wire, each the statements it carried. */
+  async function roundTrips(fn: () => Promise<void>): Promise<string[][]> {
+    wire.reset();
+    await txHost.withTransaction(fn);
+    const [session, ...others] = wire
+      .sessions()
+      .filter((trips) => trips.some((trip) => trip.some((text) => text.includes('pipeline_probe'))));
+    expect(others).toEqual([]);
+    return session.map((trip) =>
+      trip.map((text) => (text.startsWith('INSERT') ? 'INSERT' : text.startsWith('WITH') ? 'WITH' : text.slice(0, 6))),
+    );
   }
 
   it('sends BEGIN, the deferred writes and COMMIT in one round trip, and commits them', async () => {
     const trips = await roundTrips(() => executeWrites(txHost.tx, [insert(1, 'a'), insert(2, 'b')], { defer: 'after_pending' }));
-    expect(trips).toBe(1);
+    expect(trips).toEqual([['START ', 'WITH', 'COMMIT']]);
     expect(await rows()).toEqual([
       { id: 1, v: 'a' },
       { id: 2, v: 'b' },
@@ -59,7 +61,10 @@ describe('Write pipeline', () => {
       await executeWrites(txHost.tx, [insert(1, 'a')], { defer: 'after_pending' });
       await executeWrites(txHost.tx, [insert(2, 'b')], { defer: 'alongside_pending' });
     });
-    expect(trips).toBe(2);
+    expect(trips).toEqual([
+      ['START ', 'SELECT'],
+      ['WITH', 'COMMIT'],
+    ]);
     expect(await rows()).toHaveLength(2);
   });
 

@@ -68,7 +68,7 @@ function pipeline(client: PoolClient): void {
   const state: Pipeline = { beginPending: false, deferred: null, send };
   PIPELINES.set(client, state);
   client.query = ((config: unknown, values?: unknown, callback?: unknown) => {
-    if (!state.beginPending && state.deferred === null) return (send as AnyQuery)(config, values, callback);
+    if (!state.beginPending && state.deferred === null && config !== BEGIN) return (send as AnyQuery)(config, values, callback);
     if (typeof values === 'function' || typeof callback === 'function' || isSubmittable(config)) {
       // Callback and submittable forms answer synchronously: what waits is sent first, unpipelined.
       flushUnpipelined(state);
