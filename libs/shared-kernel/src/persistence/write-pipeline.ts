@@ -123,8 +123,12 @@ async function run(state: Pipeline, config: unknown, values: unknown[] | undefin
   }
   if (text === 'COMMIT') {
     if (state.deferred === null) {
-      state.beginPending = false;
-      return FAKE_RESULT('COMMIT');
+      // Nothing was sent since BEGIN (which is still waiting): the transaction never started.
+      if (state.beginPending) {
+        state.beginPending = false;
+        return FAKE_RESULT('COMMIT');
+      }
+      return (state.send as AnyQuery)('COMMIT') as Promise<QueryResult>;
     }
     if (await flush(state, true)) return FAKE_RESULT('COMMIT');
     return (state.send as AnyQuery)('COMMIT') as Promise<QueryResult>;
