@@ -10,6 +10,8 @@
 // bootstrap organization's live workspace), with deterministic time-ordered ids
 // (bench_wid(n)) so that pgbench scripts can pick a random wallet with `\set n random(...)`.
 const http = require('node:http');
+const { existsSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
 const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
@@ -33,6 +35,8 @@ const P5_SAMPLES = Number(process.env.BENCH_P5_SAMPLES ?? 300);
 const P8_HOLDS = 50;
 const REPLAY_KEYS = 1_000;
 const BATCH_ITEMS = 100; // P15: debits per POST /v1/wallet_debits
+// The lean reference ledger SQL (quality bars P1–P3, second reference), outside the repository.
+const LEAN_DIR = process.env.BENCH_LEAN_DIR ?? join(__dirname, '..', '..', 'shared', 'bench', 'reference');
 // The whole benchmark is bounded: setup, segments with their own durations, and this cap.
 const WATCHDOG_MS = Number(process.env.BENCH_TIMEOUT_S ?? 60 * 60) * 1000;
 
@@ -124,10 +128,17 @@ const incompressible = (length) =>
     .toString('base64')
     .slice(0, length);
 
-const idempotencyRecord = (route, body) => `
-INSERT INTO idempotency_records (organization_id, workspace_id, principal_id, method, route, idempotency_key,
+const idempotencyRecord = (
+  route,
+  body,
+) => `INSERT INTO idempotency_records (organization_id, workspace_id, principal_id, method, route, idempotency_key,
    fingerprint, response_status, response_headers, response_body, created_at)
- VALUES (:org, :ws, :principal, 'POST', ${route}, 'pgb-' || :k::text, '${'f'.repeat(64)}', 200, '{}', '${body}', now());`;
+ VALUES (:org, :ws, :principal, 'POST', ${route}, 'pgb-' || :k::text, '${'f'.repeat(64)}', 200, '{}', '${body}', now())`;
+
+/** The app's write pipeline (write-pipeline.ts): BEGIN sent with the claim, the last statement with the COMMIT. */
+const pipelined = (...statements) => `\\startpipeline
+${statements.join('\n')}
+\\endpipeline`;
 
 /** The repository's lock(): wallet_lock() locks and then reads (fresh snapshot) in one call. */
 const lockAndRead = (n, prefix) => `
@@ -175,13 +186,12 @@ const combined = (writes) => `
 WITH ${writes.map((write, i) => `w${i} AS (${write})`).join(',\n')}
 SELECT 1;`;
 
-/** HTTP debit: BEGIN, claim (1), lock + read (1), save with the audit row (1), record, COMMIT = 6 round trips. */
+/** HTTP debit: BEGIN with the claim (1), lock + read (1), save with the audit row and the record (1), COMMIT (1) = 4 round trips. */
 function debitScript(bodyLength) {
   const route = routeOf(':n', 'debit');
   return `\\set n random(:nmin, :nmax)
 \\set k random(1, 9000000000000000000)
-START TRANSACTION;
-${idempotencyClaim()}
+${pipelined('START TRANSACTION;', idempotencyClaim())}
 ${lockAndRead(':n', 'w_')}
 ${combined([
   ...walletWrites(
@@ -196,8 +206,8 @@ ${combined([
     `${wid(':n')}::text`,
     `jsonb_build_object('amount', '-0.01', 'currency', 'USD', 'transaction_id', gen_random_uuid())`,
   ),
+  idempotencyRecord(route, incompressible(bodyLength)),
 ])}
-${idempotencyRecord(route, incompressible(bodyLength))}
 COMMIT;
 `;
 }
@@ -207,7 +217,7 @@ const ONE_ROUND_TRIP_SCRIPT = `\\set n random(:nmin, :nmax)
 SELECT bench_debit(:org, :ws, ${wid(':n')}, 0.01);
 `;
 
-/** HTTP transfer: BEGIN, claim, both wallets locked and read (1), both saves + transfer row + audit (1), record, COMMIT = 6. */
+/** HTTP transfer: BEGIN with the claim (1), both wallets locked and read (1), both saves + transfer row + audit + record (1), COMMIT = 4. */
 function transferScript(bodyLength) {
   const route = routeOf(':s', 'transfer');
   const transferId = `md5('t' || :k::text)::uuid`;
@@ -219,8 +229,7 @@ function transferScript(bodyLength) {
 \\set t random(:nmin, :nmax - 1)
 \\set t CASE WHEN :t >= :s THEN :t + 1 ELSE :t END
 \\set k random(1, 9000000000000000000)
-START TRANSACTION;
-${idempotencyClaim()}
+${pipelined('START TRANSACTION;', idempotencyClaim())}
 ${lockAndReadPair(':s', ':t')}
 ${combined([
   ...walletWrites(':s', 'src_', '-0.01', leg('debit')),
@@ -235,10 +244,34 @@ ${combined([
     `${transferId}::text`,
     `jsonb_build_object('amount', '0.01', 'currency', 'USD', 'source_wallet_id', ${wid(':s')}, 'target_wallet_id', ${wid(':t')})`,
   ),
+  idempotencyRecord(route, incompressible(bodyLength)),
 ])}
-${idempotencyRecord(route, incompressible(bodyLength))}
 COMMIT;
 `;
+}
+
+/**
+ * The lean reference (LEAN_DIR: schema.sql, fn.sql and its pgbench scripts) in a schema of its
+ * own in the scratch database, its wallets funded as its README says; null when it is not there.
+ * Its pgbench connections find it through search_path.
+ */
+async function leanReference(sql, databaseUrl) {
+  const files = ['schema.sql', 'fn.sql', 'debit.sql', 'debit_fn.sql', 'transfer.sql'];
+  if (!files.every((file) => existsSync(join(LEAN_DIR, file)))) return null;
+  const read = (file) => readFileSync(join(LEAN_DIR, file), 'utf8');
+  await sql.query('CREATE SCHEMA lean');
+  await sql.query('SET search_path = lean');
+  try {
+    await sql.query(read('schema.sql'));
+    await sql.query(read('fn.sql'));
+    await sql.query(`INSERT INTO wallets (id, cash_balance) SELECT g, 1e9 FROM generate_series(1, ${WALLETS}) g`);
+  } finally {
+    await sql.query('RESET search_path');
+  }
+  await sql.query('VACUUM ANALYZE lean.wallets');
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', '-csearch_path=lean');
+  return { url: url.toString(), debit: read('debit.sql'), debitFn: read('debit_fn.sql'), transfer: read('transfer.sql') };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -422,6 +455,8 @@ async function main() {
     const idOf = async (n) => (await sql.query('SELECT bench_wid($1)::text AS id', [n])).rows[0].id;
     const hotId = await idOf(HOT);
     log(`setup: ${total} customers, wallets and funding lines in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
+    const lean = await leanReference(sql, database.url);
+    log(lean ? `lean reference from ${LEAN_DIR}` : `no lean reference at ${LEAN_DIR}: its figures are left out`);
 
     // Completed debits to replay in P6 (same key, same body), and the principal they ran as.
     // Replayed round-robin: 16 requests in flight never share a key (that would be 409 IN_USE).
@@ -490,12 +525,12 @@ async function main() {
       );
       return result;
     };
-    const bench = async (label, script, vars, protocol = 'extended', durationS = DURATION_S) => {
+    const bench = async (label, script, vars, protocol = 'extended', durationS = DURATION_S, url = database.url) => {
       await sql.query('VACUUM wallets');
       const cpu = sampler();
       cpu.start();
       const result = await runPgbench({
-        url: database.url,
+        url,
         script,
         clients: CONNECTIONS,
         durationS,
@@ -541,6 +576,14 @@ async function main() {
       r.pgHot = await bench('P2 pgbench hot wallet', debitScript(debitBody), pgVars(HOT, HOT));
       r.transfer = await http16('P3 HTTP transfer', transferBuild);
       r.pgTransfer = await bench('P3 pgbench transfer', transferScript(transferBody), pgVars(1, WALLETS));
+      if (lean) {
+        // As the reference's README runs it: prepared statements, the same client count.
+        const leanBench = (label, script, nwallets) => bench(label, script, { nwallets }, 'prepared', DURATION_S, lean.url);
+        r.leanDebit = await leanBench('P1 pgbench lean debit', lean.debit, WALLETS);
+        r.leanDebit1 = await leanBench('P1 pgbench lean debit, one round trip', lean.debitFn, WALLETS);
+        r.leanHot = await leanBench('P2 pgbench lean debit, one hot wallet', lean.debit, 1);
+        r.leanTransfer = await leanBench('P3 pgbench lean transfer', lean.transfer, WALLETS);
+      }
       r.batch = await http16(`P15 HTTP batch debits (${BATCH_ITEMS} items)`, batchBuild);
       r.holdCreate = await http16('P4 HTTP hold create', () => ({
         path: `/v1/wallets/${pick(walletIds)}/holds`,
@@ -697,6 +740,20 @@ async function main() {
       score: r / threshold,
     });
     const debit = med((r) => r.debit.rps);
+    /** The HTTP figure against a lean reference segment, when the reference ran. */
+    const leanRows = (reference, figure, value, key, http, threshold) =>
+      reference
+        ? [
+            atLeast(
+              figure,
+              value,
+              'req/s',
+              med((r) => r[key].tps),
+              ratio(http, (r) => r[key].tps),
+              threshold,
+            ),
+          ]
+        : [];
     const rows = [
       atLeast(
         'P1 HTTP debit vs pgbench same SQL (16 conn)',
@@ -720,6 +777,8 @@ async function main() {
         ),
         0.3,
       ),
+      ...leanRows(lean, 'P1 HTTP debit vs lean reference debit (interactive)', debit, 'leanDebit', (r) => r.debit.rps, 0.5),
+      ...leanRows(lean, 'P1 HTTP debit vs lean reference debit, one round trip', debit, 'leanDebit1', (r) => r.debit.rps, 0.3),
       {
         figure: 'P1 HTTP debit p99 latency',
         value: med((r) => r.debit.p99),
@@ -758,7 +817,7 @@ async function main() {
       },
       {
         figure: 'P1 round trips per debit: HTTP / same-SQL script / one-round-trip',
-        value: `${roundTrips.perRequest.debit} / 6 / 1`,
+        value: `${roundTrips.perRequest.debit} / 4 / 1`,
       },
       atLeast(
         'P2 HTTP hot wallet, 16 conn vs pgbench hot',
@@ -769,6 +828,14 @@ async function main() {
           (r) => r.hot16.rps,
           (r) => r.pgHot.tps,
         ),
+        0.6,
+      ),
+      ...leanRows(
+        lean,
+        'P2 HTTP hot wallet, 16 conn vs lean reference hot wallet',
+        med((r) => r.hot16.rps),
+        'leanHot',
+        (r) => r.hot16.rps,
         0.6,
       ),
       atLeast(
@@ -799,6 +866,22 @@ async function main() {
         ),
         0.5,
       ),
+      ...leanRows(
+        lean,
+        'P3 HTTP transfer vs lean reference transfer',
+        med((r) => r.transfer.rps),
+        'leanTransfer',
+        (r) => r.transfer.rps,
+        0.5,
+      ),
+      {
+        figure: 'P3 HTTP transfer p99 latency',
+        value: med((r) => r.transfer.p99),
+        unit: 'ms',
+        bar: '≤ 40 ms',
+        pass: med((r) => r.transfer.p99) <= 40,
+        score: 40 / med((r) => r.transfer.p99),
+      },
       failures(
         'P3 HTTP transfer non-2xx + errors',
         all((r) => r.transfer),
@@ -807,7 +890,7 @@ async function main() {
         figure: 'P3 CPU ms per transfer: HTTP (server / postgres / autocannon)',
         value: cpuSplit(runs, 'transfer', ['server', 'postgres', 'loadgen']),
       },
-      { figure: 'P3 round trips per transfer: HTTP / same-SQL script', value: `${roundTrips.perRequest.transfer} / 6` },
+      { figure: 'P3 round trips per transfer: HTTP / same-SQL script', value: `${roundTrips.perRequest.transfer} / 4` },
       atLeast(
         `P15 HTTP batch debits (${BATCH_ITEMS} items, 16 conn) items/s vs pgbench one-round-trip debit`,
         med((r) => r.batch.rps * BATCH_ITEMS),

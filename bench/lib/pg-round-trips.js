@@ -41,7 +41,7 @@ async function startRoundTripProxy(targetUrl) {
         if (type === 'Q') {
           counters.roundTrips += 1;
           counters.statements += 1;
-          counters.log.push(body.toString('utf8', 0, body.indexOf(0)).replace(/\s+/g, ' ').trim());
+          counters.log.push(body.toString('utf8', 0, body.indexOf(0)).replace(/\s+/g, ' ').trim(), '— sync');
         } else if (type === 'P') {
           const nameEnd = body.indexOf(0);
           lastParsed = body
@@ -53,6 +53,8 @@ async function startRoundTripProxy(targetUrl) {
           counters.log.push(lastParsed);
         } else if (type === 'S') {
           counters.roundTrips += 1;
+          // Marks where a round trip ends, so that a request's log shows what travelled together.
+          counters.log.push('— sync');
         }
       }
     });

@@ -45,6 +45,7 @@ export * from './persistence/sql-write';
 export * from './persistence/tenant-check';
 export * from './persistence/transactional-notifier';
 export * from './persistence/workspace-mode';
+export * from './persistence/write-pipeline';
 export * from './webhooks/webhook-signature';
 export * from './throttling/client-address';
 export * from './throttling/concurrency-gate';

@@ -25,6 +25,7 @@ import { PgNotifications } from './persistence/pg-notifications';
 import { RateLimitCounter } from './persistence/rate-limit-counter';
 import { TenantRouting } from './persistence/tenant-routing';
 import { TransactionalNotifier } from './persistence/transactional-notifier';
+import { WritePipeline } from './persistence/write-pipeline';
 import { DEFAULT_IDEMPOTENCY_RESPONSE_MAX_BYTES } from './idempotency/idempotency-store';
 import { PlatformOptions } from './platform-options';
 import { PlatformPart, PlatformParts } from './platform-parts';
@@ -138,6 +139,7 @@ export class PlatformModule {
         TransactionalNotifier,
         RateLimitCounter,
         TenantRouting,
+        WritePipeline,
         // Refuses to start when a context's bus port has no handler in this application (bus-ports.ts).
         BusPortsCheck,
         ...optional,

@@ -31,7 +31,8 @@ const HOT_PATH: Array<[string, RegExp]> = [
   ['authentication by API key', /FROM api_keys WHERE secret_hash = \$1/],
   ['authentication by session', /WHERE s\.token_hash = \$1/],
   ['idempotency claim: record lookup', /FROM idempotency_records r WHERE/],
-  ['idempotency record', /^INSERT INTO idempotency_records/],
+  // Its own statement, or (after a write deferred to the COMMIT: write-pipeline.ts) a CTE of the decision's statement.
+  ['idempotency record', /^INSERT INTO idempotency_records|\bw\d+ AS \(INSERT INTO idempotency_records/],
   ['wallet lock: the lock', /FOR UPDATE OF w$/],
   ['wallet lock: the read', /FROM wallets w WHERE (w\.id = v_id|w\.organization_id = p_organization_id)/],
   ['wallet write (balances, ledger lines, lots, audit row)', /^WITH w0 AS \(UPDATE wallets SET cash_balance/],

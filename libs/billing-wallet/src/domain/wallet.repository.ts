@@ -16,6 +16,8 @@ export abstract class WalletRepository {
   /**
    * Writes the wallets' rows and every pending ledger line and lot change, together with the
    * writes that belong to the same decision (its audit row, hold, transfer), in one statement.
+   * Inside a transaction the statement goes with the transaction's next one (its COMMIT, or the
+   * idempotency record and then the COMMIT): its errors surface there, and the transaction rolls back.
    */
   abstract save(wallets: Wallet | readonly Wallet[], ...alongside: SqlWrite[]): Promise<void>;
   /**

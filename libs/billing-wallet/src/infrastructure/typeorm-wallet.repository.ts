@@ -61,11 +61,11 @@ export class TypeOrmWalletRepository extends WalletRepository {
 
   async save(wallets: Wallet | readonly Wallet[], ...alongside: SqlWrite[]): Promise<void> {
     const all = Array.isArray(wallets) ? (wallets as readonly Wallet[]) : [wallets as Wallet];
-    await executeWrites(this.txHost.tx, [...all.flatMap(walletWrites), ...alongside]);
+    await executeWrites(this.txHost.tx, [...all.flatMap(walletWrites), ...alongside], { defer: 'after_pending' });
   }
 
   async saveAll(wallets: readonly Wallet[], ...alongside: SqlWrite[]): Promise<void> {
-    await executeWrites(this.txHost.tx, [...walletsWrites(wallets), ...alongside]);
+    await executeWrites(this.txHost.tx, [...walletsWrites(wallets), ...alongside], { defer: 'after_pending' });
   }
 
   async findByReferences(

@@ -3,6 +3,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../clock';
 import { preparedQuery } from '../persistence/prepared-query';
+import { executeWrites, SqlWrite } from '../persistence/sql-write';
 import { PlatformOptions } from '../platform-options';
 import { RequestFingerprint } from './request-fingerprint';
 import { ResponseVault } from './response-vault';
@@ -102,7 +103,14 @@ export class IdempotencyStore {
   async record(scope: IdempotencyScope, request: KeyedRequest, response: StoredResponse): Promise<boolean> {
     const sealed = this.vault.seal(response.body);
     const kept = sealed.length <= this.maxResponseBytes;
-    await this.insert(scope, request, kept ? response : { ...response, headers: {} }, kept ? sealed : null);
+    // The transaction's last write: it goes with the handler's deferred writes and the COMMIT.
+    await executeWrites(
+      this.txHost.tx,
+      [this.insertWrite(scope, request, kept ? response : { ...response, headers: {} }, kept ? sealed : null)],
+      {
+        defer: 'alongside_pending',
+      },
+    );
     return kept;
   }
 
@@ -111,22 +119,23 @@ export class IdempotencyStore {
    * replay runs again). Needs no claim: if a concurrent request recorded the key first, its record stands.
    */
   async recordWithoutResponse(scope: IdempotencyScope, request: KeyedRequest, status: number): Promise<void> {
-    await this.insert(scope, request, { status, headers: {}, body: '' }, null, 'keep_existing');
+    await executeWrites(this.txHost.tx, [
+      this.insertWrite(scope, request, { status, headers: {}, body: '' }, null, 'keep_existing'),
+    ]);
   }
 
-  private async insert(
+  private insertWrite(
     scope: IdempotencyScope,
     request: KeyedRequest,
     response: StoredResponse,
     sealedBody: string | null,
     onConflict: 'fail' | 'keep_existing' = 'fail',
-  ): Promise<void> {
-    await preparedQuery(
-      this.txHost.tx,
-      `INSERT INTO idempotency_records (organization_id, workspace_id, principal_id, method, route, idempotency_key,
+  ): SqlWrite {
+    return {
+      text: `INSERT INTO idempotency_records (organization_id, workspace_id, principal_id, method, route, idempotency_key,
          fingerprint, response_status, response_headers, response_body, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)${onConflict === 'keep_existing' ? ' ON CONFLICT DO NOTHING' : ''}`,
-      [
+      values: [
         scope.organizationId,
         scope.workspaceId,
         scope.principalId,
@@ -139,6 +148,6 @@ export class IdempotencyStore {
         sealedBody,
         this.clock.now(),
       ],
-    );
+    };
   }
 }

@@ -63,7 +63,9 @@ const CITUS_PLACEMENT_CHANGED =
  * placement that changed under the statement. The whole transaction may run again and then succeed.
  */
 export function isTransientWriteFailure(error: unknown): boolean {
-  if (error instanceof StaleWriteError) return true;
+  // A guarded write deferred to the COMMIT (write-pipeline.ts) fails inside TypeORM's COMMIT, which wraps it.
+  if (error instanceof StaleWriteError || (error as { driverError?: unknown } | null)?.driverError instanceof StaleWriteError)
+    return true;
   const state = sqlState(error);
   if (state === '40001' || state === '40P01' || state === '55P03') return true;
   const message = error instanceof Error ? error.message : '';

@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 
 const names = new Map<string, string>();
 
-function statementName(text: string): string {
+export function statementName(text: string): string {
   let name = names.get(text);
   if (!name) {
     name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;

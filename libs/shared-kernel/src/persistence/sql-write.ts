@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { StaleWriteError } from './database-errors';
 import { preparedQuery } from './prepared-query';
+import { DeferredStatement, deferWrites } from './write-pipeline';
 
 /**
  * One INSERT, UPDATE or DELETE (without a WITH clause of its own) and its `$1…$n` values.
@@ -30,7 +31,7 @@ export interface SqlWrite {
 }
 
 /** A combined statement and, for each guarded write, how to read the count of rows it changed. */
-interface CombinedWrite extends SqlWrite {
+export interface CombinedWrite extends SqlWrite {
   readonly checks?: ReadonlyArray<{ column: string; what: string }>;
   /** One write alone, not combined: its RETURNING rows are its changed rows. */
   readonly alone?: boolean;
@@ -39,12 +40,32 @@ interface CombinedWrite extends SqlWrite {
 const PLACEHOLDER = /\$(\d+)/g;
 
 /**
+ * A guarded write's refusal raised by the statement itself (a cast that fails with a marker naming
+ * the check), for a statement sent in one round trip with its COMMIT: PostgreSQL then skips the
+ * COMMIT, where a count read back in Node would come after it.
+ */
+const STALE_MARKER = 'stale_write:';
+const STALE_MARKER_PATTERN = /"stale_write:(\d+):/;
+
+/** The StaleWriteError of a statement combined with `enforced` whose guarded write changed no row, else undefined. */
+export function staleWriteOf(error: unknown, combined: CombinedWrite): StaleWriteError | undefined {
+  const match = error instanceof Error ? STALE_MARKER_PATTERN.exec(error.message) : null;
+  const check = match ? combined.checks?.[Number(match[1])] : undefined;
+  return check && new StaleWriteError(check.what);
+}
+
+/**
  * Each write becomes a data-modifying CTE of one statement. They all see the same snapshot and
  * none sees another's rows, so they must touch different rows; constraints (foreign keys
  * included) are checked at the end of the statement, over all of them.
  */
-export function combineWrites(writes: readonly SqlWrite[]): CombinedWrite {
-  if (writes.length === 1 && writes[0].name === undefined && writes[0].returned === undefined) {
+export function combineWrites(writes: readonly SqlWrite[], { enforced = false }: { enforced?: boolean } = {}): CombinedWrite {
+  if (
+    writes.length === 1 &&
+    writes[0].name === undefined &&
+    writes[0].returned === undefined &&
+    !(enforced && writes[0].expectOneRow !== undefined)
+  ) {
     const [write] = writes;
     if (write.expectOneRow === undefined) return write;
     return {
@@ -69,7 +90,11 @@ export function combineWrites(writes: readonly SqlWrite[]): CombinedWrite {
     checks.push({ column: name, what: write.expectOneRow });
     return `${name} AS (${text} RETURNING 1)`;
   });
-  const counted = checks.map(({ column }) => `(SELECT count(*) FROM ${column})::int AS ${column}`);
+  const counted = checks.map(({ column }, index) =>
+    enforced
+      ? `CASE WHEN (SELECT count(*) FROM ${column}) = 1 THEN 1 ELSE ('${STALE_MARKER}${index}:' || (SELECT count(*) FROM ${column}))::int END AS ${column}`
+      : `(SELECT count(*) FROM ${column})::int AS ${column}`,
+  );
   const returning = writes.flatMap((write, index) =>
     write.returned === undefined ? [] : [`(SELECT coalesce(json_agg(r), '[]') FROM ${write.name ?? `w${index}`} r) AS r${index}`],
   );
@@ -81,11 +106,31 @@ export function combineWrites(writes: readonly SqlWrite[]): CombinedWrite {
   };
 }
 
-/** Runs the writes as one prepared statement on the transaction's connection; a guarded write that changed no row throws StaleWriteError. */
-export async function executeWrites(manager: EntityManager, writes: readonly SqlWrite[]): Promise<void> {
+/**
+ * Runs the writes as one prepared statement on the transaction's connection; a guarded write that
+ * changed no row throws StaleWriteError. With `defer`, inside a transaction on a pipelined
+ * connection (write-pipeline.ts), the writes wait for the transaction's next statement instead
+ * and go with it, in the same round trip as its COMMIT when that comes next: for the last writes
+ * of a decision, whose errors may surface at that statement rather than here.
+ */
+export async function executeWrites(
+  manager: EntityManager,
+  writes: readonly SqlWrite[],
+  { defer }: { defer?: 'after_pending' | 'alongside_pending' } = {},
+): Promise<void> {
   if (writes.length === 0) return;
-  const { text, values, checks, alone } = combineWrites(writes);
-  const rows = await preparedQuery<Record<string, unknown>>(manager, text, [...values]);
+  if (defer !== undefined && (await deferWrites(manager, writes, defer === 'alongside_pending', enforcedStatement))) return;
+  const combined = combineWrites(writes);
+  const rows = await preparedQuery<Record<string, unknown>>(manager, combined.text, [...combined.values]);
+  await settleWrites(combined, writes, rows);
+}
+
+/** After a combined statement ran: its guarded writes' counts checked, then the RETURNed rows handed on. */
+export async function settleWrites(
+  { checks, alone }: CombinedWrite,
+  writes: readonly SqlWrite[],
+  rows: readonly Record<string, unknown>[],
+): Promise<void> {
   for (const { column, what } of checks ?? []) {
     const changed = alone ? rows.length : Number(rows[0]?.[column] ?? 0);
     if (changed !== 1) throw new StaleWriteError(what);
@@ -93,4 +138,16 @@ export async function executeWrites(manager: EntityManager, writes: readonly Sql
   for (const [index, write] of writes.entries()) {
     if (write.returned !== undefined) await write.returned((rows[0]?.[`r${index}`] ?? []) as Record<string, unknown>[]);
   }
+}
+
+/** The deferred writes of a transaction as the one statement sent with what follows them. */
+function enforcedStatement(writes: readonly SqlWrite[]): DeferredStatement {
+  const combined = combineWrites(writes, { enforced: true });
+  return {
+    text: combined.text,
+    values: [...combined.values],
+    settle: (rows) => settleWrites(combined, writes, rows),
+    failure: (error) => staleWriteOf(error, combined) ?? error,
+    handsOnRows: writes.some((write) => write.returned !== undefined),
+  };
 }
