@@ -16,7 +16,7 @@ import { Actor, DomainError, executeWrites, ManualClock, Money, StaleWriteError 
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { PromotionalLotExpiry } from '../../../libs/billing-wallet/src/application/lot-expiry';
-import { toWallet, walletWrites, WalletRow } from '../../../libs/billing-wallet/src/infrastructure/wallet-rows';
+import { toWallet, walletsWrites, walletWrites, WalletRow } from '../../../libs/billing-wallet/src/infrastructure/wallet-rows';
 import { createTenant, idem } from '../../support/tenants';
 import { createTestApp, TestApp } from '../../support/test-app';
 import { ledgerViolations } from '../../support/wallet-helpers';
@@ -592,6 +592,45 @@ describe('Wallet money operations under concurrency (PostgreSQL)', () => {
       debit(fresh);
       await db.transaction((manager) => executeWrites(manager, walletWrites(fresh)));
       expect(await balances(walletId)).toEqual({ cash: '8.0000', promotional: '0.0000', lines: 3 });
+    });
+
+    it('writes none of a batch whose one wallet changed since the read (walletsWrites, batch debits), and says so', async () => {
+      const [first, second] = [await newWallet('EUR'), await newWallet('EUR')];
+      for (const id of [first, second]) await money('credit', id, { amount: '10.00', source: 'PAYMENT' });
+      const read = async () =>
+        (
+          (await db.query('SELECT * FROM wallet_lock($1, $2, $3::uuid[])', [
+            actor.organizationId,
+            actor.workspaceId,
+            [first, second].sort(),
+          ])) as WalletRow[]
+        ).map(toWallet);
+      const debitAll = (wallets: Awaited<ReturnType<typeof read>>) => {
+        for (const wallet of wallets)
+          wallet.debit({
+            amount: Money.of('1.00', 'EUR'),
+            source: 'INVOICE',
+            reference: `stale-batch-${idem()}`,
+            createdBy: { type: 'api_key', id: null },
+            now: clock.now(),
+          });
+      };
+      const stale = await read();
+      // Another writer debits the second wallet alone in between.
+      const other = (await read()).find((wallet) => wallet.snapshot.id === second)!;
+      debitAll([other]);
+      await db.transaction((manager) => executeWrites(manager, walletWrites(other)));
+      debitAll(stale);
+      await expect(db.transaction((manager) => executeWrites(manager, walletsWrites(stale)))).rejects.toThrow(StaleWriteError);
+      // Neither wallet took the stale batch: the first untouched, the second with the other writer's line only.
+      expect(await balances(first)).toEqual({ cash: '10.0000', promotional: '0.0000', lines: 1 });
+      expect(await balances(second)).toEqual({ cash: '9.0000', promotional: '0.0000', lines: 2 });
+      const fresh = await read();
+      debitAll(fresh);
+      await db.transaction((manager) => executeWrites(manager, walletsWrites(fresh)));
+      expect(await balances(first)).toEqual({ cash: '9.0000', promotional: '0.0000', lines: 2 });
+      expect(await balances(second)).toEqual({ cash: '8.0000', promotional: '0.0000', lines: 3 });
+      expect(await ledgerViolations(db, [first, second])).toEqual([]);
     });
   });
 });

@@ -105,7 +105,7 @@ describe('Write pipeline', () => {
     const guarded = (version: number): SqlWrite => ({
       text: 'UPDATE pipeline_probe SET v = $2, version = version + 1 WHERE id = $1 AND version = $3',
       values: [1, 'changed', version],
-      expectOneRow: 'probe 1',
+      expectChanged: { rows: 1, what: 'probe 1' },
     });
     // At the COMMIT, TypeORM wraps it: a transient failure either way, which a keyed POST runs again.
     const error: unknown = await txHost

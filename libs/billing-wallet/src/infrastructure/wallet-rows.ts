@@ -209,7 +209,7 @@ export function walletWrites(wallet: Wallet): SqlWrite[] {
         s.updatedAt,
         changes.storedVersion,
       ],
-      expectOneRow: `wallet ${s.id}`,
+      expectChanged: { rows: 1, what: `wallet ${s.id}` },
     },
     {
       text: INSERT_LEDGER_LINES,
@@ -268,7 +268,7 @@ export function walletsWrites(wallets: readonly Wallet[]): SqlWrite[] {
   }
   const tenant = [organizationId, workspaceId];
   const all = wallets.map((wallet) => ({ wallet, changes: wallet.takeChanges() }));
-  const rows = all.map(({ wallet }) => {
+  const rows = all.map(({ wallet, changes }) => {
     const s = wallet.snapshot;
     const [creditLimit, maxBalance, maxSingleCredit, lowBalanceThreshold, autoEnabled, autoAmount, autoMethod] =
       settingsParameters(s);
@@ -286,6 +286,7 @@ export function walletsWrites(wallets: readonly Wallet[]): SqlWrite[] {
       auto_topup_payment_method_id: autoMethod,
       is_primary: s.isPrimary,
       version: s.version,
+      stored_version: changes.storedVersion,
       updated_at: s.updatedAt.toISOString(),
     };
   });
@@ -316,11 +317,13 @@ export function walletsWrites(wallets: readonly Wallet[]): SqlWrite[] {
           FROM jsonb_to_recordset($3::jsonb) AS v(id uuid, cash_balance numeric, promotional_balance numeric, held_balance numeric,
                credit_limit numeric, max_balance numeric, max_single_credit numeric, low_balance_threshold numeric,
                auto_topup_enabled boolean, auto_topup_amount numeric, auto_topup_payment_method_id text, is_primary boolean,
-               version integer, updated_at timestamptz)
-         WHERE w.id = v.id AND w.id = ANY ($4::uuid[]) AND ${sameTenant('w', '$1', '$2')}`,
+               version integer, stored_version integer, updated_at timestamptz)
+         WHERE w.id = v.id AND w.id = ANY ($4::uuid[]) AND ${sameTenant('w', '$1', '$2')} AND w.version = v.stored_version`,
       // The ids again as a list: the unique index on id bounds the wallets read (a join on the JSON
       // alone, estimated at 100 rows, let the planner scan every wallet of a table it believed small).
       values: [...tenant, JSON.stringify(rows), rows.map((row) => row.id)],
+      // Each row only over the version its decision read, as for one wallet (walletWrites).
+      expectChanged: { rows: rows.length, what: `wallets ${rows.map((row) => row.id).join(', ')}` },
     },
   ];
   if (entries.length > 0) writes.push({ text: INSERT_LEDGER_LINES, values: [...tenant, JSON.stringify(entries)] });

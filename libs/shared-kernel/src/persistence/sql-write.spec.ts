@@ -32,19 +32,19 @@ describe('combineWrites', () => {
 
   it('counts the rows of each guarded write: RETURNING on it, a count per guarded write in the final SELECT', () => {
     const combined = combineWrites([
-      { text: 'UPDATE a SET v = $2 WHERE id = $1 AND version = $3', values: ['a1', 'a2', 7], expectOneRow: 'a a1' },
+      { text: 'UPDATE a SET v = $2 WHERE id = $1 AND version = $3', values: ['a1', 'a2', 7], expectChanged: { rows: 1, what: 'a a1' } },
       { text: 'INSERT INTO b VALUES ($1)', values: ['b1'] },
     ]);
     expect(combined.text).toBe(
       'WITH w0 AS (UPDATE a SET v = $2 WHERE id = $1 AND version = $3 RETURNING 1),\n' +
         'w1 AS (INSERT INTO b VALUES ($4))\nSELECT (SELECT count(*) FROM w0)::int AS w0',
     );
-    expect(combined.checks).toEqual([{ column: 'w0', what: 'a a1' }]);
-    const single = combineWrites([{ text: 'UPDATE a SET v = $1', values: [1], expectOneRow: 'a' }]);
+    expect(combined.checks).toEqual([{ column: 'w0', rows: 1, what: 'a a1' }]);
+    const single = combineWrites([{ text: 'UPDATE a SET v = $1', values: [1], expectChanged: { rows: 1, what: 'a' } }]);
     expect(single).toEqual({
       text: 'UPDATE a SET v = $1 RETURNING 1 AS w0',
       values: [1],
-      checks: [{ column: 'w0', what: 'a' }],
+      checks: [{ column: 'w0', rows: 1, what: 'a' }],
       alone: true,
     });
   });

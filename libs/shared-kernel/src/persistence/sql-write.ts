@@ -17,11 +17,11 @@ export interface SqlWrite {
    */
   readonly name?: string;
   /**
-   * An UPDATE guarded by what its decision read (the row's version in its WHERE) must change
-   * exactly one row; when it changes none, the row changed since it was read, and executeWrites
-   * throws StaleWriteError naming this (the transaction is then retried, never half-applied).
+   * An UPDATE guarded by what its decision read (each row's version in its WHERE) must change
+   * exactly `rows` rows; when it changes fewer, a row changed since it was read, and executeWrites
+   * throws StaleWriteError naming `what` (the transaction is then retried, never half-applied).
    */
-  readonly expectOneRow?: string;
+  readonly expectChanged?: { readonly rows: number; readonly what: string };
   /**
    * Called with the rows the write RETURNs, once the statement has run (still inside its
    * transaction): how a write that may or may not touch rows (webhook deliveries, decided in SQL)
@@ -32,7 +32,7 @@ export interface SqlWrite {
 
 /** A combined statement and, for each guarded write, how to read the count of rows it changed. */
 export interface CombinedWrite extends SqlWrite {
-  readonly checks?: ReadonlyArray<{ column: string; what: string }>;
+  readonly checks?: ReadonlyArray<{ column: string; rows: number; what: string }>;
   /** One write alone, not combined: its RETURNING rows are its changed rows. */
   readonly alone?: boolean;
 }
@@ -64,20 +64,20 @@ export function combineWrites(writes: readonly SqlWrite[], { enforced = false }:
     writes.length === 1 &&
     writes[0].name === undefined &&
     writes[0].returned === undefined &&
-    !(enforced && writes[0].expectOneRow !== undefined)
+    !(enforced && writes[0].expectChanged !== undefined)
   ) {
     const [write] = writes;
-    if (write.expectOneRow === undefined) return write;
+    if (write.expectChanged === undefined) return write;
     return {
       text: `${write.text} RETURNING 1 AS w0`,
       values: write.values,
-      checks: [{ column: 'w0', what: write.expectOneRow }],
+      checks: [{ column: 'w0', ...write.expectChanged }],
       alone: true,
     };
   }
   const values: unknown[] = [];
   const names = new Set<string>();
-  const checks: Array<{ column: string; what: string }> = [];
+  const checks: Array<{ column: string; rows: number; what: string }> = [];
   const parts = writes.map((write, index) => {
     const offset = values.length;
     values.push(...write.values);
@@ -85,14 +85,14 @@ export function combineWrites(writes: readonly SqlWrite[], { enforced = false }:
     if (names.has(name)) throw new Error(`Two writes of one statement are both named ${name}`);
     names.add(name);
     const text = write.text.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
-    if (write.expectOneRow === undefined) return `${name} AS (${text})`;
+    if (write.expectChanged === undefined) return `${name} AS (${text})`;
     if (write.name !== undefined) throw new Error(`The guarded write ${name} cannot also be read by name`);
-    checks.push({ column: name, what: write.expectOneRow });
+    checks.push({ column: name, ...write.expectChanged });
     return `${name} AS (${text} RETURNING 1)`;
   });
-  const counted = checks.map(({ column }, index) =>
+  const counted = checks.map(({ column, rows }, index) =>
     enforced
-      ? `CASE WHEN (SELECT count(*) FROM ${column}) = 1 THEN 1 ELSE ('${STALE_MARKER}${index}:' || (SELECT count(*) FROM ${column}))::int END AS ${column}`
+      ? `CASE WHEN (SELECT count(*) FROM ${column}) = ${rows} THEN ${rows} ELSE ('${STALE_MARKER}${index}:' || (SELECT count(*) FROM ${column}))::int END AS ${column}`
       : `(SELECT count(*) FROM ${column})::int AS ${column}`,
   );
   const returning = writes.flatMap((write, index) =>
@@ -131,9 +131,9 @@ export async function settleWrites(
   writes: readonly SqlWrite[],
   rows: readonly Record<string, unknown>[],
 ): Promise<void> {
-  for (const { column, what } of checks ?? []) {
+  for (const { column, rows: expected, what } of checks ?? []) {
     const changed = alone ? rows.length : Number(rows[0]?.[column] ?? 0);
-    if (changed !== 1) throw new StaleWriteError(what);
+    if (changed !== expected) throw new StaleWriteError(what);
   }
   for (const [index, write] of writes.entries()) {
     if (write.returned !== undefined) await write.returned((rows[0]?.[`r${index}`] ?? []) as Record<string, unknown>[]);
