@@ -32,7 +32,11 @@ describe('combineWrites', () => {
 
   it('counts the rows of each guarded write: RETURNING on it, a count per guarded write in the final SELECT', () => {
     const combined = combineWrites([
-      { text: 'UPDATE a SET v = $2 WHERE id = $1 AND version = $3', values: ['a1', 'a2', 7], expectChanged: { rows: 1, what: 'a a1' } },
+      {
+        text: 'UPDATE a SET v = $2 WHERE id = $1 AND version = $3',
+        values: ['a1', 'a2', 7],
+        expectChanged: { rows: 1, what: 'a a1' },
+      },
       { text: 'INSERT INTO b VALUES ($1)', values: ['b1'] },
     ]);
     expect(combined.text).toBe(
