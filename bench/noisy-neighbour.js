@@ -13,12 +13,12 @@
 // by SQL (10,000 publishes over HTTP would take longer than the measurement). Renders are what the
 // preview route runs, so once they leave the event loop this measures that.
 const { spawnSync } = require('node:child_process');
-const { randomBytes } = require('node:crypto');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { report } = require('./lib/report');
 const { scratchDatabase } = require('./lib/scratch-database');
 const { startServer } = require('./lib/server');
+const { jsonCaller } = require('./lib/http-load');
 
 const DIST = join(__dirname, '..', 'dist', 'apps', 'api');
 const { SYSTEM_TEMPLATE_IDS } = require(join(DIST, 'libs', 'documents', 'src', 'domain', 'system-templates'));
@@ -40,19 +40,7 @@ const percentile = (values, p) => {
 };
 
 function client(base, auth) {
-  const call = async (method, path, body) => {
-    const headers = { authorization: auth };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (method === 'POST') headers['idempotency-key'] = randomBytes(12).toString('hex');
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const call = jsonCaller(base, auth);
   return {
     base,
     auth,

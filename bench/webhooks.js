@@ -16,9 +16,8 @@
 //
 //   sh scripts/node24.sh bench/webhooks.js
 //   BENCH_DURATION_S=10 BENCH_RUNS=1 sh scripts/node24.sh bench/webhooks.js   (≈ 3 minutes)
-const { randomBytes } = require('node:crypto');
 const { Client } = require('pg');
-const { cannon, inParallel } = require('./lib/http-load');
+const { cannon, inParallel, jsonCaller } = require('./lib/http-load');
 const { report } = require('./lib/report');
 const { scratchDatabase } = require('./lib/scratch-database');
 const { rootKeyFrom, startServer } = require('./lib/server');
@@ -50,19 +49,8 @@ const percentile = (values, p) => {
 };
 
 function client(base, auth) {
-  return async (method, path, body, key) => {
-    const headers = { authorization: auth };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (method === 'POST') headers['idempotency-key'] = key ?? randomBytes(12).toString('hex');
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-    return { body: text ? JSON.parse(text) : undefined, at: nowMs() };
-  };
+  const call = jsonCaller(base, auth);
+  return async (method, path, body, key) => ({ body: await call(method, path, body, key), at: nowMs() });
 }
 
 /**

@@ -57,12 +57,29 @@ async function inParallel(count, parallel, fn) {
   return results;
 }
 
+/** `call(method, path, body?, key?)` by fetch: the parsed JSON answer, or an error naming a non-2xx status. */
+function jsonCaller(base, auth) {
+  return async (method, path, body, key) => {
+    const headers = { authorization: auth };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (method === 'POST') headers['idempotency-key'] = key ?? randomBytes(12).toString('hex');
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+}
+
 let keySequence = 0;
 const keyPrefix = `ac-${process.pid}-${randomBytes(3).toString('hex')}`;
 const nextKey = () => `${keyPrefix}-${(keySequence += 1)}`;
 
-/** autocannon with one request built per call by `build()` → { path, body, key? }. */
-function cannon({ base, auth, connections, durationS, amount, method = 'POST', build }) {
+/** autocannon with one request built per call by `build()` → { path, body, key? }; 16 connections unless told. */
+function cannon({ base, auth, connections = 16, durationS, amount, method = 'POST', build }) {
   return new Promise((resolve, reject) => {
     let guard = null;
     const options = {
@@ -112,4 +129,4 @@ function summarize(result) {
   };
 }
 
-module.exports = { agent, request, expectOk, inParallel, cannon };
+module.exports = { agent, request, expectOk, inParallel, cannon, jsonCaller };
