@@ -48,7 +48,7 @@ const STALE_MARKER = 'stale_write:';
 const STALE_MARKER_PATTERN = /"stale_write:(\d+):/;
 
 /** The StaleWriteError of a statement combined with `enforced` whose guarded write changed no row, else undefined. */
-export function staleWriteOf(error: unknown, combined: CombinedWrite): StaleWriteError | undefined {
+function staleWriteOf(error: unknown, combined: CombinedWrite): StaleWriteError | undefined {
   const match = error instanceof Error ? STALE_MARKER_PATTERN.exec(error.message) : null;
   const check = match ? combined.checks?.[Number(match[1])] : undefined;
   return check && new StaleWriteError(check.what);
@@ -126,7 +126,7 @@ export async function executeWrites(
 }
 
 /** After a combined statement ran: its guarded writes' counts checked, then the RETURNed rows handed on. */
-export async function settleWrites(
+async function settleWrites(
   { checks, alone }: CombinedWrite,
   writes: readonly SqlWrite[],
   rows: readonly Record<string, unknown>[],

@@ -46,7 +46,7 @@ const BEGIN = 'START TRANSACTION';
 const FAKE_RESULT = (command: string): QueryResult => ({ command, rowCount: null, oid: 0, fields: [], rows: [] });
 
 /** Pipelines every connection the pool opens from now on, and the ones it holds. */
-export function installWritePipeline(pool: Pool): void {
+function installWritePipeline(pool: Pool): void {
   pool.on('connect', (client) => pipeline(client));
   pool.on('release', (_error, client) => reset(client));
   for (const client of (pool as unknown as { _clients?: PoolClient[] })._clients ?? []) pipeline(client);
