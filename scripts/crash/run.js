@@ -18,8 +18,8 @@
 // non-terminal hold/change/cascade/outbox row may be; jobs a killed server had fetched come back
 // after pg-boss's heartbeat timeout and retry backoff, about a minute), CRASH_DELIVERY_SECONDS (660: how
 // long the end waits for every committed event to be delivered: an attempt a fault interrupted is
-// queued again by the minutely sweep once its 60 s lease expires, a delivery whose jobs were all
-// lost once it is 10 minutes overdue), CRASH_VERBOSE=1 (each cycle's line).
+// queued again by the minutely sweep once its 60 s lease expires, a delivery whose jobs were lost
+// or never queued once it is a minute overdue), CRASH_VERBOSE=1 (each cycle's line).
 const { randomBytes } = require('node:crypto');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');

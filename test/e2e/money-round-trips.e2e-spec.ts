@@ -12,8 +12,8 @@ const LOCK = 'SELECT * FROM wallet_lock($1, $2, $3::uuid[])';
  * Issue 24 item 1: the round trips of a money operation's transaction, read at the wire of the
  * connection that served it — BEGIN with the idempotency claim, the wallet lock, the decision's
  * one statement (balances, ledger lines, audit row, events, and the idempotency record as one
- * of its CTEs), the COMMIT. (The COMMIT would travel with that statement but for the webhook
- * deliveries it RETURNs, whose jobs are queued in the same transaction: write-pipeline.ts.)
+ * of its CTEs) with the COMMIT: the locks and the workspace's event counter are held for that one
+ * round trip (webhook delivery jobs are queued after the COMMIT: write-pipeline.ts, afterCommit).
  */
 describe('Round trips of a money operation (PostgreSQL)', () => {
   let t: TestApp;
@@ -40,17 +40,16 @@ describe('Round trips of a money operation (PostgreSQL)', () => {
   const expected = [
     ['START TRANSACTION', CLAIM],
     [LOCK],
-    [expect.stringMatching(/^WITH w0 AS \(UPDATE wallets SET cash_balance .* AS \(INSERT INTO idempotency_records /)],
-    ['COMMIT'],
+    [expect.stringMatching(/^WITH w0 AS \(UPDATE wallets SET cash_balance .* AS \(INSERT INTO idempotency_records /), 'COMMIT'],
   ];
 
-  it('debits in four round trips: BEGIN with the claim, the lock, one statement for every write, the COMMIT', async () => {
+  it('debits in three round trips: BEGIN with the claim, the lock, one statement for every write with the COMMIT', async () => {
     const { wallet } = await api.customerWithWallet('USD');
     await api.ok(wallet.id, 'credit', { amount: '10.00' });
     expect(await keyedTransaction(() => api.money(wallet.id, 'debit', { amount: '1.00' }))).toEqual(expected);
   });
 
-  it('transfers in four round trips too, both wallets locked in one', async () => {
+  it('transfers in three round trips too, both wallets locked in one', async () => {
     const source = (await api.customerWithWallet('USD', 'Source')).wallet;
     const target = (await api.customerWithWallet('USD', 'Target')).wallet;
     await api.ok(source.id, 'credit', { amount: '10.00' });

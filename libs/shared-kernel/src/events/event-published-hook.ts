@@ -9,7 +9,8 @@ import type { EventTenant, WrittenEvent } from './event-log';
  * which go into that same statement (one round trip; a foreign key to `events` holds, since keys
  * are checked at the end of the statement). Those writes may read the events as inserted from
  * the CTE named EVENT_ROWS_CTE (`event_rows`, every column of `events`), and may hand what they
- * RETURN to code that runs after the statement (`SqlWrite.returned`). The default hands nothing on.
+ * RETURN to code that runs once the transaction has committed (`SqlWrite.committed`). The default
+ * hands nothing on.
  *
  * The application host binds the real one: `PlatformModule.forRoot({ eventPublishedHook })` with
  * a subclass whose dependencies are the platform's own providers (the webhooks context's

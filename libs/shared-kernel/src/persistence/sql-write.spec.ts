@@ -53,19 +53,19 @@ describe('combineWrites', () => {
     });
   });
 
-  it('answers, in the same statement, the rows of the writes that ask for them, and hands each its own', async () => {
+  it('answers, in the same statement, the rows of the writes that ask for them, and hands each its own (at once outside a transaction)', async () => {
     const seen: Array<readonly Record<string, unknown>[]> = [];
     const writes = [
       { text: 'UPDATE a SET v = $1', values: [1] },
       {
         text: 'INSERT INTO d SELECT $1 RETURNING id',
         values: ['x'],
-        returned: (rows: readonly Record<string, unknown>[]) => void seen.push(rows),
+        committed: (rows: readonly Record<string, unknown>[]) => void seen.push(rows),
       },
       {
         text: 'INSERT INTO e SELECT $1 RETURNING id',
         values: ['y'],
-        returned: (rows: readonly Record<string, unknown>[]) => void seen.push(rows),
+        committed: (rows: readonly Record<string, unknown>[]) => void seen.push(rows),
       },
     ];
     expect(combineWrites(writes).text).toBe(

@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { StaleWriteError } from './database-errors';
 import { preparedQuery } from './prepared-query';
-import { DeferredStatement, deferWrites } from './write-pipeline';
+import { afterCommit, DeferredStatement, deferWrites } from './write-pipeline';
 
 /**
  * One INSERT, UPDATE or DELETE (without a WITH clause of its own) and its `$1…$n` values.
@@ -13,7 +13,7 @@ export interface SqlWrite {
   readonly values: readonly unknown[];
   /**
    * The name of its CTE in a combined statement, for a later write of the same statement that
-   * reads what this one RETURNs (the event log's sequence counter); unique within a statement.
+   * reads what this one RETURNs (the event rows, read by the webhook hook); unique within a statement.
    */
   readonly name?: string;
   /**
@@ -23,11 +23,13 @@ export interface SqlWrite {
    */
   readonly expectChanged?: { readonly rows: number; readonly what: string };
   /**
-   * Called with the rows the write RETURNs, once the statement has run (still inside its
-   * transaction): how a write that may or may not touch rows (webhook deliveries, decided in SQL)
-   * hands on what it did without another round trip. The rows travel back as JSON.
+   * Called with the rows the write RETURNs once its transaction has committed (never when it
+   * rolls back): how a write that may or may not touch rows (webhook deliveries, decided in SQL)
+   * hands on what it did without another round trip, and without keeping its statement from
+   * travelling with the COMMIT. The rows travel back as JSON. The callback handles its own
+   * failures: nothing awaits it.
    */
-  readonly returned?: (rows: readonly Record<string, unknown>[]) => Promise<void> | void;
+  readonly committed?: (rows: readonly Record<string, unknown>[]) => void;
 }
 
 /** A combined statement and, for each guarded write, how to read the count of rows it changed. */
@@ -63,7 +65,7 @@ export function combineWrites(writes: readonly SqlWrite[], { enforced = false }:
   if (
     writes.length === 1 &&
     writes[0].name === undefined &&
-    writes[0].returned === undefined &&
+    writes[0].committed === undefined &&
     !(enforced && writes[0].expectChanged !== undefined)
   ) {
     const [write] = writes;
@@ -96,7 +98,9 @@ export function combineWrites(writes: readonly SqlWrite[], { enforced = false }:
       : `(SELECT count(*) FROM ${column})::int AS ${column}`,
   );
   const returning = writes.flatMap((write, index) =>
-    write.returned === undefined ? [] : [`(SELECT coalesce(json_agg(r), '[]') FROM ${write.name ?? `w${index}`} r) AS r${index}`],
+    write.committed === undefined
+      ? []
+      : [`(SELECT coalesce(json_agg(r), '[]') FROM ${write.name ?? `w${index}`} r) AS r${index}`],
   );
   const select = [...counted, ...returning];
   return {
@@ -119,14 +123,18 @@ export async function executeWrites(
   { defer }: { defer?: 'after_pending' | 'alongside_pending' } = {},
 ): Promise<void> {
   if (writes.length === 0) return;
-  if (defer !== undefined && (await deferWrites(manager, writes, defer === 'alongside_pending', enforcedStatement))) return;
+  const deferred =
+    defer !== undefined &&
+    (await deferWrites(manager, writes, defer === 'alongside_pending', (batch) => enforcedStatement(manager, batch)));
+  if (deferred) return;
   const combined = combineWrites(writes);
   const rows = await preparedQuery<Record<string, unknown>>(manager, combined.text, [...combined.values]);
-  await settleWrites(combined, writes, rows);
+  await settleWrites(manager, combined, writes, rows);
 }
 
-/** After a combined statement ran: its guarded writes' counts checked, then the RETURNed rows handed on. */
+/** After a combined statement ran: its guarded writes' counts checked, then the RETURNed rows handed on after commit. */
 async function settleWrites(
+  manager: EntityManager,
   { checks, alone }: CombinedWrite,
   writes: readonly SqlWrite[],
   rows: readonly Record<string, unknown>[],
@@ -136,18 +144,21 @@ async function settleWrites(
     if (changed !== expected) throw new StaleWriteError(what);
   }
   for (const [index, write] of writes.entries()) {
-    if (write.returned !== undefined) await write.returned((rows[0]?.[`r${index}`] ?? []) as Record<string, unknown>[]);
+    const then = write.committed;
+    if (then !== undefined) {
+      const returned = (rows[0]?.[`r${index}`] ?? []) as Record<string, unknown>[];
+      await afterCommit(manager, () => then(returned));
+    }
   }
 }
 
 /** The deferred writes of a transaction as the one statement sent with what follows them. */
-function enforcedStatement(writes: readonly SqlWrite[]): DeferredStatement {
+function enforcedStatement(manager: EntityManager, writes: readonly SqlWrite[]): DeferredStatement {
   const combined = combineWrites(writes, { enforced: true });
   return {
     text: combined.text,
     values: [...combined.values],
-    settle: (rows) => settleWrites(combined, writes, rows),
+    settle: (rows) => settleWrites(manager, combined, writes, rows),
     failure: (error) => staleWriteOf(error, combined) ?? error,
-    handsOnRows: writes.some((write) => write.returned !== undefined),
   };
 }

@@ -14,6 +14,9 @@ import { statementName } from './prepared-query';
  *   that a decision's last statement also commits (an error in the writes makes PostgreSQL skip
  *   the COMMIT, and the transaction is rolled back as before). Rows locked by the decision, and
  *   the workspace's event counter the writes take, are then held for that round trip only.
+ * - What must wait for the COMMIT (afterCommit: queueing work that reads the rows just written)
+ *   runs once it has succeeded, never after a ROLLBACK, so nothing the writes RETURN has to be
+ *   handed on inside the transaction, and the last writes can always travel with the COMMIT.
  * Nothing is reordered: whatever a transaction sends (through TypeORM, preparedQuery or pg
  * itself) first sends what waits. A ROLLBACK drops deferred writes.
  */
@@ -24,8 +27,6 @@ export interface DeferredStatement {
   values: unknown[];
   settle(rows: readonly Record<string, unknown>[]): Promise<void>;
   failure(error: unknown): unknown;
-  /** Its rows are handed on to code that may still write in the transaction: never sent with the COMMIT. */
-  handsOnRows: boolean;
 }
 
 type Build = (writes: readonly never[]) => DeferredStatement;
@@ -38,6 +39,8 @@ interface Deferred {
 interface Pipeline {
   beginPending: boolean;
   deferred: Deferred | null;
+  /** What runs once the transaction commits (afterCommit). */
+  committed: Array<() => void>;
   send: PoolClient['query'];
 }
 
@@ -60,15 +63,18 @@ function reset(client: object): void {
 function clear(state: Pipeline): void {
   state.beginPending = false;
   state.deferred = null;
+  state.committed = [];
 }
 
 function pipeline(client: PoolClient): void {
   if (PIPELINES.has(client)) return;
   const send = client.query.bind(client) as PoolClient['query'];
-  const state: Pipeline = { beginPending: false, deferred: null, send };
+  const state: Pipeline = { beginPending: false, deferred: null, committed: [], send };
   PIPELINES.set(client, state);
   client.query = ((config: unknown, values?: unknown, callback?: unknown) => {
-    if (!state.beginPending && state.deferred === null && config !== BEGIN) return (send as AnyQuery)(config, values, callback);
+    if (!state.beginPending && state.deferred === null && state.committed.length === 0 && config !== BEGIN) {
+      return (send as AnyQuery)(config, values, callback);
+    }
     if (typeof values === 'function' || typeof callback === 'function' || isSubmittable(config)) {
       // Callback and submittable forms answer synchronously: what waits is sent first, unpipelined.
       flushUnpipelined(state);
@@ -110,6 +116,31 @@ export async function deferWrites<W>(
   return true;
 }
 
+/**
+ * Runs `then` once the manager's transaction has committed, and never if it rolls back; at once
+ * when the manager is in no pipelined transaction. `then` handles its own failures (it runs after
+ * the caller's work is done, and nothing awaits it).
+ */
+export async function afterCommit(manager: EntityManager, then: () => void): Promise<void> {
+  const runner = manager.queryRunner;
+  const state =
+    runner && !runner.isReleased && runner.isTransactionActive ? PIPELINES.get((await runner.connect()) as object) : undefined;
+  if (state) state.committed.push(then);
+  else then();
+}
+
+async function sendCommit(state: Pipeline): Promise<QueryResult> {
+  const result = await ((state.send as AnyQuery)('COMMIT') as Promise<QueryResult>);
+  runCommitted(state);
+  return result;
+}
+
+function runCommitted(state: Pipeline): void {
+  const committed = state.committed;
+  state.committed = [];
+  for (const then of committed) then();
+}
+
 async function run(state: Pipeline, config: unknown, values: unknown[] | undefined): Promise<QueryResult> {
   const text = textOf(config, values);
   if (text === BEGIN && !state.beginPending && state.deferred === null) {
@@ -122,16 +153,21 @@ async function run(state: Pipeline, config: unknown, values: unknown[] | undefin
     return begun ? ((state.send as AnyQuery)('ROLLBACK') as Promise<QueryResult>) : FAKE_RESULT('ROLLBACK');
   }
   if (text === 'COMMIT') {
-    if (state.deferred === null) {
+    if (state.deferred === null && state.beginPending) {
       // Nothing was sent since BEGIN (which is still waiting): the transaction never started.
-      if (state.beginPending) {
-        state.beginPending = false;
+      state.beginPending = false;
+      runCommitted(state);
+      return FAKE_RESULT('COMMIT');
+    }
+    try {
+      if (state.deferred !== null && (await flush(state, true))) {
+        runCommitted(state);
         return FAKE_RESULT('COMMIT');
       }
-      return (state.send as AnyQuery)('COMMIT') as Promise<QueryResult>;
+      return await sendCommit(state);
+    } finally {
+      state.committed = [];
     }
-    if (await flush(state, true)) return FAKE_RESULT('COMMIT');
-    return (state.send as AnyQuery)('COMMIT') as Promise<QueryResult>;
   }
   if (state.deferred !== null) await flush(state, false);
   if (state.beginPending) {
@@ -152,15 +188,15 @@ function normalize(config: unknown, values: unknown[] | undefined): { name?: str
 }
 
 /**
- * The deferred writes' statement, after a pending BEGIN and (when asked and their rows are not
- * handed on) before the COMMIT; then their rows settled. Answers whether it committed.
+ * The deferred writes' statement, after a pending BEGIN and (when asked) before the COMMIT; then
+ * their rows settled. Answers whether it committed.
  */
 async function flush(state: Pipeline, commit: boolean): Promise<boolean> {
   const deferred = state.deferred;
   if (deferred === null) return false;
   state.deferred = null;
   const statement = deferred.build(deferred.writes as never[]);
-  const after = commit && !statement.handsOnRows ? ['COMMIT'] : [];
+  const after = commit ? ['COMMIT'] : [];
   const before = state.beginPending ? [BEGIN] : [];
   state.beginPending = false;
   let result: QueryResult;

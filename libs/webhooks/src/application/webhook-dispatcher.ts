@@ -20,8 +20,11 @@ export const PURGE_JOB = 'webhooks.purge';
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
 /** How long a claimed attempt may run before the sweep takes it for lost (resolution + timeout + recording). */
 const LEASE_MS = 60_000;
-/** A delivery due this long without a claim is requeued by the sweep (its job was lost or exhausted). */
-const UNCLAIMED_GRACE_MS = 10 * 60_000;
+/**
+ * A delivery due this long without a claim is requeued by the sweep: its job was lost, exhausted,
+ * or never queued (the process died between the event's COMMIT and queueing its deliveries).
+ */
+const UNCLAIMED_GRACE_MS = 60_000;
 /** When an endpoint is at its limit, the job comes back after this at the soonest (see busyDelay). */
 const BUSY_RETRY_MS = 1_000;
 /** Weight of the latest attempt in an endpoint's typical attempt duration (a moving average). */

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { Injectable, Logger } from '@nestjs/common';
 import { EVENT_ROWS_CTE, EventPublishedHook, EventTenant, JobQueue, SqlWrite, WrittenEvent } from '@app/shared-kernel';
 import { DELIVER_JOB, DeliverJob, jobTenantOfEvent } from './webhook-deliveries';
 
@@ -30,14 +31,21 @@ const DELIVERY_ID = `encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
  * EventPublishedHook, bound by the API host): its payload and one delivery per enabled endpoint of
  * the workspace whose `enabled_events` select its type, both decided in SQL from the rows the
  * statement inserts, so a workspace without a matching endpoint costs no round trip and writes
- * nothing (two index probes inside the statement). The delivery jobs need rows to exist, so they
- * follow in one more statement of the same transaction, and only when a delivery was queued.
+ * nothing (two index probes inside the statement). The delivery jobs need the rows committed, so
+ * they are queued once the transaction has committed, and only when a delivery was written: the
+ * statement then travels with the COMMIT and holds no lock across another round trip. Should the
+ * process die between the two, the dispatcher's sweep queues what is due and unclaimed.
  * Every statement names organization_id: on Citus the change's statement still routes to the
  * organization's shard (every table it touches is colocated there).
  */
 @Injectable()
 export class WebhookEventHook extends EventPublishedHook {
-  constructor(private readonly jobs: JobQueue) {
+  private readonly logger = new Logger(WebhookEventHook.name);
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly txHost: TransactionHost,
+  ) {
     super();
   }
 
@@ -59,18 +67,19 @@ export class WebhookEventHook extends EventPublishedHook {
             FROM ${EVENT_ROWS_CTE} e, ${MATCHING_ENDPOINTS}
           RETURNING id, livemode`,
         values: scope,
-        returned: (rows) => this.queueJobs(tenant.organizationId, rows as Array<{ id: string; livemode: boolean }>),
+        committed: (rows) => this.queueJobs(tenant.organizationId, rows as Array<{ id: string; livemode: boolean }>),
       },
     ];
   }
 
-  private async queueJobs(organizationId: string, deliveries: Array<{ id: string; livemode: boolean }>): Promise<void> {
+  private queueJobs(organizationId: string, deliveries: Array<{ id: string; livemode: boolean }>): void {
     if (deliveries.length === 0) return;
     const tenant = jobTenantOfEvent(organizationId, deliveries[0].livemode);
-    await this.jobs.sendMany<DeliverJob>(
-      DELIVER_JOB,
-      tenant,
-      deliveries.map((delivery) => ({ ...tenant, deliveryId: delivery.id })),
-    );
+    const jobs = deliveries.map((delivery) => ({ ...tenant, deliveryId: delivery.id }));
+    this.txHost
+      .withoutTransaction(() => this.jobs.sendMany<DeliverJob>(DELIVER_JOB, tenant, jobs))
+      .catch((error: Error) =>
+        this.logger.warn(`${jobs.length} webhook deliveries left to the sweep, their jobs not queued: ${error.message}`),
+      );
   }
 }
