@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { expectError, expectFieldError } from '../support/auth-helpers';
-import { PreviewCache } from '../../libs/documents/src/application/preview-cache';
+import { PreviewCache } from '../../libs/documents/src/application/previews/preview-cache';
 import { templateDocument } from '../support/document-helpers';
 import { pngDataUri } from '../support/png';
 import { createKey, createTenant, idem, TestTenant } from '../support/tenants';

@@ -3,7 +3,7 @@ import Big from 'big.js';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { PromotionalLotExpiry } from '../../libs/billing-wallet/src/application/lot-expiry';
+import { PromotionalLotExpiry } from '../../libs/billing-wallet/src/application/wallets/lot-expiry';
 import { createKey, createTenant, idem, signIn, TestTenant } from '../support/tenants';
 import { createTestApp, TestApp } from '../support/test-app';
 import { expectWalletError, expectWalletFieldError, ledgerViolations, WalletClient } from '../support/wallet-helpers';

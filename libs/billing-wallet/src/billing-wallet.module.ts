@@ -1,42 +1,40 @@
 import { Module } from '@nestjs/common';
 import { CustomerWallets, HoldForApprovalCommand } from '@app/identity';
 import { PlatformOptions, RequiresBusHandlers } from '@app/shared-kernel';
-import { AdjustApprovalExecutor } from './application/adjust-approval.executor';
-import {
-  CaptureHoldHandler,
-  CreateHoldHandler,
-  ExpiredHoldReleaser,
-  GetHoldHandler,
-  ListPendingHoldsHandler,
-  ReleaseHoldHandler,
-} from './application/hold.handlers';
-import { PromotionalLotExpiry } from './application/lot-expiry';
+import { AdjustApprovalExecutor } from './application/wallets/adjust-approval.executor';
+import { ApplyMoneyOperationHandler } from './application/wallets/apply-money-operation.handler';
+import { CreateWalletHandler } from './application/wallets/create-wallet.handler';
+import { DebitBatchHandler } from './application/wallets/debit-batch.handler';
+import { GetWalletHandler } from './application/wallets/get-wallet.handler';
+import { ListWalletTransactionsHandler } from './application/wallets/list-wallet-transactions.handler';
+import { ListWalletsHandler } from './application/wallets/list-wallets.handler';
+import { PromotionalLotExpiry } from './application/wallets/lot-expiry';
+import { MakePrimaryWalletHandler } from './application/wallets/make-primary-wallet.handler';
+import { PrimaryWallets } from './application/wallets/primary-wallets';
+import { UpdateWalletSettingsHandler } from './application/wallets/update-wallet-settings.handler';
+import { CaptureHoldHandler } from './application/holds/capture-hold.handler';
+import { CreateHoldHandler } from './application/holds/create-hold.handler';
+import { ExpiredHoldReleaser } from './application/holds/expired-hold-releaser';
+import { GetHoldHandler } from './application/holds/get-hold.handler';
+import { ListPendingHoldsHandler } from './application/holds/list-pending-holds.handler';
+import { ReleaseHoldHandler } from './application/holds/release-hold.handler';
+import { AttachPaymentMethodHandler } from './application/payment-methods/attach-payment-method.handler';
+import { PaymentMethodStore } from './application/payment-methods/payment-method.store';
+import { AutoTopUp } from './application/top-ups/auto-top-up';
+import { CreateTopUpHandler } from './application/top-ups/create-top-up.handler';
+import { ProcessPaymentWebhookHandler } from './application/top-ups/process-payment-webhook.handler';
+import { SettleSandboxTopUpHandler } from './application/top-ups/settle-sandbox-top-up.handler';
+import { TopUpSettlement } from './application/top-ups/top-up-settlement';
+import { TopUpStore } from './application/top-ups/top-up.store';
+import { ListFxRatesHandler } from './application/fx-rates/list-fx-rates.handler';
+import { PutFxRateHandler } from './application/fx-rates/put-fx-rate.handler';
+import { TransferFundsHandler } from './application/transfers/transfer-funds.handler';
 import { PaymentProviders } from './application/payment-providers';
-import { TopUpSettlement } from './application/top-up-settlement';
-import {
-  AttachPaymentMethodHandler,
-  AutoTopUp,
-  CreateTopUpHandler,
-  ProcessPaymentWebhookHandler,
-  SettleSandboxTopUpHandler,
-} from './application/top-up.handlers';
-import { PrimaryWallets } from './application/primary-wallets';
-import { ListFxRatesHandler, PutFxRateHandler, TransferFundsHandler } from './application/transfer.handlers';
-import {
-  ApplyMoneyOperationHandler,
-  CreateWalletHandler,
-  MakePrimaryWalletHandler,
-  UpdateWalletSettingsHandler,
-} from './application/wallet.handlers';
-import { DebitBatchHandler } from './application/debit-batch.handler';
-import { GetWalletHandler, ListWalletsHandler, ListWalletTransactionsHandler } from './application/wallet.queries';
+import { WalletEvents } from './application/wallet-events';
 import { HoldRepository } from './domain/hold.repository';
 import { WalletRepository } from './domain/wallet.repository';
-import { WalletEvents } from './application/wallet-events';
-import { PaymentMethodStore } from './application/payment-method.store';
 import { TypeOrmPaymentMethodStore } from './infrastructure/typeorm-payment-method.store';
 import { SandboxPaymentProvider } from './infrastructure/sandbox-payment-provider';
-import { TopUpStore } from './application/top-up.store';
 import { TypeOrmTopUpStore } from './infrastructure/typeorm-top-up.store';
 import { TypeOrmHoldRepository } from './infrastructure/typeorm-hold.repository';
 import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.repository';

@@ -1,47 +1,40 @@
 export * from './billing-wallet.module';
-export {
-  ApplyMoneyOperationCommand,
-  CreateWalletCommand,
-  DebitBatchCommand,
-  MAX_BATCH_DEBITS,
-  GetWalletQuery,
-  ListWalletsQuery,
-  ListWalletTransactionsQuery,
-  MakePrimaryWalletCommand,
-  UpdateWalletSettingsCommand,
-} from './application/wallet.commands';
-export type {
-  BatchDebitInput,
-  BatchDebitOutcome,
-  MoneyOperationInput,
-  MoneyOperationKind,
-  WalletFilters,
-  WalletSettingsInput,
-} from './application/wallet.commands';
+export { ApplyMoneyOperationCommand } from './application/wallets/apply-money-operation.command';
+export type { MoneyOperationInput, MoneyOperationKind } from './application/wallets/apply-money-operation.command';
+export { CreateWalletCommand } from './application/wallets/create-wallet.command';
+export { DebitBatchCommand, MAX_BATCH_DEBITS } from './application/wallets/debit-batch.command';
+export type { BatchDebitInput, BatchDebitOutcome } from './application/wallets/debit-batch.command';
+export { GetWalletQuery } from './application/wallets/get-wallet.query';
+export { ListWalletsQuery } from './application/wallets/list-wallets.query';
+export type { WalletFilters } from './application/wallets/list-wallets.query';
+export { ListWalletTransactionsQuery } from './application/wallets/list-wallet-transactions.query';
+export { MakePrimaryWalletCommand } from './application/wallets/make-primary-wallet.command';
+export { UpdateWalletSettingsCommand } from './application/wallets/update-wallet-settings.command';
+export type { WalletSettingsInput } from './application/wallets/settings-input';
 export type { MoneyOperationResult, TransactionView } from './application/wallet.view';
 export { holdResponse, topUpResponse, transactionResponse, walletResponse } from './application/transaction-response';
-export {
-  CaptureHoldCommand,
-  CreateHoldCommand,
-  GetHoldQuery,
-  ListPendingHoldsQuery,
-  ReleaseHoldCommand,
-} from './application/hold.commands';
-export type { HoldInput } from './application/hold.commands';
-export { RELEASE_EXPIRED_HOLD_JOB } from './application/hold.handlers';
+export { CaptureHoldCommand } from './application/holds/capture-hold.command';
+export { CreateHoldCommand } from './application/holds/create-hold.command';
+export type { HoldInput } from './application/holds/create-hold.command';
+export { GetHoldQuery } from './application/holds/get-hold.query';
+export { ListPendingHoldsQuery } from './application/holds/list-pending-holds.query';
+export { ReleaseHoldCommand } from './application/holds/release-hold.command';
+export { RELEASE_EXPIRED_HOLD_JOB } from './application/holds/expired-hold-releaser';
 export { SOURCES } from './domain/wallet';
 export type { Source, Wallet } from './domain/wallet';
-export { ListFxRatesQuery, PutFxRateCommand, TransferFundsCommand } from './application/transfer.commands';
-export type { FxRateView, TransferResult } from './application/transfer.commands';
-export { EXPIRE_PROMOTIONAL_LOTS_JOB } from './application/lot-expiry';
-export {
-  AttachPaymentMethodCommand,
-  CreateTopUpCommand,
-  ProcessPaymentWebhookCommand,
-  SettleSandboxTopUpCommand,
-} from './application/top-up.commands';
-export type { PaymentMethodView, TopUpView } from './application/top-up.commands';
-export { AUTO_TOP_UP_JOB } from './application/top-up.handlers';
+export { ListFxRatesQuery } from './application/fx-rates/list-fx-rates.query';
+export { PutFxRateCommand } from './application/fx-rates/put-fx-rate.command';
+export type { FxRateView } from './application/fx-rates/fx-rate.view';
+export { TransferFundsCommand } from './application/transfers/transfer-funds.command';
+export type { TransferResult } from './application/transfers/transfer-funds.command';
+export { EXPIRE_PROMOTIONAL_LOTS_JOB } from './application/wallets/lot-expiry';
+export { AttachPaymentMethodCommand } from './application/payment-methods/attach-payment-method.command';
+export type { PaymentMethodView } from './application/payment-methods/attach-payment-method.command';
+export { CreateTopUpCommand } from './application/top-ups/create-top-up.command';
+export { ProcessPaymentWebhookCommand } from './application/top-ups/process-payment-webhook.command';
+export { SettleSandboxTopUpCommand } from './application/top-ups/settle-sandbox-top-up.command';
+export type { TopUpView } from './application/top-ups/top-up.view';
+export { AUTO_TOP_UP_JOB } from './application/top-ups/auto-top-up';
 export { SIGNATURE_HEADER } from './infrastructure/sandbox-payment-provider';
-export { BatchRejectedError } from './application/debit-batch.handler';
+export { BatchRejectedError } from './application/wallets/debit-batch.handler';
 export { billingWalletMigrations } from './infrastructure/migrations';

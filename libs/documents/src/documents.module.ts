@@ -1,25 +1,22 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DocumentsOptions } from './application/documents-options';
-import { PreviewTemplateHandler, TemplateThumbnailHandler } from './application/preview.handlers';
-import {
-  ClearDefaultTemplateHandler,
-  CopyTemplateHandler,
-  CreateTemplateHandler,
-  DeleteTemplateHandler,
-  MarkDefaultTemplateHandler,
-  UpdateTemplateHandler,
-} from './application/template.handlers';
-import {
-  GetTemplateHandler,
-  ListEmailKindsHandler,
-  ListTemplatesHandler,
-  ResolveTemplateHandler,
-} from './application/template.queries';
+import { ListEmailKindsHandler } from './application/email-kinds/list-email-kinds.handler';
+import { PreviewTemplateHandler } from './application/previews/preview-template.handler';
+import { TemplateThumbnailHandler } from './application/previews/template-thumbnail.handler';
+import { ClearDefaultTemplateHandler } from './application/templates/clear-default-template.handler';
+import { CopyTemplateHandler } from './application/templates/copy-template.handler';
+import { CreateTemplateHandler } from './application/templates/create-template.handler';
+import { DeleteTemplateHandler } from './application/templates/delete-template.handler';
+import { GetTemplateHandler } from './application/templates/get-template.handler';
+import { ListTemplatesHandler } from './application/templates/list-templates.handler';
+import { MarkDefaultTemplateHandler } from './application/templates/mark-default-template.handler';
+import { ResolveTemplateHandler } from './application/templates/resolve-template.handler';
+import { UpdateTemplateHandler } from './application/templates/update-template.handler';
 import { TemplateRepository } from './domain/template.repository';
-import { PreviewCache } from './application/preview-cache';
+import { PreviewCache } from './application/previews/preview-cache';
 import { DocumentRenderer } from './infrastructure/rendering/document-renderer';
 import { RenderPool } from './infrastructure/rendering/render-pool';
-import { RenderBudget } from './application/render-budget';
+import { RenderBudget } from './application/previews/render-budget';
 import { TypeOrmTemplateRepository } from './infrastructure/typeorm-template.repository';
 
 /** Document templates and their rendering (PDF previews, SVG thumbnails, e-mail renders). */

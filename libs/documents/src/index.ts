@@ -1,34 +1,27 @@
 export * from './documents.module';
-export {
-  ClearDefaultTemplateCommand,
-  CopyTemplateCommand,
-  CreateTemplateCommand,
-  DeleteTemplateCommand,
-  GetTemplateQuery,
-  ListEmailKindsQuery,
-  ListTemplatesQuery,
-  MarkDefaultTemplateCommand,
-  PREVIEW_FORMATS,
-  PreviewTemplateQuery,
-  ResolveTemplateQuery,
-  TEMPLATE_SORTS,
-  TemplateThumbnailQuery,
-  UpdateTemplateCommand,
-} from './application/template.commands';
-export type { RenderAllowance } from './application/render-budget';
-export type {
-  PreviewFormat,
-  PreviewResult,
-  TemplateCounts,
-  TemplateView,
-  ThumbnailResult,
-} from './application/template.commands';
+export { ClearDefaultTemplateCommand } from './application/templates/clear-default-template.command';
+export { CopyTemplateCommand } from './application/templates/copy-template.command';
+export { CreateTemplateCommand } from './application/templates/create-template.command';
+export { DeleteTemplateCommand } from './application/templates/delete-template.command';
+export { GetTemplateQuery } from './application/templates/get-template.query';
+export { ListEmailKindsQuery } from './application/email-kinds/list-email-kinds.query';
+export { ListTemplatesQuery, TEMPLATE_SORTS } from './application/templates/list-templates.query';
+export type { TemplateCounts } from './application/templates/list-templates.query';
+export { MarkDefaultTemplateCommand } from './application/templates/mark-default-template.command';
+export { PREVIEW_FORMATS, PreviewTemplateQuery } from './application/previews/preview-template.query';
+export type { PreviewFormat, PreviewResult } from './application/previews/preview-template.query';
+export { ResolveTemplateQuery } from './application/templates/resolve-template.query';
+export { TemplateThumbnailQuery } from './application/previews/template-thumbnail.query';
+export type { ThumbnailResult } from './application/previews/template-thumbnail.query';
+export { UpdateTemplateCommand } from './application/templates/update-template.command';
+export type { TemplateView } from './application/templates/template.view';
+export type { RenderAllowance } from './application/previews/render-budget';
 export { DOCUMENT_TYPES, PRINTED_DOCUMENT_TYPES, TEMPLATE_STATUSES } from './domain/document-template';
 export type { DocumentType, PrintedDocumentType, TemplateStatus } from './domain/document-template';
 export { EMAIL_KINDS, LOCALES, negotiateLocale, emailKind } from './domain/email-kinds';
 export type { EmailKind, Locale } from './domain/email-kinds';
 export { CURRENT_SCHEMA_VERSION, FONT_FAMILIES, TEMPLATE_SCHEMA_V2 } from './domain/template-document';
 export { SYSTEM_TEMPLATE_IDS, SYSTEM_TEMPLATES } from './domain/system-templates';
-export { templateResponse } from './application/template-response';
-export { matchesEtag } from './application/preview.handlers';
+export { templateResponse } from './application/templates/template-response';
+export { matchesEtag } from './application/previews/render-revision';
 export { documentsMigrations } from './infrastructure/migrations';

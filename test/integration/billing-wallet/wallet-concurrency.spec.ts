@@ -15,7 +15,7 @@ import { AuthenticateRequestQuery, CreateCustomerCommand } from '@app/identity';
 import { Actor, DomainError, executeWrites, ManualClock, Money, StaleWriteError } from '@app/shared-kernel';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
-import { PromotionalLotExpiry } from '../../../libs/billing-wallet/src/application/lot-expiry';
+import { PromotionalLotExpiry } from '../../../libs/billing-wallet/src/application/wallets/lot-expiry';
 import { toWallet, walletsWrites, walletWrites, WalletRow } from '../../../libs/billing-wallet/src/infrastructure/wallet-rows';
 import { createTenant, idem } from '../../support/tenants';
 import { createTestApp, TestApp } from '../../support/test-app';

@@ -1,6 +1,6 @@
 import { Hold } from '../domain/hold';
 import { Wallet } from '../domain/wallet';
-import { TopUpView } from './top-up.commands';
+import { TopUpView } from './top-ups/top-up.view';
 import { TransactionView } from './wallet.view';
 
 /** The contract's wallet transaction object (api-contract.md "Transaction", the OpenAPI WalletTransactionDto). */

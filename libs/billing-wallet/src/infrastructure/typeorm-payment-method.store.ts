@@ -1,8 +1,8 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { PaymentMethodOwner, PaymentMethodStore } from '../application/payment-method.store';
-import { PaymentMethodView } from '../application/top-up.commands';
+import { PaymentMethodOwner, PaymentMethodStore } from '../application/payment-methods/payment-method.store';
+import { PaymentMethodView } from '../application/payment-methods/attach-payment-method.command';
 
 /** Saved payment methods in PostgreSQL, through the transaction's EntityManager. */
 @Injectable()

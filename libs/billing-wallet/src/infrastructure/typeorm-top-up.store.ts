@@ -2,8 +2,8 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { isUuid, Money } from '@app/shared-kernel';
-import { TopUpView } from '../application/top-up.commands';
-import { StoredTopUp, TopUpStore } from '../application/top-up.store';
+import { TopUpView } from '../application/top-ups/top-up.view';
+import { StoredTopUp, TopUpStore } from '../application/top-ups/top-up.store';
 import { WalletKey } from '../domain/wallet.repository';
 
 const COLUMNS = `organization_id, workspace_id, id, wallet_id, mode, automatic, amount::text AS amount, currency, status, payment_method_id,

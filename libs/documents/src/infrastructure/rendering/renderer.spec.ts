@@ -1,6 +1,6 @@
 import { SYSTEM_TEMPLATE_IDS, systemTemplate, SYSTEM_TEMPLATES } from '../../domain/system-templates';
 import { TemplateDocument } from '../../domain/template-document';
-import { PreviewCache } from '../../application/preview-cache';
+import { PreviewCache } from '../../application/previews/preview-cache';
 import { DocumentRenderer, RenderInput } from './document-renderer';
 import { printable } from './display-list';
 import { LayoutEngine } from './layout';

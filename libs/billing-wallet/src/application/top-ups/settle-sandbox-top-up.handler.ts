@@ -1,0 +1,43 @@
+import { Transactional } from '@nestjs-cls/transactional';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DomainError, newId } from '@app/shared-kernel';
+import { SandboxPaymentProvider } from '../../infrastructure/sandbox-payment-provider';
+import { ProcessPaymentWebhookCommand } from './process-payment-webhook.command';
+import { ProcessPaymentWebhookHandler } from './process-payment-webhook.handler';
+import { SettleSandboxTopUpCommand } from './settle-sandbox-top-up.command';
+import { TopUpStore } from './top-up.store';
+import { TopUpView } from './top-up.view';
+
+@CommandHandler(SettleSandboxTopUpCommand)
+export class SettleSandboxTopUpHandler implements ICommandHandler<SettleSandboxTopUpCommand> {
+  constructor(
+    private readonly sandbox: SandboxPaymentProvider,
+    private readonly topUps: TopUpStore,
+    private readonly webhooks: ProcessPaymentWebhookHandler,
+  ) {}
+
+  /** Sandbox workspaces only: the provider reports, through its signed webhook, what the test asks. */
+  @Transactional()
+  async execute({ actor, topUpId, outcome }: SettleSandboxTopUpCommand): Promise<TopUpView> {
+    if (actor.workspaceMode !== 'sandbox') {
+      throw new DomainError('forbidden', 'SANDBOX_ONLY', 'Test helpers work in sandbox workspaces only.');
+    }
+    const topUp = await this.topUps.lock(topUpId, actor);
+    if (!topUp) throw new DomainError('not_found', 'TOP_UP_NOT_FOUND', 'No such top-up.', { param: 'id' });
+    if (topUp.view.status !== 'pending') {
+      throw new DomainError('conflict', 'INVALID_STATUS_TRANSITION', `This top-up is already ${topUp.view.status}.`, {
+        details: { from: topUp.view.status, to: outcome === 'succeed' ? 'succeeded' : 'failed', allowed: [] },
+      });
+    }
+    const { body, signature } = this.sandbox.signedEvent({
+      id: `evt_${newId()}`,
+      type: outcome === 'succeed' ? 'top_up.succeeded' : 'top_up.failed',
+      topUpId,
+      providerReference: `ch_sandbox_${topUpId}`,
+      failureCode: outcome === 'fail' ? 'card_declined' : undefined,
+      failureMessage: outcome === 'fail' ? 'Your card was declined.' : undefined,
+    });
+    await this.webhooks.execute(new ProcessPaymentWebhookCommand(this.sandbox.name, body, signature));
+    return (await this.topUps.lock(topUpId, actor))!.view;
+  }
+}

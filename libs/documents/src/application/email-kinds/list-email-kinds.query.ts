@@ -1,0 +1,4 @@
+import { Query } from '@nestjs/cqrs';
+import { EmailKind } from '../../domain/email-kinds';
+
+export class ListEmailKindsQuery extends Query<readonly EmailKind[]> {}
