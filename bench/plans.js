@@ -14,7 +14,7 @@ const { rootKeyFrom, startServer } = require('./lib/server');
 // The app's own grammar and statement: EXPLAIN sees exactly the SQL the route runs.
 const dist = join(__dirname, '../dist/apps/api/libs/catalog/src');
 const { parsePlanListQuery } = require(join(dist, 'domain/plan-filters'));
-const { planListStatement, positionOf } = require(join(dist, 'application/plan-list'));
+const { planListStatement, positionOf } = require(join(dist, 'application/plans/plan-list'));
 
 const SMALL = Number(process.env.BENCH_PLANS_SMALL ?? 10_000);
 const LARGE = Number(process.env.BENCH_PLANS_LARGE ?? 1_000_000);

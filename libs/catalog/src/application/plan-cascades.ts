@@ -9,7 +9,7 @@ import { PlanReleases } from './plan-releases';
 import { ModedTenant, modedTenantOf } from './job-tenants';
 import { PlanResolver } from './plan-resolution';
 import { CascadeRunOfTask, CascadeTaskKey, CascadeTaskStore } from './cascade-task.store';
-import { CascadeRuns } from './cascade-runs';
+import { CascadeRuns } from './cascade-runs/cascade-runs';
 
 export const PLAN_CASCADE_TASK_JOB = 'catalog.plan-cascade-task';
 

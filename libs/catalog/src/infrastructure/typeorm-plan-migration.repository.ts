@@ -13,7 +13,7 @@ import {
 } from '../domain/plan-migration';
 import type { TenantKey } from '../domain/repositories';
 import { CatalogEvents } from '../application/catalog-events';
-import { GetMigrationQuery } from '../application/subscription.commands';
+import { GetMigrationQuery } from '../application/plan-migrations/get-migration.query';
 import {
   BatchPosition,
   MigrationScope,

@@ -9,7 +9,7 @@ import { PlanRepository, TenantKey } from '../domain/repositories';
 import { PlanGoLiveListener } from '../domain/subscriber-ports';
 import { toVersionRecord, VERSION_COLUMNS, VersionRow, versionUpserts } from './version-rows';
 import { CatalogEvents, ReadEvent } from '../application/catalog-events';
-import { GetPlanVersionQuery } from '../application/plan.queries';
+import { GetPlanVersionQuery } from '../application/plans/get-plan-version.query';
 import { changeEvents, unreportedTransitions } from './version-events';
 
 /** The event of a plan version entering a status; a new draft has none. */

@@ -8,7 +8,7 @@ import { ProductRepository, TenantKey } from '../domain/repositories';
 import { toVersionRecord, VERSION_COLUMNS, VersionRow, versionUpserts } from './version-rows';
 import { costRevisionInsert, costUpsert } from './cost-rows';
 import { CatalogEvents, ReadEvent } from '../application/catalog-events';
-import { GetProductVersionQuery } from '../application/catalog.queries';
+import { GetProductVersionQuery } from '../application/products/get-product-version.query';
 import { changeEvents, unreportedTransitions } from './version-events';
 
 interface ProductRow {

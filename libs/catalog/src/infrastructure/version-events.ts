@@ -1,6 +1,6 @@
 import { VersionLine, VersionRecord, VersionStatus } from '../domain/version-line';
 import type { ReadEvent } from '../application/catalog-events';
-import { GetChangeQuery } from '../application/catalog.queries';
+import { GetChangeQuery } from '../application/changes/get-change.query';
 
 /** What each line has reported so far, by row: a unit of work may save one aggregate twice. */
 const reported = new WeakMap<VersionLine, Map<string, VersionStatus>>();

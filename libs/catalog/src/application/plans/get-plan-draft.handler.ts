@@ -1,0 +1,52 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DomainError } from '@app/shared-kernel';
+import { memberships, PlanMembershipView } from './plan-views';
+import { GetPlanDraftQuery } from './get-plan-draft.query';
+import { PlanVersionRow, PLAN_VERSION_SELECT, planVersionView, planRow } from './plan-reads';
+
+@QueryHandler(GetPlanDraftQuery)
+export class GetPlanDraftHandler implements IQueryHandler<GetPlanDraftQuery> {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  async execute({ actor, planId }: GetPlanDraftQuery) {
+    const plan = await planRow(this.txHost, actor, planId);
+    if (!plan.draft_version_id) throw new DomainError('not_found', 'STAGED_DRAFT_NOT_FOUND', 'This plan has no staged draft.');
+    const rows: PlanVersionRow[] = await this.txHost.tx.query(
+      `${PLAN_VERSION_SELECT} WHERE v.organization_id = $1 AND v.workspace_id = $2 AND (v.id = $3
+         OR v.id = (SELECT base_version_id FROM plan_versions WHERE organization_id = $1 AND workspace_id = $2 AND id = $3))`,
+      [actor.organizationId, actor.workspaceId, plan.draft_version_id],
+    );
+    const draft = rows.find((row) => row.id === plan.draft_version_id)!;
+    const base = rows.find((row) => row.id === draft.base_version_id);
+    const byVersion = await memberships(
+      this.txHost,
+      actor,
+      rows.map((row) => row.id),
+    );
+    const after = byVersion.get(draft.id) ?? [];
+    const before = base ? (byVersion.get(base.id) ?? []) : [];
+    const same = (a: PlanMembershipView, b: PlanMembershipView) =>
+      JSON.stringify({ ...a, product_version_id: null, product_version: null }) ===
+      JSON.stringify({ ...b, product_version_id: null, product_version: null });
+    return {
+      ...planVersionView(draft, after),
+      opened_at: draft.created_at,
+      updated_at: draft.touched_at,
+      base_version: base?.version ?? null,
+      head_version: plan.head_version_id ? plan.version : null,
+      summary: {
+        fields_changed: (base?.price_cadence_unit ?? 'month') !== draft.price_cadence_unit ? ['price_cadence_unit'] : [],
+        products_added: after.filter((m) => !before.some((b) => b.product_id === m.product_id)).map((m) => m.product_id),
+        products_removed: before.filter((b) => !after.some((m) => m.product_id === b.product_id)).map((b) => b.product_id),
+        memberships_changed: after
+          .filter((m) => {
+            const old = before.find((b) => b.product_id === m.product_id);
+            return old !== undefined && !same(old, m);
+          })
+          .map((m) => m.product_id),
+      },
+    };
+  }
+}

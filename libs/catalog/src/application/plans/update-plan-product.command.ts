@@ -1,0 +1,16 @@
+import { Command } from '@nestjs/cqrs';
+import { Actor } from '@app/shared-kernel';
+import { TermsInput, TrackMode } from '../../domain/membership-terms';
+
+export class UpdatePlanProductCommand extends Command<void> {
+  constructor(
+    readonly actor: Actor,
+    readonly planId: string,
+    readonly productId: string,
+    readonly terms: TermsInput,
+    readonly groups: { band?: boolean; allowance?: boolean },
+    readonly trackMode: TrackMode | undefined,
+  ) {
+    super();
+  }
+}
