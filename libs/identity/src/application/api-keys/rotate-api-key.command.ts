@@ -10,12 +10,3 @@ export class RotateApiKeyCommand extends Command<{ key: ApiKeyView; secret: stri
     super();
   }
 }
-
-export class RevokeApiKeyCommand extends Command<ApiKeyView> {
-  constructor(
-    readonly actor: Actor,
-    readonly apiKeyId: string,
-  ) {
-    super();
-  }
-}

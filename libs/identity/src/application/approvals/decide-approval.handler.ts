@@ -1,122 +1,14 @@
 import { Propagation, Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { OnApplicationBootstrap } from '@nestjs/common';
-import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DiscoveryService } from '@nestjs/core';
-import { Actor, AuditLog, Clock, DomainError, EventLog, isUuid, newId, previousAttributes } from '@app/shared-kernel';
-import { DataSource } from 'typeorm';
-import { ALWAYS_HELD_CHECKPOINTS } from '../../domain/workspace';
+import { Actor, AuditLog, Clock, DomainError, EventLog, isUuid, previousAttributes } from '@app/shared-kernel';
 import { ApprovalExecutor, ExecutesApprovalCheckpoint } from './approval-executor';
-import { ApprovalView, DecideApprovalCommand, GetApprovalQuery, HoldForApprovalCommand, HoldResult } from './approval.commands';
+import { ApprovalView } from './approval.view';
+import { DecideApprovalCommand } from './decide-approval.command';
 import { approvalResponse } from './approval-response';
-
-interface ApprovalRow {
-  id: string;
-  checkpoint: string;
-  status: ApprovalView['status'];
-  payload: { request: Record<string, unknown>; requester: StoredActor };
-  requested_by_type: string;
-  requested_by_id: string;
-  decided_by_id: string | null;
-  decided_at: Date | null;
-  decision_reason: string | null;
-  result: Record<string, unknown> | null;
-  created_at: Date;
-}
-
-interface StoredActor {
-  organizationId: string;
-  workspaceId: string;
-  workspaceMode: 'live' | 'sandbox';
-  principal: { type: 'api_key' | 'user'; id: string; credentialId: string; human: boolean; scopes: string[] };
-}
-
-const COLUMNS = `id, checkpoint, status, payload, requested_by_type, requested_by_id, decided_by_id, decided_at, decision_reason,
-  result, created_at`;
-
-function toView(row: ApprovalRow): ApprovalView {
-  return {
-    id: row.id,
-    checkpoint: row.checkpoint,
-    status: row.status,
-    payload: row.payload.request,
-    requestedBy: { type: row.requested_by_type, id: row.requested_by_id },
-    decidedBy: row.decided_by_id ? { type: 'user', id: row.decided_by_id } : null,
-    decidedAt: row.decided_at,
-    decisionReason: row.decision_reason,
-    result: row.result,
-    createdAt: row.created_at,
-  };
-}
-
-function storeActor(actor: Actor): StoredActor {
-  return { ...actor, principal: { ...actor.principal, scopes: [...actor.principal.scopes] } };
-}
-
-function restoreActor(stored: StoredActor): Actor {
-  return { ...stored, principal: { ...stored.principal, scopes: new Set(stored.principal.scopes) } };
-}
-
-function approvalNotFound(): DomainError {
-  return new DomainError('not_found', 'APPROVAL_NOT_FOUND', 'No such approval request.', { param: 'id' });
-}
-
-@CommandHandler(HoldForApprovalCommand)
-export class HoldForApprovalHandler implements ICommandHandler<HoldForApprovalCommand> {
-  constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly audit: AuditLog,
-    private readonly clock: Clock,
-    private readonly events: EventLog,
-  ) {}
-
-  @Transactional()
-  async execute({ actor, checkpoint, payload }: HoldForApprovalCommand): Promise<HoldResult> {
-    if (!ALWAYS_HELD_CHECKPOINTS.includes(checkpoint)) {
-      const [workspace] = await this.txHost.tx.query(
-        `SELECT settings->'approval_required_for' ? $3 AS required FROM workspaces WHERE organization_id = $1 AND id = $2`,
-        [actor.organizationId, actor.workspaceId, checkpoint],
-      );
-      if (!workspace?.required) return { held: false };
-    }
-    if (!actor.principal.human) {
-      throw new DomainError(
-        'conflict',
-        'APPROVAL_REQUIRED_HUMAN',
-        ALWAYS_HELD_CHECKPOINTS.includes(checkpoint)
-          ? `${checkpoint} always needs a human request and a second human's approval; sign in as a user.`
-          : `This workspace requires a human approval for ${checkpoint}; sign in as a user.`,
-        {
-          details: { checkpoint },
-        },
-      );
-    }
-    const rows: ApprovalRow[] = await this.txHost.tx.query(
-      `INSERT INTO approval_requests (organization_id, workspace_id, id, checkpoint, status, payload, requested_by_type,
-         requested_by_id, created_at)
-       VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-      [
-        actor.organizationId,
-        actor.workspaceId,
-        newId(),
-        checkpoint,
-        JSON.stringify({ request: payload, requester: storeActor(actor) }),
-        actor.principal.type,
-        actor.principal.id,
-        this.clock.now(),
-      ],
-    );
-    await this.audit.record(actor, {
-      action: 'approval.requested',
-      resourceType: 'approval',
-      resourceId: rows[0].id,
-      data: { checkpoint },
-    });
-    const approval = toView(rows[0]);
-    await this.events.publish(actor, [{ type: 'approval_request.created', object: approvalResponse(approval) }]);
-    return { held: true, approval };
-  }
-}
+import { ApprovalRow, COLUMNS, approvalNotFound, restoreActor, toView } from './approval-rows';
 
 @CommandHandler(DecideApprovalCommand)
 export class DecideApprovalHandler implements ICommandHandler<DecideApprovalCommand>, OnApplicationBootstrap {
@@ -220,21 +112,5 @@ export class DecideApprovalHandler implements ICommandHandler<DecideApprovalComm
         result: { outcome: 'failed', error: { code: error.code, message: error.message, details: error.details ?? null } },
       };
     }
-  }
-}
-
-@QueryHandler(GetApprovalQuery)
-export class GetApprovalHandler implements IQueryHandler<GetApprovalQuery> {
-  constructor(private readonly dataSource: DataSource) {}
-
-  async execute({ actor, approvalId }: GetApprovalQuery): Promise<ApprovalView> {
-    const [row]: ApprovalRow[] = isUuid(approvalId)
-      ? await this.dataSource.query(
-          `SELECT ${COLUMNS} FROM approval_requests WHERE organization_id = $1 AND workspace_id = $2 AND id = $3`,
-          [actor.organizationId, actor.workspaceId, approvalId],
-        )
-      : [];
-    if (!row) throw approvalNotFound();
-    return toView(row);
   }
 }

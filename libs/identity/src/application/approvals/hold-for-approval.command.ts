@@ -1,18 +1,6 @@
-import { Command, Query } from '@nestjs/cqrs';
+import { Command } from '@nestjs/cqrs';
 import { Actor } from '@app/shared-kernel';
-
-export interface ApprovalView {
-  id: string;
-  checkpoint: string;
-  status: 'pending' | 'approved' | 'rejected' | 'failed';
-  payload: Record<string, unknown>;
-  requestedBy: { type: string; id: string };
-  decidedBy: { type: 'user'; id: string } | null;
-  decidedAt: Date | null;
-  decisionReason: string | null;
-  result: Record<string, unknown> | null;
-  createdAt: Date;
-}
+import { ApprovalView } from './approval.view';
 
 export type HoldResult = { held: false } | { held: true; approval: ApprovalView };
 
@@ -25,26 +13,6 @@ export class HoldForApprovalCommand extends Command<HoldResult> {
     readonly actor: Actor,
     readonly checkpoint: string,
     readonly payload: Record<string, unknown>,
-  ) {
-    super();
-  }
-}
-
-export class DecideApprovalCommand extends Command<ApprovalView> {
-  constructor(
-    readonly actor: Actor,
-    readonly approvalId: string,
-    readonly decision: 'approve' | 'reject',
-    readonly reason: string | undefined,
-  ) {
-    super();
-  }
-}
-
-export class GetApprovalQuery extends Query<ApprovalView> {
-  constructor(
-    readonly actor: Actor,
-    readonly approvalId: string,
   ) {
     super();
   }

@@ -1,5 +1,4 @@
 import { Command } from '@nestjs/cqrs';
-import { Actor } from '@app/shared-kernel';
 
 export interface SessionView {
   id: string;
@@ -18,12 +17,6 @@ export class CreateSessionCommand extends Command<SessionView> {
     /** The client's address (TRUST_PROXY applied): sign-in is throttled per address too. */
     readonly clientAddress: string,
   ) {
-    super();
-  }
-}
-
-export class EndSessionCommand extends Command<void> {
-  constructor(readonly actor: Actor) {
     super();
   }
 }

@@ -5,8 +5,7 @@ import { AuditLog, Clock, DomainError, invalidParameter, isUuid, newId } from '@
 import { normalizeEmail } from '../../domain/email';
 import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../../domain/password';
 import { generateToken, hashToken } from '../../domain/secret-token';
-import { CredentialChanges } from '../authentication/credential-changes';
-import { CreateSessionCommand, EndSessionCommand, SessionView } from './session.commands';
+import { CreateSessionCommand, SessionView } from './create-session.command';
 import { SignInThrottle } from './sign-in-throttle';
 
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
@@ -75,37 +74,5 @@ export class CreateSessionHandler implements ICommandHandler<CreateSessionComman
       { action: 'session.created', resourceType: 'session', resourceId: session.id },
     );
     return session;
-  }
-}
-
-@CommandHandler(EndSessionCommand)
-export class EndSessionHandler implements ICommandHandler<EndSessionCommand> {
-  constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly audit: AuditLog,
-    private readonly clock: Clock,
-    private readonly credentials: CredentialChanges,
-  ) {}
-
-  /**
-   * The NOTIFY evicts the session on every instance once the transaction commits; this instance
-   * forgets it at once (see CredentialChanges), so the very next request is refused here.
-   */
-  @Transactional()
-  async execute({ actor }: EndSessionCommand): Promise<void> {
-    if (actor.principal.type !== 'user') {
-      throw new DomainError(
-        'invalid_request',
-        'NOT_A_SESSION',
-        'Only a session token can end its own session; revoke API keys instead.',
-      );
-    }
-    const sessionId = actor.principal.credentialId;
-    await this.txHost.tx.query(
-      'UPDATE sessions SET revoked_at = $3 WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL',
-      [actor.organizationId, sessionId, this.clock.now()],
-    );
-    await this.credentials.sessionChanged(sessionId);
-    await this.audit.record(actor, { action: 'session.ended', resourceType: 'session', resourceId: sessionId });
   }
 }

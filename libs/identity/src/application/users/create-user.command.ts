@@ -1,28 +1,11 @@
-import { Command, Query } from '@nestjs/cqrs';
-import { Actor, Page } from '@app/shared-kernel';
-import { Role } from '../../domain/scopes';
-
-export interface UserView {
-  id: string;
-  email: string;
-  role: Role;
-  createdAt: Date;
-}
+import { Command } from '@nestjs/cqrs';
+import { Actor } from '@app/shared-kernel';
+import { UserView } from './user.view';
 
 export class CreateUserCommand extends Command<UserView> {
   constructor(
     readonly actor: Actor,
     readonly input: { email: unknown; password: unknown; role: unknown },
-  ) {
-    super();
-  }
-}
-
-export class ListUsersQuery extends Query<Page<UserView>> {
-  constructor(
-    readonly actor: Actor,
-    readonly limit: number,
-    readonly cursor: string | undefined,
   ) {
     super();
   }

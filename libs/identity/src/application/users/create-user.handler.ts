@@ -1,33 +1,14 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import {
-  AuditLog,
-  Clock,
-  CursorCodec,
-  DomainError,
-  invalidParameter,
-  keysetPage,
-  newestFirstPosition,
-  newId,
-} from '@app/shared-kernel';
-import { DataSource } from 'typeorm';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuditLog, Clock, DomainError, invalidParameter, newId } from '@app/shared-kernel';
 import { normalizeEmail } from '../../domain/email';
 import { assertAcceptablePassword, hashPassword } from '../../domain/password';
 import { Role, ROLES, scopesOfRole } from '../../domain/scopes';
 import { assertMayGrantRole } from './approver-grant';
-import { CreateUserCommand, ListUsersQuery, UserView } from './user.commands';
-
-interface UserRow {
-  id: string;
-  email: string;
-  role: Role;
-  created_at: Date;
-}
-
-function toView(row: UserRow): UserView {
-  return { id: row.id, email: row.email, role: row.role, createdAt: row.created_at };
-}
+import { CreateUserCommand } from './create-user.command';
+import { UserView } from './user.view';
+import { UserRow, toView } from './user-rows';
 
 @CommandHandler(CreateUserCommand)
 export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
@@ -63,30 +44,5 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
       });
     await this.audit.record(actor, { action: 'user.created', resourceType: 'user', resourceId: rows[0].id, data: { role } });
     return toView(rows[0]);
-  }
-}
-
-@QueryHandler(ListUsersQuery)
-export class ListUsersHandler implements IQueryHandler<ListUsersQuery> {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly cursors: CursorCodec,
-  ) {}
-
-  async execute({ actor, limit, cursor }: ListUsersQuery) {
-    const page = await keysetPage<UserRow>(
-      this.cursors,
-      { list: 'users', filters: {}, order: 'created_at:desc' },
-      { limit, cursor },
-      (after, rows) =>
-        this.dataSource.query(
-          `SELECT id, email, role, created_at FROM users
-            WHERE organization_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
-            ORDER BY created_at DESC, id DESC LIMIT $4`,
-          [actor.organizationId, after?.[0] ?? null, after?.[1] ?? null, rows],
-        ),
-      newestFirstPosition,
-    );
-    return { ...page, data: page.data.map(toView) };
   }
 }

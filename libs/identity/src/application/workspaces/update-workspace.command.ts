@@ -1,15 +1,6 @@
-import { Command, Query } from '@nestjs/cqrs';
-import { Actor, Page } from '@app/shared-kernel';
+import { Command } from '@nestjs/cqrs';
+import { Actor } from '@app/shared-kernel';
 import { WorkspaceView } from './workspace.view';
-
-export class CreateWorkspaceCommand extends Command<WorkspaceView> {
-  constructor(
-    readonly actor: Actor,
-    readonly input: { name: unknown; slug: unknown; mode: unknown },
-  ) {
-    super();
-  }
-}
 
 export type WorkspaceChanges = { name?: unknown; settings?: { approval_required_for?: unknown } | null };
 
@@ -22,16 +13,6 @@ export class UpdateWorkspaceCommand extends Command<UpdateWorkspaceResult> {
     readonly actor: Actor,
     readonly workspaceId: string,
     readonly changes: WorkspaceChanges,
-  ) {
-    super();
-  }
-}
-
-export class ListWorkspacesQuery extends Query<Page<WorkspaceView>> {
-  constructor(
-    readonly actor: Actor,
-    readonly limit: number,
-    readonly cursor: string | undefined,
   ) {
     super();
   }

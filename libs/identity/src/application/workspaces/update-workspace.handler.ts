@@ -1,70 +1,12 @@
 import { Transactional } from '@nestjs-cls/transactional';
-import { Injectable } from '@nestjs/common';
-import { CommandBus, CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import {
-  Actor,
-  AuditLog,
-  Clock,
-  CursorCodec,
-  DomainError,
-  isUniqueViolation,
-  keysetPage,
-  newestFirstPosition,
-  TransactionalNotifier,
-} from '@app/shared-kernel';
-import { DataSource } from 'typeorm';
+import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Actor, AuditLog, Clock, DomainError, TransactionalNotifier } from '@app/shared-kernel';
 import { WorkspaceRepository } from '../../domain/repositories';
 import { Workspace, WORKSPACE_APPROVAL_SETTINGS_CHECKPOINT } from '../../domain/workspace';
-import { toWorkspace, WORKSPACE_COLUMNS, WorkspaceRow } from '../../infrastructure/typeorm-workspace.repository';
-import { ApprovalExecutor, ExecutesApprovalCheckpoint } from '../approvals/approval-executor';
-import { HoldForApprovalCommand } from '../approvals/approval.commands';
+import { HoldForApprovalCommand } from '../approvals/hold-for-approval.command';
 import { changeOf, IDENTITY_CHANGES_CHANNEL } from '../authentication/identity-changes';
-import {
-  CreateWorkspaceCommand,
-  ListWorkspacesQuery,
-  UpdateWorkspaceCommand,
-  UpdateWorkspaceResult,
-  WorkspaceChanges,
-} from './workspace.commands';
+import { UpdateWorkspaceCommand, UpdateWorkspaceResult, WorkspaceChanges } from './update-workspace.command';
 import { toWorkspaceView } from './workspace.view';
-
-@CommandHandler(CreateWorkspaceCommand)
-export class CreateWorkspaceHandler implements ICommandHandler<CreateWorkspaceCommand> {
-  constructor(
-    private readonly workspaces: WorkspaceRepository,
-    private readonly audit: AuditLog,
-    private readonly notifier: TransactionalNotifier,
-    private readonly clock: Clock,
-  ) {}
-
-  @Transactional()
-  async execute({ actor, input }: CreateWorkspaceCommand) {
-    const workspace = Workspace.open({ ...input, organizationId: actor.organizationId, isDefault: false, now: this.clock.now() });
-    try {
-      await this.workspaces.insert(workspace);
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw new DomainError(
-          'conflict',
-          'ALREADY_EXISTS',
-          `A workspace with slug "${workspace.snapshot.slug}" already exists.`,
-          {
-            param: 'slug',
-          },
-        );
-      }
-      throw error;
-    }
-    await this.notifier.notify(IDENTITY_CHANGES_CHANNEL, changeOf.workspaces(actor.organizationId));
-    await this.audit.record(actor, {
-      action: 'workspace.created',
-      resourceType: 'workspace',
-      resourceId: workspace.snapshot.id,
-      data: { slug: workspace.snapshot.slug, mode: workspace.snapshot.mode },
-    });
-    return toWorkspaceView(workspace);
-  }
-}
 
 @CommandHandler(UpdateWorkspaceCommand)
 export class UpdateWorkspaceHandler implements ICommandHandler<UpdateWorkspaceCommand> {
@@ -124,44 +66,5 @@ export class UpdateWorkspaceHandler implements ICommandHandler<UpdateWorkspaceCo
     const workspace = await this.workspaces.findForUpdate(actor.organizationId, workspaceId);
     if (!workspace) throw new DomainError('not_found', 'WORKSPACE_NOT_FOUND', 'No such workspace.', { param: 'id' });
     return workspace;
-  }
-}
-
-/** Applies a held change of a workspace's approval checkpoints once a second human approved it. */
-@Injectable()
-@ExecutesApprovalCheckpoint(WORKSPACE_APPROVAL_SETTINGS_CHECKPOINT)
-export class WorkspaceApprovalSettingsExecutor implements ApprovalExecutor {
-  constructor(private readonly updates: UpdateWorkspaceHandler) {}
-
-  execute(payload: Record<string, unknown>, { requester }: { requester: Actor; approver: Actor }): Promise<unknown> {
-    return this.updates.apply(requester, String(payload.workspace_id), {
-      name: payload.name,
-      settings: payload.settings as WorkspaceChanges['settings'],
-    });
-  }
-}
-
-@QueryHandler(ListWorkspacesQuery)
-export class ListWorkspacesHandler implements IQueryHandler<ListWorkspacesQuery> {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly cursors: CursorCodec,
-  ) {}
-
-  async execute({ actor, limit, cursor }: ListWorkspacesQuery) {
-    const page = await keysetPage<WorkspaceRow>(
-      this.cursors,
-      { list: 'workspaces', filters: {}, order: 'created_at:desc' },
-      { limit, cursor },
-      (after, rows) =>
-        this.dataSource.query(
-          `SELECT ${WORKSPACE_COLUMNS} FROM workspaces
-            WHERE organization_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
-            ORDER BY created_at DESC, id DESC LIMIT $4`,
-          [actor.organizationId, after?.[0] ?? null, after?.[1] ?? null, rows],
-        ),
-      newestFirstPosition,
-    );
-    return { ...page, data: page.data.map((row) => toWorkspaceView(toWorkspace(row))) };
   }
 }
