@@ -3,8 +3,9 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { AuditLog, GetEventQuery } from '@app/shared-kernel';
 import { WebhookDeliveries } from './webhook-deliveries';
-import { RedeliverEventCommand, WebhookDeliveryView } from './webhook-endpoint.commands';
-import { DELIVERY_COLUMNS, DeliveryRow, toDeliveryView } from './webhook-endpoint.handlers';
+import { RedeliverEventCommand } from './redeliver-event.command';
+import { WebhookDeliveryView } from './webhook-delivery.view';
+import { DELIVERY_COLUMNS, DeliveryRow, toDeliveryView } from './webhook-delivery-rows';
 
 @CommandHandler(RedeliverEventCommand)
 export class RedeliverEventHandler implements ICommandHandler<RedeliverEventCommand> {

@@ -2,7 +2,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { Clock, eventTypeSelected, isUuid, JobQueue, JobTenant, newId } from '@app/shared-kernel';
-import { endpointNotFound } from './webhook-endpoint.handlers';
+import { endpointNotFound } from '../webhook-endpoints/webhook-endpoint-rows';
 
 /** The event as the contract shapes it (api-contract.md §4) and as it is posted, byte for byte. */
 export interface WebhookEvent {

@@ -5,30 +5,38 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@ne
 import { Clock, EventLog, JobQueue } from '@app/shared-kernel';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
-import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS, retryDelayAfter } from '../domain/retry-schedule';
-import { WebhookSender, WebhookSendError } from './delivery-ports';
-import { WebhookSecretVault } from './secret-vault';
-import { webhookEndpointResponse } from './webhook-endpoint-response';
-import { ENDPOINT_COLUMNS, EndpointRow, toView } from './webhook-endpoint.handlers';
-import { WebhookUrlGuard } from './url-guard';
+import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS, retryDelayAfter } from '../../domain/retry-schedule';
+import { WebhookSender, WebhookSendError } from '../delivery-ports';
+import { WebhookSecretVault } from '../secret-vault';
+import { webhookEndpointResponse } from '../webhook-endpoints/webhook-endpoint-response';
+import { ENDPOINT_COLUMNS, EndpointRow, toView } from '../webhook-endpoints/webhook-endpoint-rows';
+import { WebhookUrlGuard } from '../url-guard';
 import { DELIVER_JOB, DeliverJob, jobTenantOfEvent } from './webhook-deliveries';
 
 export const SWEEP_JOB = 'webhooks.sweep';
+
 export const PURGE_JOB = 'webhooks.purge';
 
 /** Attempts one endpoint may have in flight at once on one instance; more wait their turn. */
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
+
 /** How long a claimed attempt may run before the sweep takes it for lost (resolution + timeout + recording). */
 const LEASE_MS = 60_000;
+
 /** A delivery due this long without a claim is requeued by the sweep (its job was lost or exhausted). */
 const UNCLAIMED_GRACE_MS = 10 * 60_000;
+
 /** When an endpoint is at its limit, the job comes back after this at the soonest (see busyDelay). */
 const BUSY_RETRY_MS = 1_000;
+
 /** Weight of the latest attempt in an endpoint's typical attempt duration (a moving average). */
 const DURATION_WEIGHT = 0.3;
+
 const SWEEP_BATCH = 500;
+
 /** Payloads, deliveries and their log are kept this long after the event. */
 const RETENTION_MS = 30 * 24 * 3_600_000;
+
 const ERROR_MAX = 500;
 
 interface AttemptRow {

@@ -1,4 +1,4 @@
-import type { WebhookEndpointView } from './webhook-endpoint.commands';
+import type { WebhookEndpointView } from './webhook-endpoint.view';
 
 /** A webhook endpoint as its GET answers it (no secret): the API's body and the `data.object` of its events. */
 export interface WebhookEndpointResponse {
