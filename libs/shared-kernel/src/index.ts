@@ -21,7 +21,7 @@ export * from './events/event-log';
 export * from './events/event-published-hook';
 export { eventNotFound } from './application/events/event-response';
 export type { EventResponse } from './application/events/event-response';
-export { eventTypesOf } from './application/events/event-type-filter';
+export { eventTypesOf } from './events/event-type-filter';
 export { GetEventHandler } from './application/events/get-event.handler';
 export { GetEventQuery } from './application/events/get-event.query';
 export { ListEventsHandler } from './application/events/list-events.handler';

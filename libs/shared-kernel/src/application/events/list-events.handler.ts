@@ -5,7 +5,7 @@ import { keysetPage } from '../../keyset-page';
 import type { Page } from '../../pagination';
 import { ListEventsQuery } from './list-events.query';
 import { COLUMNS, EventResponse, EventRow, toResponse } from './event-response';
-import { eventTypesOf } from './event-type-filter';
+import { eventTypesOf } from '../../events/event-type-filter';
 
 @QueryHandler(ListEventsQuery)
 export class ListEventsHandler implements IQueryHandler<ListEventsQuery> {

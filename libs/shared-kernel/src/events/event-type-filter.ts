@@ -1,5 +1,5 @@
-import { invalidParameter } from '../../domain-error';
-import { EVENT_TYPES, EventType, isEventType } from '../../events/event-types';
+import { invalidParameter } from '../domain-error';
+import { EVENT_TYPES, EventType, isEventType } from './event-types';
 
 /**
  * The catalog types a `type` filter names: each comma-separated item is an exact type, `prefix.*`
