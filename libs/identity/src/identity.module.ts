@@ -1,32 +1,35 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ApiKeyLifecycleHandlers } from './application/api-keys';
-import { DecideApprovalHandler, GetApprovalHandler, HoldForApprovalHandler } from './application/approvals/approval.handlers';
+import { DecideApprovalHandler } from './application/approvals/decide-approval.handler';
+import { GetApprovalHandler } from './application/approvals/get-approval.handler';
+import { HoldForApprovalHandler } from './application/approvals/hold-for-approval.handler';
 import { ListAuditEventsHandler } from './application/audit/list-audit-events.handler';
 import { AuthenticateRequestHandler } from './application/authentication/authenticate-request.handler';
 import { CredentialCache } from './application/authentication/credential-cache';
 import { CredentialChanges } from './application/authentication/credential-changes';
 import { LastUsedRecorder } from './application/authentication/last-used-recorder';
 import { WorkspaceDirectory } from './application/authentication/workspace-directory';
-import { BootstrapIfEmptyHandler, BootstrapOrganizationHandler } from './application/bootstrap/bootstrap-organization.handler';
-import { CreateCustomerHandler, GetCustomerHandler, ListCustomersHandler } from './application/customers/customer.handlers';
-import { CreateSessionHandler, EndSessionHandler } from './application/sessions/session.handlers';
+import { BootstrapIfEmptyHandler } from './application/bootstrap/bootstrap-if-empty.handler';
+import { BootstrapOrganizationHandler } from './application/bootstrap/bootstrap-organization.handler';
+import { CreateCustomerHandler } from './application/customers/create-customer.handler';
+import { GetCustomerHandler } from './application/customers/get-customer.handler';
+import { ListCustomersHandler } from './application/customers/list-customers.handler';
+import { CreateSessionHandler } from './application/sessions/create-session.handler';
+import { EndSessionHandler } from './application/sessions/end-session.handler';
 import { SignInThrottle } from './application/sessions/sign-in-throttle';
-import { CreateUserHandler, ListUsersHandler } from './application/users/user.handlers';
-import {
-  CreateWorkspaceHandler,
-  ListWorkspacesHandler,
-  UpdateWorkspaceHandler,
-  WorkspaceApprovalSettingsExecutor,
-} from './application/workspaces/workspace.handlers';
+import { CreateUserHandler } from './application/users/create-user.handler';
+import { ListUsersHandler } from './application/users/list-users.handler';
+import { CreateWorkspaceHandler } from './application/workspaces/create-workspace.handler';
+import { ListWorkspacesHandler } from './application/workspaces/list-workspaces.handler';
+import { UpdateWorkspaceHandler } from './application/workspaces/update-workspace.handler';
+import { WorkspaceApprovalSettingsExecutor } from './application/workspaces/workspace-approval-settings-executor';
 import { VerificationLifecycle, VerificationProviders } from './application/verifications/verification-lifecycle';
-import {
-  CreateSandboxVerificationHandler,
-  GetVerificationHandler,
-  ListVerificationsHandler,
-  OverrideVerificationStatusHandler,
-  ProcessVerificationWebhookHandler,
-} from './application/verifications/verification.handlers';
+import { CreateSandboxVerificationHandler } from './application/verifications/create-sandbox-verification.handler';
+import { GetVerificationHandler } from './application/verifications/get-verification.handler';
+import { ListVerificationsHandler } from './application/verifications/list-verifications.handler';
+import { OverrideVerificationStatusHandler } from './application/verifications/override-verification-status.handler';
+import { ProcessVerificationWebhookHandler } from './application/verifications/process-verification-webhook.handler';
 import { CustomerVerificationRepository } from './domain/customer-verification.repository';
 import { ApiKeyRepository, OrganizationRepository, WorkspaceRepository } from './domain/repositories';
 import { SandboxVerificationProvider } from './infrastructure/sandbox-verification-provider';

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { RedeliverEventHandler } from './application/redeliver-event.handler';
+import { WebhookDeliveryHandlers } from './application/webhook-deliveries';
 import { WebhookUrlGuard } from './application/url-guard';
-import { WebhookDeliveries } from './application/webhook-deliveries';
-import { WebhookDispatcher } from './application/webhook-dispatcher';
-import { WebhookEndpointHandlers } from './application/webhook-endpoint.handlers';
+import { WebhookDeliveries } from './application/webhook-deliveries/webhook-deliveries';
+import { WebhookDispatcher } from './application/webhook-deliveries/webhook-dispatcher';
+import { WebhookEndpointHandlers } from './application/webhook-endpoints';
 import { HostResolver, WebhookSender } from './application/delivery-ports';
 import { WebhookSecretVault } from './application/secret-vault';
 import { SystemHostResolver } from './infrastructure/host-resolver';
@@ -22,7 +22,7 @@ import { NodeHttpWebhookSender } from './infrastructure/webhook-sender';
     WebhookDeliveries,
     WebhookDispatcher,
     ...WebhookEndpointHandlers,
-    RedeliverEventHandler,
+    ...WebhookDeliveryHandlers,
   ],
   exports: [WebhookDeliveries, WebhookDispatcher],
 })

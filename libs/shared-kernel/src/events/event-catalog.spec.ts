@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventLog, previousAttributes } from './event-log';
 import { EventPublishedHook } from './event-published-hook';
-import { eventTypesOf } from './event-queries';
+import { eventTypesOf } from './event-type-filter';
 import { EVENT_TYPES, EventType } from './event-types';
 
 const LIBS = join(__dirname, '../../..');

@@ -1,4 +1,6 @@
-import { RevokeApiKeyHandler, RotateApiKeyHandler, RotationCompleter } from './api-key-lifecycle.handlers';
+import { RevokeApiKeyHandler } from './revoke-api-key.handler';
+import { RotateApiKeyHandler } from './rotate-api-key.handler';
+import { RotationCompleter } from './rotation-completer';
 import { CreateApiKeyHandler } from './create-api-key.handler';
 import { ListApiKeysHandler } from './list-api-keys.handler';
 import { UpdateApiKeyHandler } from './update-api-key.handler';

@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuditLog, Clock, EventLog, previousAttributes } from '@app/shared-kernel';
 import { ApiKeyRepository } from '../../domain/repositories';
 import { CredentialChanges } from '../authentication/credential-changes';
-import { findVisibleForUpdate } from './api-key-lifecycle.handlers';
+import { findVisibleForUpdate } from './visible-api-key';
 import { apiKeyResponse } from './api-key-response';
 import { toApiKeyView } from './api-key.view';
 import { minterLimits, minterOf } from './minter';

@@ -1,4 +1,4 @@
-import { ApprovalView } from './approval.commands';
+import { ApprovalView } from './approval.view';
 
 /** The contract's approval object: what the approval routes answer and what its events carry. */
 export function approvalResponse(approval: ApprovalView) {

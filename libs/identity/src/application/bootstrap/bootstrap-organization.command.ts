@@ -19,6 +19,3 @@ export class BootstrapOrganizationCommand extends Command<BootstrapResult> {
     super();
   }
 }
-
-/** Bootstraps a default organization only when the database holds none yet (first start). */
-export class BootstrapIfEmptyCommand extends Command<BootstrapResult | null> {}

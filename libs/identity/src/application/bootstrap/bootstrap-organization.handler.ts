@@ -1,7 +1,7 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuditLog, Clock, DomainError, invalidParameter, newId } from '@app/shared-kernel';
 import { ApiKey, grantableKeyTypes, KeyType, Minter, UNLIMITED_MINTER } from '../../domain/api-key';
 import { normalizeEmail } from '../../domain/email';
@@ -9,9 +9,8 @@ import { assertAcceptablePassword, hashPassword } from '../../domain/password';
 import { ApiKeyRepository, OrganizationRepository, WorkspaceRepository } from '../../domain/repositories';
 import { ALL_SCOPES } from '../../domain/scopes';
 import { Workspace } from '../../domain/workspace';
-import { BootstrapIfEmptyCommand, BootstrapOrganizationCommand, BootstrapResult } from './bootstrap-organization.command';
+import { BootstrapOrganizationCommand, BootstrapResult } from './bootstrap-organization.command';
 
-const BOOTSTRAP_LOCK_KEY = 7_210_441_998_003;
 const SYSTEM: Minter = {
   type: 'system',
   id: null,
@@ -100,22 +99,5 @@ export class BootstrapOrganizationHandler implements ICommandHandler<BootstrapOr
     if (inserted.length === 0)
       throw new DomainError('conflict', 'ALREADY_EXISTS', 'A user with this email already exists.', { param: 'email' });
     return id;
-  }
-}
-
-@CommandHandler(BootstrapIfEmptyCommand)
-export class BootstrapIfEmptyHandler implements ICommandHandler<BootstrapIfEmptyCommand> {
-  constructor(
-    private readonly organizations: OrganizationRepository,
-    private readonly commands: CommandBus,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-  ) {}
-
-  /** Serialised across instances starting together: only one of them bootstraps. */
-  @Transactional()
-  async execute(): Promise<BootstrapResult | null> {
-    await this.txHost.tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_KEY]);
-    if ((await this.organizations.count()) > 0) return null;
-    return this.commands.execute(new BootstrapOrganizationCommand('Default organization'));
   }
 }

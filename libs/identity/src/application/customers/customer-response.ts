@@ -1,4 +1,4 @@
-import { CustomerView } from './customer.commands';
+import { CustomerView } from './customer.view';
 
 /** The contract's customer object: what the customer routes answer and what its events carry. */
 export function customerResponse(customer: CustomerView) {

@@ -18,7 +18,7 @@ import { CustomerVerificationRepository } from '../../domain/customer-verificati
 import type { VerificationKey } from '../../domain/customer-verification.repository';
 import { VerificationProvider } from '../../domain/verification-provider';
 import { verificationResponse } from './verification-response';
-import { VerificationView } from './verification.commands';
+import { VerificationView } from './verification.view';
 
 export const EXPIRE_VERIFICATION_JOB = 'identity.expire-verification';
 export const RETRY_VERIFICATION_JOB = 'identity.retry-verification';

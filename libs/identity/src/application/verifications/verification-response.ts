@@ -1,4 +1,4 @@
-import { VerificationSummaryView, VerificationView } from './verification.commands';
+import { VerificationSummaryView, VerificationView } from './verification.view';
 
 /** The list's customer verification: what `GET /v1/customer_verifications` answers per item. */
 export function verificationSummaryResponse(verification: VerificationSummaryView) {

@@ -1,0 +1,12 @@
+import { Command } from '@nestjs/cqrs';
+import { Actor } from '@app/shared-kernel';
+import { ApiKeyView } from './api-key.view';
+
+export class RevokeApiKeyCommand extends Command<ApiKeyView> {
+  constructor(
+    readonly actor: Actor,
+    readonly apiKeyId: string,
+  ) {
+    super();
+  }
+}
