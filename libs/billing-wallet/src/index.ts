@@ -36,5 +36,5 @@ export { SettleSandboxTopUpCommand } from './application/top-ups/settle-sandbox-
 export type { TopUpView } from './application/top-ups/top-up.view';
 export { AUTO_TOP_UP_JOB } from './application/top-ups/auto-top-up';
 export { SIGNATURE_HEADER } from './infrastructure/sandbox-payment-provider';
-export { BatchRejectedError } from './application/wallets/debit-batch.handler';
+export { BatchRejectedError } from './application/wallets/batch-rejected.error';
 export { billingWalletMigrations } from './infrastructure/migrations';

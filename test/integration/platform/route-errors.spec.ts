@@ -25,7 +25,7 @@ import { RouteErrors, routeErrors } from '../../support/route-error-reach';
 const DYNAMIC_CODE_SITES = new Set([
   'libs/documents/src/infrastructure/rendering/render-pool.ts:57',
   // BatchRejectedError: BATCH_REJECTED, a literal in its constructor's super() call, which the analysis does not follow.
-  'libs/billing-wallet/src/application/wallets/debit-batch.handler.ts:80',
+  'libs/billing-wallet/src/application/wallets/debit-batch.handler.ts:71',
 ]);
 
 /**

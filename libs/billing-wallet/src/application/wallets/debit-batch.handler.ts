@@ -6,18 +6,9 @@ import { WalletRepository } from '../../domain/wallet.repository';
 import { AutoTopUp } from '../top-ups/auto-top-up';
 import { WalletEvents } from '../wallet-events';
 import { keyOf, walletNotFound } from '../wallet-keys';
+import { BatchRejectedError } from './batch-rejected.error';
 import { BatchDebitInput, BatchDebitOutcome, DebitBatchCommand, MAX_BATCH_DEBITS } from './debit-batch.command';
 import { checkedAgainst, moneyAudit, movementOf, parseSource, referenceKey, replayed } from './money-operation';
-
-/** An atomic batch with a refused item: nothing applied; `refusals` are the items' own refusals, in request order. */
-export class BatchRejectedError extends DomainError {
-  constructor(readonly refusals: ReadonlyArray<{ index: number; error: DomainError }>) {
-    super('rule_violation', 'BATCH_REJECTED', `${refusals.length} item(s) of this atomic batch were refused; none was applied.`, {
-      param: 'debits',
-      details: { items: refusals.map(({ index, error }) => ({ index, code: error.code })) },
-    });
-  }
-}
 
 interface Checked {
   input: BatchDebitInput;
