@@ -44,9 +44,8 @@ const HOT_PATH: Array<[string, RegExp]> = [
   ],
   ['event write (the workspace sequence and the event rows)', /INSERT INTO event_sequences/],
   ['webhook deliveries queued with the event', /INSERT INTO webhook_deliveries/],
-  ['webhook delivery claimed', /UPDATE webhook_deliveries SET lease_until/],
-  ['webhook delivery read (endpoint, payload)', /FROM webhook_deliveries d JOIN webhook_endpoints e/],
-  ['webhook delivery attempt recorded', /INSERT INTO webhook_delivery_attempts/],
+  ['webhook delivery claimed, with its endpoint and payload', /WITH claimed AS \(\s*UPDATE webhook_deliveries SET lease_until/],
+  ['webhook delivery attempt recorded (outcome, log row, streak)', /INSERT INTO webhook_delivery_attempts/],
 ];
 
 /**

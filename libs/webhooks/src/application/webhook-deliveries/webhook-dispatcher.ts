@@ -128,32 +128,42 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
     return this.running.size;
   }
 
-  /** Claims a due delivery and starts its attempt; answers once started, not once finished. */
+  /**
+   * Claims a due delivery and starts its attempt; answers once started, not once finished. The
+   * claim reads what the attempt needs in the same statement (one round trip); an endpoint found at
+   * its limit gives the claim back and the job comes back later.
+   */
   async dispatch(job: DeliverJob): Promise<void> {
     // Thrown, so the job is retried by another instance (or this one after a restart).
     if (this.stopping) throw new Error('Shutting down: the delivery job is retried');
     if (this.running.has(job.deliveryId)) return;
     const now = this.clock.now();
-    const [due]: Array<{ endpoint_id: string; attempt: number }> = await this.dataSource.query(
-      `SELECT endpoint_id, attempt FROM webhook_deliveries
-        WHERE organization_id = $1 AND id = $2 AND status = 'pending' AND next_attempt_at <= $3
-          AND (lease_until IS NULL OR lease_until <= $3)`,
-      [job.organizationId, job.deliveryId, now],
+    const leaseUntil = new Date(now.getTime() + LEASE_MS);
+    // Deleted with its endpoint, recorded meanwhile, not due yet, or claimed by another attempt: nothing to do.
+    const [row]: AttemptRow[] = await this.dataSource.query(
+      `WITH claimed AS (
+         UPDATE webhook_deliveries SET lease_until = $4
+          WHERE organization_id = $1 AND id = $2 AND status = 'pending' AND next_attempt_at <= $3
+            AND (lease_until IS NULL OR lease_until <= $3)
+          RETURNING organization_id, workspace_id, endpoint_id, event_id, attempt, livemode)
+       SELECT d.workspace_id, d.endpoint_id, d.event_id, d.attempt, d.livemode, e.url, e.status AS endpoint_status,
+              e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, p.body
+         FROM claimed d
+         JOIN webhook_endpoints e ON e.organization_id = $1 AND e.id = d.endpoint_id
+         JOIN webhook_event_payloads p ON p.organization_id = $1 AND p.event_id = d.event_id`,
+      [job.organizationId, job.deliveryId, now, leaseUntil],
     );
-    if (!due) return;
-    if ((this.inFlightPerEndpoint.get(due.endpoint_id) ?? 0) >= MAX_IN_FLIGHT_PER_ENDPOINT) {
-      await this.jobs.send(DELIVER_JOB, job, job, { startAfter: new Date(now.getTime() + this.busyDelay(due.endpoint_id)) });
+    if (!row || this.running.has(job.deliveryId)) return;
+    if ((this.inFlightPerEndpoint.get(row.endpoint_id) ?? 0) >= MAX_IN_FLIGHT_PER_ENDPOINT) {
+      await this.dataSource.query(
+        `UPDATE webhook_deliveries SET lease_until = NULL
+          WHERE organization_id = $1 AND id = $2 AND attempt = $3 AND status = 'pending' AND lease_until = $4`,
+        [job.organizationId, job.deliveryId, row.attempt, leaseUntil],
+      );
+      await this.jobs.send(DELIVER_JOB, job, job, { startAfter: new Date(now.getTime() + this.busyDelay(row.endpoint_id)) });
       return;
     }
-    const [claimed]: [unknown[], number] = await this.dataSource.query(
-      `UPDATE webhook_deliveries SET lease_until = $4
-        WHERE organization_id = $1 AND id = $2 AND attempt = $3 AND status = 'pending'
-          AND (lease_until IS NULL OR lease_until <= $5)
-        RETURNING id`,
-      [job.organizationId, job.deliveryId, due.attempt, new Date(now.getTime() + LEASE_MS), now],
-    );
-    if (claimed.length === 0 || this.running.has(job.deliveryId)) return;
-    this.start(job, due.endpoint_id, due.attempt);
+    this.start(job, row);
   }
 
   /**
@@ -175,11 +185,12 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
     return Math.round(typical * (1 + Math.random()));
   }
 
-  private start(job: DeliverJob, endpointId: string, attempt: number): void {
+  private start(job: DeliverJob, row: AttemptRow): void {
+    const { endpoint_id: endpointId, attempt } = row;
     const controller = new AbortController();
     const startedAt = performance.now();
     this.inFlightPerEndpoint.set(endpointId, (this.inFlightPerEndpoint.get(endpointId) ?? 0) + 1);
-    const done = this.attempt(job, attempt, controller.signal)
+    const done = this.attempt(job, row, controller.signal)
       .catch((error: unknown) =>
         this.logger.error(`webhook delivery ${job.deliveryId} attempt ${attempt + 1} not recorded: ${(error as Error).message}`),
       )
@@ -199,18 +210,7 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
     this.running.set(job.deliveryId, { controller, done, endpointId, startedAt });
   }
 
-  private async attempt(job: DeliverJob, attempt: number, signal: AbortSignal): Promise<void> {
-    const [row]: AttemptRow[] = await this.dataSource.query(
-      `SELECT d.workspace_id, d.endpoint_id, d.event_id, d.attempt, d.livemode, e.url, e.status AS endpoint_status,
-              e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, p.body
-         FROM webhook_deliveries d
-         JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id
-         JOIN webhook_event_payloads p ON p.organization_id = d.organization_id AND p.event_id = d.event_id
-        WHERE d.organization_id = $1 AND d.id = $2 AND d.attempt = $3 AND d.status = 'pending'`,
-      [job.organizationId, job.deliveryId, attempt],
-    );
-    // Deleted with its endpoint, or recorded meanwhile by an attempt whose lease had expired.
-    if (!row) return;
+  private async attempt(job: DeliverJob, row: AttemptRow, signal: AbortSignal): Promise<void> {
     const outcome = row.endpoint_status === 'disabled' ? this.disabledOutcome(row) : await this.send(row, signal);
     if (outcome === null) return;
     await this.record(job, row, outcome);
@@ -285,19 +285,33 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
     return secrets;
   }
 
+  /**
+   * The attempt's outcome and its log row in one statement; a success also ends the endpoint's
+   * failure streak there, and commits on its own (one round trip). A failure queues the next
+   * attempt and extends the streak in the same transaction.
+   */
   private async record(job: DeliverJob, row: AttemptRow, outcome: Outcome): Promise<void> {
     const attempt = row.attempt + 1;
-    await this.txHost.withTransaction(async () => {
-      const now = this.clock.now();
-      const delay = outcome.succeeded || outcome.final ? null : retryDelayAfter(attempt);
-      const next = delay === null ? null : new Date(now.getTime() + delay);
-      const status = outcome.succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
-      const [updated]: [unknown[], number] = await this.txHost.tx.query(
-        `UPDATE webhook_deliveries
-            SET attempt = $4, status = $5, response_status = $6, duration_ms = $7, error = $8, next_attempt_at = $9,
-                lease_until = NULL, updated_at = $10
-          WHERE organization_id = $1 AND id = $2 AND attempt = $3 AND status = 'pending'
-          RETURNING id`,
+    const now = this.clock.now();
+    const delay = outcome.succeeded || outcome.final ? null : retryDelayAfter(attempt);
+    const next = delay === null ? null : new Date(now.getTime() + delay);
+    const status = outcome.succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
+    const write = (query: (text: string, values: unknown[]) => Promise<Array<{ recorded: number }>>) =>
+      query(
+        `WITH updated AS (
+           UPDATE webhook_deliveries
+              SET attempt = $4, status = $5, response_status = $6, duration_ms = $7, error = $8, next_attempt_at = $9,
+                  lease_until = NULL, updated_at = $10
+            WHERE organization_id = $1 AND id = $2 AND attempt = $3 AND status = 'pending'
+            RETURNING id),
+         logged AS (
+           INSERT INTO webhook_delivery_attempts (organization_id, workspace_id, delivery_id, attempt, endpoint_id, event_id, url,
+             succeeded, response_status, duration_ms, error, attempted_at)
+           SELECT $1, $11, id, $4, $12, $13, $14, $15, $6, $7, $8, $10 FROM updated),
+         streak_ended AS (
+           UPDATE webhook_endpoints SET failing_since = NULL
+            WHERE organization_id = $1 AND id = $12 AND failing_since IS NOT NULL AND $15 AND EXISTS (SELECT 1 FROM updated))
+         SELECT count(*)::int AS recorded FROM updated`,
         [
           job.organizationId,
           job.deliveryId,
@@ -309,40 +323,23 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
           outcome.error,
           next,
           now,
-        ],
-      );
-      // Another attempt (after this one's lease expired) recorded this step already.
-      if (updated.length === 0) return;
-      await this.txHost.tx.query(
-        `INSERT INTO webhook_delivery_attempts (organization_id, workspace_id, delivery_id, attempt, endpoint_id, event_id, url,
-           succeeded, response_status, duration_ms, error, attempted_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [
-          job.organizationId,
           row.workspace_id,
-          job.deliveryId,
-          attempt,
           row.endpoint_id,
           row.event_id,
           outcome.url,
           outcome.succeeded,
-          outcome.responseStatus,
-          outcome.durationMs,
-          outcome.error,
-          now,
         ],
       );
+    if (outcome.succeeded || outcome.final) {
+      await write((text, values) => this.dataSource.query(text, values));
+      return;
+    }
+    await this.txHost.withTransaction(async () => {
+      const [{ recorded }] = await write((text, values) => this.txHost.tx.query(text, values));
+      // Another attempt (after this one's lease expired) recorded this step already.
+      if (recorded === 0) return;
       if (next !== null) await this.jobs.send(DELIVER_JOB, job, job, { startAfter: next });
-      if (outcome.final) return;
-      if (outcome.succeeded) {
-        await this.txHost.tx.query(
-          `UPDATE webhook_endpoints SET failing_since = NULL
-            WHERE organization_id = $1 AND id = $2 AND failing_since IS NOT NULL`,
-          [job.organizationId, row.endpoint_id],
-        );
-      } else {
-        await this.failed(job.organizationId, row, now);
-      }
+      await this.failed(job.organizationId, row, now);
     });
   }
 
