@@ -12,10 +12,12 @@ import { PromotionalLotExpiry } from './application/wallets/lot-expiry';
 import { MakePrimaryWalletHandler } from './application/wallets/make-primary-wallet.handler';
 import { PrimaryWallets } from './application/wallets/primary-wallets';
 import { UpdateWalletSettingsHandler } from './application/wallets/update-wallet-settings.handler';
+import { WalletReads } from './application/wallets/wallet-reads';
 import { CaptureHoldHandler } from './application/holds/capture-hold.handler';
 import { CreateHoldHandler } from './application/holds/create-hold.handler';
 import { ExpiredHoldReleaser } from './application/holds/expired-hold-releaser';
 import { GetHoldHandler } from './application/holds/get-hold.handler';
+import { HoldReads } from './application/holds/hold-reads';
 import { ListPendingHoldsHandler } from './application/holds/list-pending-holds.handler';
 import { ReleaseHoldHandler } from './application/holds/release-hold.handler';
 import { AttachPaymentMethodHandler } from './application/payment-methods/attach-payment-method.handler';
@@ -23,6 +25,7 @@ import { PaymentMethodStore } from './application/payment-methods/payment-method
 import { AutoTopUp } from './application/top-ups/auto-top-up';
 import { CreateTopUpHandler } from './application/top-ups/create-top-up.handler';
 import { ProcessPaymentWebhookHandler } from './application/top-ups/process-payment-webhook.handler';
+import { SandboxWebhooks } from './application/top-ups/sandbox-webhooks';
 import { SettleSandboxTopUpHandler } from './application/top-ups/settle-sandbox-top-up.handler';
 import { TopUpSettlement } from './application/top-ups/top-up-settlement';
 import { TopUpStore } from './application/top-ups/top-up.store';
@@ -36,7 +39,9 @@ import { WalletRepository } from './domain/wallet.repository';
 import { TypeOrmPaymentMethodStore } from './infrastructure/typeorm-payment-method.store';
 import { SandboxPaymentProvider } from './infrastructure/sandbox-payment-provider';
 import { TypeOrmTopUpStore } from './infrastructure/typeorm-top-up.store';
+import { TypeOrmHoldReads } from './infrastructure/typeorm-hold.reads';
 import { TypeOrmHoldRepository } from './infrastructure/typeorm-hold.repository';
+import { TypeOrmWalletReads } from './infrastructure/typeorm-wallet.reads';
 import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.repository';
 
 /** Wallets, the ledger, holds, transfers, FX rates, top-ups and the payment-provider port. */
@@ -47,7 +52,11 @@ import { TypeOrmWalletRepository } from './infrastructure/typeorm-wallet.reposit
     WalletEvents,
     { provide: WalletRepository, useClass: TypeOrmWalletRepository },
     { provide: HoldRepository, useClass: TypeOrmHoldRepository },
+    { provide: WalletReads, useClass: TypeOrmWalletReads },
+    { provide: HoldReads, useClass: TypeOrmHoldReads },
     SandboxPaymentProvider,
+    // The test helpers sign the sandbox's webhooks with the same instance that verifies them.
+    { provide: SandboxWebhooks, useExisting: SandboxPaymentProvider },
     // The one place a real provider is bound: add its adapter (a PaymentProvider) to `inject` and
     // pass it as the third argument; it then serves every live workspace. Without one, live
     // workspaces use the sandbox in development only, and are refused anywhere else.

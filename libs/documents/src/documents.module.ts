@@ -12,11 +12,14 @@ import { ListTemplatesHandler } from './application/templates/list-templates.han
 import { MarkDefaultTemplateHandler } from './application/templates/mark-default-template.handler';
 import { ResolveTemplateHandler } from './application/templates/resolve-template.handler';
 import { UpdateTemplateHandler } from './application/templates/update-template.handler';
+import { TemplateReads } from './application/templates/template-reads';
 import { TemplateRepository } from './domain/template.repository';
 import { PreviewCache } from './application/previews/preview-cache';
+import { FooterBounds, TemplateRenderer } from './application/render-ports';
 import { DocumentRenderer } from './infrastructure/rendering/document-renderer';
 import { RenderPool } from './infrastructure/rendering/render-pool';
 import { RenderBudget } from './application/previews/render-budget';
+import { TypeOrmTemplateReads } from './infrastructure/typeorm-template.reads';
 import { TypeOrmTemplateRepository } from './infrastructure/typeorm-template.repository';
 
 /** Document templates and their rendering (PDF previews, SVG thumbnails, e-mail renders). */
@@ -28,9 +31,10 @@ export class DocumentsModule {
       providers: [
         { provide: DocumentsOptions, useValue: { previewRateLimitPerMinute: options.previewRateLimitPerMinute } },
         { provide: TemplateRepository, useClass: TypeOrmTemplateRepository },
+        { provide: TemplateReads, useClass: TypeOrmTemplateReads },
         { provide: PreviewCache, useFactory: () => new PreviewCache() },
-        DocumentRenderer,
-        { provide: RenderPool, useFactory: () => new RenderPool() },
+        { provide: FooterBounds, useClass: DocumentRenderer },
+        { provide: TemplateRenderer, useFactory: () => new RenderPool() },
         RenderBudget,
         CreateTemplateHandler,
         UpdateTemplateHandler,

@@ -10,6 +10,7 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WebhookSignature,
 } from '@app/shared-kernel';
+import { SandboxWebhooks } from '../application/top-ups/sandbox-webhooks';
 import { AttachedPaymentMethod, ChargeOutcome, PaymentEvent, PaymentProvider } from '../domain/payment-provider';
 
 const TEST_CARDS: Record<string, { brand: string; last4: string; declines: boolean }> = {
@@ -34,7 +35,7 @@ export interface SandboxRefund {
  * shared WebhookSignature (`t=<unix>,v1=<hex>` over `<t>.<body>`, five-minute replay window).
  */
 @Injectable()
-export class SandboxPaymentProvider extends PaymentProvider {
+export class SandboxPaymentProvider extends PaymentProvider implements SandboxWebhooks {
   readonly name = 'sandbox';
   /** Every refund asked of the sandbox, as a real provider's dashboard would list them. */
   readonly refunds: SandboxRefund[] = [];

@@ -1,9 +1,9 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, newId } from '@app/shared-kernel';
-import { SandboxPaymentProvider } from '../../infrastructure/sandbox-payment-provider';
 import { ProcessPaymentWebhookCommand } from './process-payment-webhook.command';
 import { ProcessPaymentWebhookHandler } from './process-payment-webhook.handler';
+import { SandboxWebhooks } from './sandbox-webhooks';
 import { SettleSandboxTopUpCommand } from './settle-sandbox-top-up.command';
 import { TopUpStore } from './top-up.store';
 import { TopUpView } from './top-up.view';
@@ -11,7 +11,7 @@ import { TopUpView } from './top-up.view';
 @CommandHandler(SettleSandboxTopUpCommand)
 export class SettleSandboxTopUpHandler implements ICommandHandler<SettleSandboxTopUpCommand> {
   constructor(
-    private readonly sandbox: SandboxPaymentProvider,
+    private readonly sandbox: SandboxWebhooks,
     private readonly topUps: TopUpStore,
     private readonly webhooks: ProcessPaymentWebhookHandler,
   ) {}

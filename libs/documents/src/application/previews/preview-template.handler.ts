@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { canonicalJson } from '@app/shared-kernel';
-import { DataSource } from 'typeorm';
 import {
   checkTemplateDocument,
   DOCUMENT_TYPES,
@@ -10,9 +9,8 @@ import {
   parseDocumentTypes,
   TemplateKind,
 } from '../../domain/document-template';
-import { CONTENT_TYPES, DocumentRenderer, RenderInput } from '../../infrastructure/rendering/document-renderer';
-import { RenderPool } from '../../infrastructure/rendering/render-pool';
-import { readTemplate } from '../templates/template-reads';
+import { CONTENT_TYPES, FooterBounds, RenderInput, TemplateRenderer } from '../render-ports';
+import { readTemplate, TemplateReads } from '../templates/template-reads';
 import { PreviewCache } from './preview-cache';
 import { PreviewResult, PreviewTemplateQuery } from './preview-template.query';
 import { RenderBudget } from './render-budget';
@@ -29,15 +27,15 @@ const digest = (value: unknown) => createHash('sha256').update(canonicalJson(val
 @QueryHandler(PreviewTemplateQuery)
 export class PreviewTemplateHandler implements IQueryHandler<PreviewTemplateQuery> {
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly renderer: DocumentRenderer,
-    private readonly pool: RenderPool,
+    private readonly templates: TemplateReads,
+    private readonly footers: FooterBounds,
+    private readonly renderer: TemplateRenderer,
     private readonly cache: PreviewCache,
     private readonly budget: RenderBudget,
   ) {}
 
   async execute({ actor, templateId, input, format }: PreviewTemplateQuery): Promise<PreviewResult> {
-    const { template } = await readTemplate(this.dataSource, actor, templateId);
+    const { template } = await readTemplate(this.templates, actor, templateId);
     const documentTypes = input.documentTypes === undefined ? template.documentTypes : parseDocumentTypes(input.documentTypes);
     const kindOfTypes: TemplateKind = documentTypes.includes('email') ? 'email' : 'printed';
     if (kindOfTypes !== template.kind) {
@@ -61,13 +59,13 @@ export class PreviewTemplateHandler implements IQueryHandler<PreviewTemplateQuer
     }
     const document =
       input.document === undefined ? template.document : checkTemplateDocument(template.kind, template.anchorKey, input.document);
-    if (input.document !== undefined) this.renderer.checkBounds(document);
+    if (input.document !== undefined) this.footers.checkBounds(document);
     const rateLimit = await this.budget.spend(actor.organizationId);
     const render: RenderInput = { document, kind: template.kind, anchorKey: template.anchorKey, documentType };
     const key = digest({ revision: RENDER_REVISION, tenant: [actor.organizationId, actor.workspaceId], render, format });
     const cached = this.cache.get(key);
     if (cached) return { body: cached, contentType: CONTENT_TYPES[format], cacheHit: true, rateLimit };
-    const body = await this.pool.render({ input: render, format });
+    const body = await this.renderer.render({ input: render, format });
     this.cache.set(key, body);
     return { body, contentType: CONTENT_TYPES[format], cacheHit: false, rateLimit };
   }

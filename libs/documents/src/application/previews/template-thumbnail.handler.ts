@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
-import { RenderPool } from '../../infrastructure/rendering/render-pool';
-import { readTemplate } from '../templates/template-reads';
+import { TemplateRenderer } from '../render-ports';
+import { readTemplate, TemplateReads } from '../templates/template-reads';
 import { PreviewCache } from './preview-cache';
 import { RenderBudget } from './render-budget';
 import { matchesEtag, RENDER_REVISION } from './render-revision';
@@ -17,14 +16,14 @@ import { TemplateThumbnailQuery, ThumbnailResult } from './template-thumbnail.qu
 @QueryHandler(TemplateThumbnailQuery)
 export class TemplateThumbnailHandler implements IQueryHandler<TemplateThumbnailQuery> {
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly pool: RenderPool,
+    private readonly templates: TemplateReads,
+    private readonly renderer: TemplateRenderer,
     private readonly cache: PreviewCache,
     private readonly budget: RenderBudget,
   ) {}
 
   async execute({ actor, templateId, ifNoneMatch }: TemplateThumbnailQuery): Promise<ThumbnailResult> {
-    const { template } = await readTemplate(this.dataSource, actor, templateId);
+    const { template } = await readTemplate(this.templates, actor, templateId);
     const tag = createHash('sha256')
       .update(`${template.id}|${template.updatedAt.toISOString()}|${RENDER_REVISION}`)
       .digest('hex')
@@ -35,7 +34,7 @@ export class TemplateThumbnailHandler implements IQueryHandler<TemplateThumbnail
     const cached = this.cache.get(key);
     if (cached) return { etag, svg: cached.toString('utf8'), rateLimit: null };
     const rateLimit = await this.budget.spend(actor.organizationId);
-    const svg = await this.pool.render({
+    const svg = await this.renderer.render({
       input: {
         document: template.document,
         kind: template.kind,

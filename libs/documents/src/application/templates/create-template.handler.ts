@@ -4,7 +4,7 @@ import { AuditLog, Clock, EventLog } from '@app/shared-kernel';
 import { DocumentTemplate, parseDocumentTypes, PrintedDocumentType } from '../../domain/document-template';
 import { systemDefaultFor, systemEmailFor } from '../../domain/system-templates';
 import { TemplateRepository } from '../../domain/template.repository';
-import { RenderPool } from '../../infrastructure/rendering/render-pool';
+import { TemplateRenderer } from '../render-ports';
 import { CreateTemplateCommand } from './create-template.command';
 import { RESOURCE, templateEvent } from './template-writes';
 import { TemplateView } from './template.view';
@@ -34,7 +34,7 @@ export class CreateTemplateHandler implements ICommandHandler<CreateTemplateComm
     private readonly templates: TemplateRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
-    private readonly renders: RenderPool,
+    private readonly renders: TemplateRenderer,
     private readonly events: EventLog,
   ) {}
 

@@ -1,14 +1,13 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { GetTemplateQuery } from './get-template.query';
-import { readTemplate } from './template-reads';
+import { readTemplate, TemplateReads } from './template-reads';
 import { TemplateView } from './template.view';
 
 @QueryHandler(GetTemplateQuery)
 export class GetTemplateHandler implements IQueryHandler<GetTemplateQuery> {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly templates: TemplateReads) {}
 
   execute({ actor, templateId }: GetTemplateQuery): Promise<TemplateView> {
-    return readTemplate(this.dataSource, actor, templateId);
+    return readTemplate(this.templates, actor, templateId);
   }
 }

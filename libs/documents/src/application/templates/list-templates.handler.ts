@@ -1,11 +1,10 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Actor, CursorCodec, DomainError, keysetPage } from '@app/shared-kernel';
-import { DataSource } from 'typeorm';
 import { DOCUMENT_TYPES, DocumentType, TemplateState, TEMPLATE_STATUSES } from '../../domain/document-template';
 import { anchorKeys } from '../../domain/email-kinds';
 import { SYSTEM_TEMPLATES } from '../../domain/system-templates';
 import { ListTemplatesQuery, TEMPLATE_SORTS, TemplateCounts } from './list-templates.query';
-import { systemSlots, toView, VIEW_SELECT, ViewRow } from './template-reads';
+import { TemplateListFilters, TemplateReads } from './template-reads';
 
 function refuse(param: string, code: string, message: string): DomainError {
   return new DomainError('invalid_request', code, message, { param });
@@ -75,43 +74,27 @@ function matches(template: TemplateState, filters: Pick<ParsedFilters, 'document
 @QueryHandler(ListTemplatesQuery)
 export class ListTemplatesHandler implements IQueryHandler<ListTemplatesQuery> {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly templates: TemplateReads,
     private readonly cursors: CursorCodec,
   ) {}
 
   async execute({ actor, limit, cursor, filters }: ListTemplatesQuery) {
     const parsed = parseFilters(filters);
-    const bound = { document_type: parsed.documentType, status: parsed.status, anchor_key: parsed.anchorKey };
-    const comparison = parsed.order === 'desc' ? '<' : '>';
-    const direction = parsed.order === 'desc' ? 'DESC' : 'ASC';
-    const page = await keysetPage<ViewRow>(
+    const bound: TemplateListFilters = {
+      document_type: parsed.documentType,
+      status: parsed.status,
+      anchor_key: parsed.anchorKey,
+    };
+    const page = await keysetPage(
       this.cursors,
       { list: 'document_templates', filters: bound, order: `updated_at:${parsed.order}` },
       { limit, cursor },
-      (after, rows) =>
-        this.dataSource.query(
-          `SELECT ${VIEW_SELECT} FROM document_templates t
-            WHERE t.organization_id = $1 AND t.workspace_id = $2 AND t.deleted_at IS NULL
-              AND ($3::text IS NULL OR $3 = ANY (t.document_types)) AND ($4::text IS NULL OR t.status = $4)
-              AND ($5::text IS NULL OR t.anchor_key = $5)
-              AND ($6::timestamptz IS NULL OR (t.updated_at, t.id) ${comparison} ($6, $7::uuid))
-            ORDER BY t.updated_at ${direction}, t.id ${direction} LIMIT $8`,
-          [
-            actor.organizationId,
-            actor.workspaceId,
-            bound.document_type,
-            bound.status,
-            bound.anchor_key,
-            after?.[0] ?? null,
-            after?.[1] ?? null,
-            rows,
-          ],
-        ),
-      (row) => [row.updated_at.toISOString(), row.id],
+      (after, rows) => this.templates.list(actor, bound, parsed.order, after, rows),
+      ({ template }) => [template.updatedAt.toISOString(), template.id],
     );
-    let data = page.data.map(toView);
+    let data = page.data;
     if (cursor === undefined) {
-      const slots = await systemSlots(this.dataSource, actor);
+      const slots = await this.templates.systemSlots(actor);
       const systems = SYSTEM_TEMPLATES.filter((template) => matches(template, parsed)).map((template) => ({
         template,
         defaultFor: slots.get(template.id) ?? [],
@@ -124,17 +107,7 @@ export class ListTemplatesHandler implements IQueryHandler<ListTemplatesQuery> {
 
   private async counts(actor: Actor, filters: ParsedFilters): Promise<TemplateCounts> {
     const scope = { documentType: null, status: filters.status, anchorKey: filters.anchorKey };
-    const [row]: Array<Record<'all' | DocumentType, number>> = await this.dataSource.query(
-      `SELECT count(*)::int AS all,
-              count(*) FILTER (WHERE 'invoice' = ANY (document_types))::int AS invoice,
-              count(*) FILTER (WHERE 'credit_note' = ANY (document_types))::int AS credit_note,
-              count(*) FILTER (WHERE 'quote' = ANY (document_types))::int AS quote,
-              count(*) FILTER (WHERE 'email' = ANY (document_types))::int AS email
-         FROM document_templates
-        WHERE organization_id = $1 AND workspace_id = $2 AND deleted_at IS NULL
-          AND ($3::text IS NULL OR status = $3) AND ($4::text IS NULL OR anchor_key = $4)`,
-      [actor.organizationId, actor.workspaceId, scope.status, scope.anchorKey],
-    );
+    const row = await this.templates.count(actor, { status: scope.status, anchorKey: scope.anchorKey });
     const systems = SYSTEM_TEMPLATES.filter((template) => matches(template, scope));
     const counts = { ...row };
     counts.all += systems.length;

@@ -1,15 +1,14 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '@app/shared-kernel';
-import { DataSource } from 'typeorm';
 import { PRINTED_DOCUMENT_TYPES, PrintedDocumentType } from '../../domain/document-template';
 import { systemDefaultFor, systemEmailFor } from '../../domain/system-templates';
 import { ResolveTemplateQuery } from './resolve-template.query';
-import { readTemplate } from './template-reads';
+import { readTemplate, TemplateReads } from './template-reads';
 import { TemplateView } from './template.view';
 
 @QueryHandler(ResolveTemplateQuery)
 export class ResolveTemplateHandler implements IQueryHandler<ResolveTemplateQuery> {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly templates: TemplateReads) {}
 
   async execute({ actor, documentType }: ResolveTemplateQuery): Promise<TemplateView> {
     const anchorKey = documentType.startsWith('email:') ? documentType.slice('email:'.length) : null;
@@ -19,13 +18,8 @@ export class ResolveTemplateHandler implements IQueryHandler<ResolveTemplateQuer
         throw new DomainError('invalid_request', 'VALIDATION_ERROR', `Unknown mail kind ${anchorKey}.`, {
           param: 'document_type',
         });
-      const [published]: Array<{ id: string }> = await this.dataSource.query(
-        `SELECT id FROM document_templates
-          WHERE organization_id = $1 AND workspace_id = $2 AND anchor_key = $3 AND kind = 'email' AND status = 'published'
-            AND deleted_at IS NULL`,
-        [actor.organizationId, actor.workspaceId, anchorKey],
-      );
-      return readTemplate(this.dataSource, actor, published?.id ?? fallback.id);
+      const published = await this.templates.publishedEmailTemplateId(actor, anchorKey);
+      return readTemplate(this.templates, actor, published ?? fallback.id);
     }
     if (!(PRINTED_DOCUMENT_TYPES as readonly string[]).includes(documentType)) {
       throw new DomainError('invalid_request', 'VALIDATION_ERROR', `Unknown document type ${documentType}.`, {
@@ -34,10 +28,7 @@ export class ResolveTemplateHandler implements IQueryHandler<ResolveTemplateQuer
     }
     // A slot always names a live, non-archived template (releases happen in the writes that
     // would break it); the system default answers when the slot is empty.
-    const [slot]: Array<{ template_id: string }> = await this.dataSource.query(
-      'SELECT template_id FROM document_template_defaults WHERE organization_id = $1 AND workspace_id = $2 AND document_type = $3',
-      [actor.organizationId, actor.workspaceId, documentType],
-    );
-    return readTemplate(this.dataSource, actor, slot?.template_id ?? systemDefaultFor(documentType as PrintedDocumentType).id);
+    const slot = await this.templates.defaultTemplateId(actor, documentType);
+    return readTemplate(this.templates, actor, slot ?? systemDefaultFor(documentType as PrintedDocumentType).id);
   }
 }

@@ -1,46 +1,66 @@
-import { Actor, isUuid, sameTenant } from '@app/shared-kernel';
-import { DataSource } from 'typeorm';
-import { PrintedDocumentType, templateNotFound } from '../../domain/document-template';
-import { SYSTEM_TEMPLATES, systemTemplate } from '../../domain/system-templates';
-import { TEMPLATE_COLUMNS, TemplateRow, toState } from '../../infrastructure/template-rows';
+import { Actor, isUuid } from '@app/shared-kernel';
+import { DocumentType, PrintedDocumentType, templateNotFound } from '../../domain/document-template';
+import { systemTemplate } from '../../domain/system-templates';
 import { TemplateView } from './template.view';
 
-/** The read side of templates (the template queries and the previews): rows with the default slots they hold. */
-
-export type ViewRow = TemplateRow & { default_for: PrintedDocumentType[] };
-
-export const VIEW_SELECT = `${TEMPLATE_COLUMNS.split(',')
-  .map((column) => `t.${column.trim()}`)
-  .join(', ')},
-  COALESCE((SELECT array_agg(d.document_type ORDER BY d.document_type) FROM document_template_defaults d
-             WHERE d.organization_id = t.organization_id AND d.workspace_id = t.workspace_id AND d.template_id = t.id),
-           '{}') AS default_for`;
-
-export function toView(row: ViewRow): TemplateView {
-  return { template: toState(row), defaultFor: row.default_for };
+/** The workspace a read is confined to. */
+export interface TemplateScope {
+  organizationId: string;
+  workspaceId: string;
 }
 
-/** The default slots of the workspace that name system templates (they have no row to join). */
-export async function systemSlots(dataSource: DataSource, actor: Actor): Promise<Map<string, PrintedDocumentType[]>> {
-  const rows: Array<{ template_id: string; document_type: PrintedDocumentType }> = await dataSource.query(
-    `SELECT template_id, document_type FROM document_template_defaults
-      WHERE organization_id = $1 AND workspace_id = $2 AND template_id = ANY ($3::uuid[]) ORDER BY document_type`,
-    [actor.organizationId, actor.workspaceId, SYSTEM_TEMPLATES.map((template) => template.id)],
-  );
-  const slots = new Map<string, PrintedDocumentType[]>();
-  for (const row of rows) slots.set(row.template_id, [...(slots.get(row.template_id) ?? []), row.document_type]);
-  return slots;
+/** The template list's filters as its cursor binds them (null: not filtered on). */
+// A type, not an interface: the cursor binding takes it as a Record<string, unknown>.
+export type TemplateListFilters = {
+  document_type: DocumentType | null;
+  status: string | null;
+  anchor_key: string | null;
+};
+
+/** Live templates per document type (`all`: every one), as `counts=document_type` reports them. */
+export type TemplateRowCounts = Record<'all' | DocumentType, number>;
+
+/**
+ * The read side of templates (the template queries and the previews), outside any transaction:
+ * templates of the workspace with the default slots they hold. A port (also the DI token); the
+ * module binds the adapter (infrastructure/typeorm-template.reads.ts). System templates have no
+ * row: they come from the domain (system-templates.ts), their slots from `systemSlots`.
+ */
+export abstract class TemplateReads {
+  /** A live (not deleted) template of the workspace; undefined when there is none. `id` is a UUID. */
+  abstract find(scope: TemplateScope, id: string): Promise<TemplateView | undefined>;
+
+  /** The default slots of the workspace that name system templates (they have no row to join). */
+  abstract systemSlots(scope: TemplateScope): Promise<Map<string, PrintedDocumentType[]>>;
+
+  /**
+   * Up to `limit` live templates of the workspace by `updated_at` then id in `order`, after `after`
+   * (a position `[updated_at, id]`; undefined: from the start).
+   */
+  abstract list(
+    scope: TemplateScope,
+    filters: TemplateListFilters,
+    order: 'asc' | 'desc',
+    after: unknown[] | undefined,
+    limit: number,
+  ): Promise<TemplateView[]>;
+
+  /** The workspace's live templates counted per document type, filtered on status and anchor key (null: any). */
+  abstract count(scope: TemplateScope, filters: { status: string | null; anchorKey: string | null }): Promise<TemplateRowCounts>;
+
+  /** The id of the workspace's published e-mail template of this mail kind, if it has one. */
+  abstract publishedEmailTemplateId(scope: TemplateScope, anchorKey: string): Promise<string | undefined>;
+
+  /** The id of the template holding the workspace's default slot of this document type, if one does. */
+  abstract defaultTemplateId(scope: TemplateScope, documentType: string): Promise<string | undefined>;
 }
 
 /** A system template or a template of the caller's workspace, as a read model; 404 otherwise. */
-export async function readTemplate(dataSource: DataSource, actor: Actor, id: string): Promise<TemplateView> {
+export async function readTemplate(templates: TemplateReads, actor: Actor, id: string): Promise<TemplateView> {
   if (!isUuid(id)) throw templateNotFound();
   const system = systemTemplate(id);
-  if (system) return { template: system, defaultFor: (await systemSlots(dataSource, actor)).get(system.id) ?? [] };
-  const rows: ViewRow[] = await dataSource.query(
-    `SELECT ${VIEW_SELECT} FROM document_templates t WHERE t.id = $3 AND t.deleted_at IS NULL AND ${sameTenant('t', '$1', '$2')}`,
-    [actor.organizationId, actor.workspaceId, id],
-  );
-  if (!rows[0]) throw templateNotFound();
-  return toView(rows[0]);
+  if (system) return { template: system, defaultFor: (await templates.systemSlots(actor)).get(system.id) ?? [] };
+  const view = await templates.find(actor, id);
+  if (!view) throw templateNotFound();
+  return view;
 }

@@ -2,7 +2,7 @@ import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuditLog, Clock, DomainError, EventLog, isUniqueViolation, previousAttributes } from '@app/shared-kernel';
 import { TemplateRepository } from '../../domain/template.repository';
-import { RenderPool } from '../../infrastructure/rendering/render-pool';
+import { TemplateRenderer } from '../render-ports';
 import { loadOwn, RESOURCE, templateEvent } from './template-writes';
 import { TemplateView } from './template.view';
 import { UpdateTemplateCommand } from './update-template.command';
@@ -34,7 +34,7 @@ export class UpdateTemplateHandler implements ICommandHandler<UpdateTemplateComm
     private readonly templates: TemplateRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
-    private readonly renders: RenderPool,
+    private readonly renders: TemplateRenderer,
     private readonly events: EventLog,
   ) {}
 

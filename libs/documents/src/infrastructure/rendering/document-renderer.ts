@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DocumentType, PrintedDocumentType, TemplateKind } from '../../domain/document-template';
+import { FooterBounds, RenderFormat, RenderInput } from '../../application/render-ports';
+import { PrintedDocumentType } from '../../domain/document-template';
 import { emailKind, exampleValues, substitute } from '../../domain/email-kinds';
 import { TemplateDocument } from '../../domain/template-document';
 import { printedHtml, renderEmail } from './html-writer';
@@ -10,30 +11,13 @@ import { newMeasurer, writePdf } from './pdf-writer';
 import { sampleDocument } from './sample-data';
 import { writeSvg } from './svg-writer';
 
-export type RenderFormat = 'pdf' | 'html' | 'text';
-
-export interface RenderInput {
-  document: TemplateDocument;
-  kind: TemplateKind;
-  anchorKey: string | null;
-  documentType: DocumentType;
-  /** Sample size: more line items than the preview's realistic default (benchmarks: a 3-page invoice). */
-  lineCount?: number;
-}
-
-export const CONTENT_TYPES: Record<RenderFormat, string> = {
-  pdf: 'application/pdf',
-  html: 'text/html; charset=utf-8',
-  text: 'text/plain; charset=utf-8',
-};
-
 /**
  * Renders a template filled with sample data: a PDF (the layout drawn with the embedded fonts),
  * an HTML and a plain-text render, and an SVG miniature of the first page. Pure: the same input
  * gives the same bytes.
  */
 @Injectable()
-export class DocumentRenderer {
+export class DocumentRenderer implements FooterBounds {
   async render(input: RenderInput, format: RenderFormat): Promise<Buffer> {
     switch (format) {
       case 'pdf':

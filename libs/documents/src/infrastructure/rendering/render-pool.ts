@@ -3,9 +3,10 @@ import { extname, join } from 'node:path';
 import { OnModuleDestroy } from '@nestjs/common';
 import { DomainError } from '@app/shared-kernel';
 import { Piscina } from 'piscina';
+import { RenderJob, TemplateRenderer } from '../../application/render-ports';
 import type { DocumentType, TemplateKind } from '../../domain/document-template';
 import type { TemplateDocument } from '../../domain/template-document';
-import type { RenderJob, RenderOutcome } from './render-task';
+import type { RenderOutcome } from './render-task';
 
 /** What one render may spend on its worker thread; past either, its caller gets a 503 and the thread is replaced. */
 export interface RenderBudgetLimits {
@@ -24,11 +25,10 @@ export const RENDER_BUDGET: RenderBudgetLimits = {
 const fromSources = extname(__filename) === '.ts';
 
 /**
- * Renders on worker threads, off the event loop: a heavy document costs its caller time on a
- * render thread, while every other request goes on being served. Each render has a time and a
- * heap budget; a render over either is aborted (its thread ends) and refused with 503.
+ * The TemplateRenderer: renders on worker threads, off the event loop, so a heavy document costs its caller time on a render
+ * thread while every other request goes on being served. A render over its time or heap budget is aborted and refused with 503.
  */
-export class RenderPool implements OnModuleDestroy {
+export class RenderPool implements TemplateRenderer, OnModuleDestroy {
   private readonly pool: Piscina<RenderJob, RenderOutcome>;
 
   constructor(private readonly budget: RenderBudgetLimits = RENDER_BUDGET) {

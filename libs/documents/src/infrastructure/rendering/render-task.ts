@@ -1,15 +1,7 @@
 import { DomainError, DomainErrorKind, DomainErrorOptions } from '@app/shared-kernel';
-import { DocumentRenderer, RenderFormat, RenderInput } from './document-renderer';
+import { RenderInput, RenderJob } from '../../application/render-ports';
+import { DocumentRenderer } from './document-renderer';
 import { lowerRenderThreadPriority } from './render-thread-priority';
-
-/**
- * What a render worker is asked: one document in one format (`svg`: the first-page thumbnail;
- * `layout`: the pages only, to learn whether the document stays within its bounds).
- */
-export interface RenderJob {
-  input: RenderInput;
-  format: RenderFormat | 'svg' | 'layout';
-}
 
 /** A refusal crosses the thread boundary as data: a thrown error would arrive without its code. */
 export type RenderOutcome =

@@ -1,7 +1,8 @@
 import { SYSTEM_TEMPLATE_IDS, systemTemplate, SYSTEM_TEMPLATES } from '../../domain/system-templates';
 import { TemplateDocument } from '../../domain/template-document';
 import { PreviewCache } from '../../application/previews/preview-cache';
-import { DocumentRenderer, RenderInput } from './document-renderer';
+import { RenderInput } from '../../application/render-ports';
+import { DocumentRenderer } from './document-renderer';
 import { printable } from './display-list';
 import { LayoutEngine } from './layout';
 import { newMeasurer } from './pdf-writer';
