@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Clock, EventLog, JobQueue } from '@app/shared-kernel';
+import { Clock, EventLog, JobQueue, JobTenant } from '@app/shared-kernel';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS, retryDelayAfter } from '../../domain/retry-schedule';
@@ -11,7 +11,7 @@ import { WebhookSecretVault } from '../secret-vault';
 import { webhookEndpointResponse } from '../webhook-endpoints/webhook-endpoint-response';
 import { ENDPOINT_COLUMNS, EndpointRow, toView } from '../webhook-endpoints/webhook-endpoint-rows';
 import { WebhookUrlGuard } from '../url-guard';
-import { DELIVER_JOB, DeliverJob, jobTenantOfEvent } from './webhook-deliveries';
+import { DELIVER_BATCH_JOB, DELIVER_JOB, DeliverBatchJob, DeliverJob, jobTenantOfEvent } from './webhook-deliveries';
 
 export const SWEEP_JOB = 'webhooks.sweep';
 
@@ -54,6 +54,10 @@ interface AttemptRow {
   previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
   body: string;
+}
+
+interface ClaimedRow extends AttemptRow {
+  id: string;
 }
 
 interface Outcome {
@@ -105,6 +109,12 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
       concurrency: 2,
       maxLatencySeconds: 0.5,
     });
+    this.jobs.define<DeliverBatchJob>({
+      name: DELIVER_BATCH_JOB,
+      handler: (job) => this.dispatchBatch(job),
+      concurrency: 2,
+      maxLatencySeconds: 0.5,
+    });
     this.jobs.define({
       name: SWEEP_JOB,
       cron: '* * * * *',
@@ -128,42 +138,56 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
     return this.running.size;
   }
 
-  /**
-   * Claims a due delivery and starts its attempt; answers once started, not once finished. The
-   * claim reads what the attempt needs in the same statement (one round trip); an endpoint found at
-   * its limit gives the claim back and the job comes back later.
-   */
+  /** Claims a due delivery and starts its attempt; answers once started, not once finished. */
   async dispatch(job: DeliverJob): Promise<void> {
+    await this.claimAndStart(job, [job.deliveryId]);
+  }
+
+  /** dispatch for the first attempts of one transaction's deliveries: one claim for all of them. */
+  async dispatchBatch(job: DeliverBatchJob): Promise<void> {
+    await this.claimAndStart(job, job.deliveryIds);
+  }
+
+  /**
+   * Claims the due deliveries among `deliveryIds` and starts their attempts. The claim reads what
+   * each attempt needs in the same statement (one round trip); a delivery whose endpoint is at its
+   * limit gives its claim back and comes back later in a job of its own.
+   */
+  private async claimAndStart(tenant: JobTenant, deliveryIds: string[]): Promise<void> {
     // Thrown, so the job is retried by another instance (or this one after a restart).
     if (this.stopping) throw new Error('Shutting down: the delivery job is retried');
-    if (this.running.has(job.deliveryId)) return;
+    const ids = deliveryIds.filter((id) => !this.running.has(id));
+    if (ids.length === 0) return;
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
-    // Deleted with its endpoint, recorded meanwhile, not due yet, or claimed by another attempt: nothing to do.
-    const [row]: AttemptRow[] = await this.dataSource.query(
+    // Deleted with its endpoint, recorded meanwhile, not due yet, or claimed by another attempt: not claimed.
+    const rows: ClaimedRow[] = await this.dataSource.query(
       `WITH claimed AS (
          UPDATE webhook_deliveries SET lease_until = $4
-          WHERE organization_id = $1 AND id = $2 AND status = 'pending' AND next_attempt_at <= $3
+          WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND status = 'pending' AND next_attempt_at <= $3
             AND (lease_until IS NULL OR lease_until <= $3)
-          RETURNING organization_id, workspace_id, endpoint_id, event_id, attempt, livemode)
-       SELECT d.workspace_id, d.endpoint_id, d.event_id, d.attempt, d.livemode, e.url, e.status AS endpoint_status,
+          RETURNING id, workspace_id, endpoint_id, event_id, attempt, livemode)
+       SELECT d.id, d.workspace_id, d.endpoint_id, d.event_id, d.attempt, d.livemode, e.url, e.status AS endpoint_status,
               e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, p.body
          FROM claimed d
          JOIN webhook_endpoints e ON e.organization_id = $1 AND e.id = d.endpoint_id
          JOIN webhook_event_payloads p ON p.organization_id = $1 AND p.event_id = d.event_id`,
-      [job.organizationId, job.deliveryId, now, leaseUntil],
+      [tenant.organizationId, ids, now, leaseUntil],
     );
-    if (!row || this.running.has(job.deliveryId)) return;
-    if ((this.inFlightPerEndpoint.get(row.endpoint_id) ?? 0) >= MAX_IN_FLIGHT_PER_ENDPOINT) {
+    for (const row of rows) {
+      const job: DeliverJob = { organizationId: tenant.organizationId, workspaceMode: tenant.workspaceMode, deliveryId: row.id };
+      if (this.running.has(row.id)) continue;
+      if ((this.inFlightPerEndpoint.get(row.endpoint_id) ?? 0) < MAX_IN_FLIGHT_PER_ENDPOINT) {
+        this.start(job, row);
+        continue;
+      }
       await this.dataSource.query(
         `UPDATE webhook_deliveries SET lease_until = NULL
           WHERE organization_id = $1 AND id = $2 AND attempt = $3 AND status = 'pending' AND lease_until = $4`,
         [job.organizationId, job.deliveryId, row.attempt, leaseUntil],
       );
       await this.jobs.send(DELIVER_JOB, job, job, { startAfter: new Date(now.getTime() + this.busyDelay(row.endpoint_id)) });
-      return;
     }
-    this.start(job, row);
   }
 
   /**

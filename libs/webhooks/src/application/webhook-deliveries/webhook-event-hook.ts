@@ -1,7 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { Injectable, Logger } from '@nestjs/common';
 import { EVENT_ROWS_CTE, EventPublishedHook, EventTenant, JobQueue, SqlWrite, WrittenEvent } from '@app/shared-kernel';
-import { DELIVER_JOB, DeliverJob, jobTenantOfEvent } from './webhook-deliveries';
+import { DELIVER_BATCH_JOB, DeliverBatchJob, jobTenantOfEvent } from './webhook-deliveries';
 
 /** An endpoint `w` selects the event `e`: `*`, the exact type, or `prefix.*` (as eventTypeMatches). */
 const SELECTS = `EXISTS (SELECT 1 FROM unnest(w.enabled_events) f
@@ -32,7 +32,8 @@ const DELIVERY_ID = `encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
  * the workspace whose `enabled_events` select its type, both decided in SQL from the rows the
  * statement inserts, so a workspace without a matching endpoint costs no round trip and writes
  * nothing (two index probes inside the statement). The delivery jobs need the rows committed, so
- * they are queued once the transaction has committed, and only when a delivery was written: the
+ * their job (one for the transaction's deliveries) is queued once the transaction has committed, and
+ * only when a delivery was written: the
  * statement then travels with the COMMIT and holds no lock across another round trip. Should the
  * process die between the two, the dispatcher's sweep queues what is due and unclaimed.
  * Every statement names organization_id: on Citus the change's statement still routes to the
@@ -75,11 +76,11 @@ export class WebhookEventHook extends EventPublishedHook {
   private queueJobs(organizationId: string, deliveries: Array<{ id: string; livemode: boolean }>): void {
     if (deliveries.length === 0) return;
     const tenant = jobTenantOfEvent(organizationId, deliveries[0].livemode);
-    const jobs = deliveries.map((delivery) => ({ ...tenant, deliveryId: delivery.id }));
+    const job: DeliverBatchJob = { ...tenant, deliveryIds: deliveries.map((delivery) => delivery.id) };
     this.txHost
-      .withoutTransaction(() => this.jobs.sendMany<DeliverJob>(DELIVER_JOB, tenant, jobs))
+      .withoutTransaction(() => this.jobs.sendMany<DeliverBatchJob>(DELIVER_BATCH_JOB, tenant, [job]))
       .catch((error: Error) =>
-        this.logger.warn(`${jobs.length} webhook deliveries left to the sweep, their jobs not queued: ${error.message}`),
+        this.logger.warn(`${deliveries.length} webhook deliveries left to the sweep, their job not queued: ${error.message}`),
       );
   }
 }
