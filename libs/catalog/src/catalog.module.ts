@@ -6,6 +6,10 @@ import { CostReader } from './application/costs/cost-reader';
 import { Pricing } from './application/pricing';
 import { ProductReleases } from './application/product-releases';
 import { ChangeRepository, OrgCostRepository, PlanRepository, ProductRepository } from './domain/repositories';
+import { PlanMemberships } from './application/plans/plan-memberships';
+import { TypeOrmPlanMemberships } from './infrastructure/typeorm-plan-memberships.reads';
+import { PlanVersionReads } from './application/plans/plan-version-reads';
+import { TypeOrmPlanVersionReads } from './infrastructure/typeorm-plan-version.reads';
 import { TypeOrmPlanRepository } from './infrastructure/typeorm-plan.repository';
 import { CascadeTaskStore } from './application/cascade-task.store';
 import { TypeOrmCascadeTaskStore } from './infrastructure/typeorm-cascade-task.store';
@@ -14,8 +18,12 @@ import { PlanResolver } from './application/plan-resolution';
 import { PublishTargets } from './application/changes/publish-targets';
 import { PlanCascades } from './application/plan-cascades';
 import { PlanRepublisher } from './application/plans/plan-republisher';
+import { ChangeReads } from './application/changes/change-reads';
+import { TypeOrmChangeReads } from './infrastructure/typeorm-change.reads';
 import { TypeOrmChangeRepository } from './infrastructure/typeorm-change.repository';
 import { TypeOrmOrgCostRepository } from './infrastructure/typeorm-org-cost.repository';
+import { ProductVersionReads } from './application/products/product-version-reads';
+import { TypeOrmProductVersionReads } from './infrastructure/typeorm-product-version.reads';
 import { TypeOrmProductRepository } from './infrastructure/typeorm-product.repository';
 import { MigrationRunner, SubscriberMoves } from './application/plan-migrations/migration-runner';
 import { PlanGoLiveListener, PlanMigrationRepository, SubscriptionRepository } from './domain/subscriber-ports';
@@ -41,6 +49,10 @@ import { CascadeRuns } from './application/cascade-runs/cascade-runs';
     { provide: ProductRepository, useClass: TypeOrmProductRepository },
     { provide: OrgCostRepository, useClass: TypeOrmOrgCostRepository },
     { provide: ChangeRepository, useClass: TypeOrmChangeRepository },
+    { provide: ChangeReads, useClass: TypeOrmChangeReads },
+    { provide: PlanMemberships, useClass: TypeOrmPlanMemberships },
+    { provide: PlanVersionReads, useClass: TypeOrmPlanVersionReads },
+    { provide: ProductVersionReads, useClass: TypeOrmProductVersionReads },
     { provide: PlanRepository, useClass: TypeOrmPlanRepository },
     { provide: CascadeTaskStore, useClass: TypeOrmCascadeTaskStore },
     PlanReleases,

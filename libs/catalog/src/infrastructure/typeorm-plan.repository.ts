@@ -7,7 +7,8 @@ import { Plan, PlanContent, PriceCadenceUnit, ResolvedMembership, Tracking } fro
 import { planDetailColumns, PlanDetailFields, planDetailsOf, planDetailValues } from '../domain/plan-details';
 import { PlanRepository, TenantKey } from '../domain/repositories';
 import { PlanGoLiveListener } from '../domain/subscriber-ports';
-import { toVersionRecord, VERSION_COLUMNS, VersionRow, versionUpserts } from './version-rows';
+import { VersionRow } from '../application/version-views';
+import { toVersionRecord, VERSION_COLUMNS, versionUpserts } from './version-rows';
 import { CatalogEvents, ReadEvent } from '../application/catalog-events';
 import { GetPlanVersionQuery } from '../application/plans/get-plan-version.query';
 import { changeEvents, unreportedTransitions } from './version-events';

@@ -1,4 +1,5 @@
 import { SqlWrite } from '@app/shared-kernel';
+import { VersionRow } from '../application/version-views';
 import { VersionRecord } from '../domain/version-line';
 
 /** The lifecycle columns every version table has (plan versions will share them). */
@@ -25,30 +26,6 @@ export const VERSION_COLUMNS = [
   'error_message',
   'error_details',
 ] as const;
-
-export interface VersionRow {
-  id: string;
-  version: number;
-  status: VersionRecord['status'];
-  archived_reason: VersionRecord['archivedReason'];
-  origin: VersionRecord['origin'];
-  base_version_id: string | null;
-  content_hash: string;
-  change_id: string | null;
-  scheduled_for: Date | null;
-  effective_from: Date | null;
-  effective_to: Date | null;
-  published_at: Date | null;
-  release_name: string | null;
-  release_note: string | null;
-  cascade_source: { entity_type: 'cost' | 'product'; entity_id: string; version_id: string; version: number } | null;
-  created_by: VersionRecord['createdBy'];
-  created_at: Date;
-  touched_at: Date;
-  error_code: string | null;
-  error_message: string | null;
-  error_details: Record<string, unknown> | null;
-}
 
 export function toVersionRecord(row: VersionRow): VersionRecord {
   return {

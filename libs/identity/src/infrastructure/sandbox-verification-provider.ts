@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock, derivedWebhookSecret, DomainError, parseRfc3339, PlatformOptions, WebhookSignature } from '@app/shared-kernel';
 import { ProviderReport, VerificationStatus, VerificationType } from '../domain/customer-verification';
+import { SandboxChecks } from '../application/verifications/sandbox-checks';
 import { VerificationDelivery, VerificationProvider } from '../domain/verification-provider';
 
 /** The sandbox provider's own vocabulary, as a real provider has its own; the adapter maps it to ours. */
@@ -38,7 +39,7 @@ function unsupported(message: string): DomainError {
  * what a test scripted for that reference, else `approved` (the outage is over).
  */
 @Injectable()
-export class SandboxVerificationProvider extends VerificationProvider {
+export class SandboxVerificationProvider extends VerificationProvider implements SandboxChecks {
   readonly name = 'sandbox';
   private readonly signature: WebhookSignature;
   private readonly scripted = new Map<string, SandboxStatus[]>();
@@ -77,6 +78,11 @@ export class SandboxVerificationProvider extends VerificationProvider {
       reasons: status === 'declined' ? ['document_unreadable'] : [],
     });
     return { status: SANDBOX_STATUSES[status], occurredAt, expiresAt, payload };
+  }
+
+  /** The result of the check in `status` (ours), as the sandbox words it: what the test helper opens it with. */
+  reportIn(reference: string, status: VerificationStatus, expiresAt: Date | null, type: VerificationType): ProviderReport {
+    return this.report(reference, sandboxStatusOf(status), expiresAt, type);
   }
 
   /** The sandbox's own outgoing webhook, signed as the endpoint expects it (now, by the clock). */

@@ -1,53 +1,16 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { isUuid } from '@app/shared-kernel';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { catalogNotFound } from '../../domain/catalog-errors';
-import { CHANGE_COLUMNS, ChangeRow } from '../../infrastructure/typeorm-change.repository';
+import { ChangeReads } from './change-reads';
 import { GetChangeQuery, ChangeView } from './get-change.query';
-
-export function changeView(row: ChangeRow & { rank: number | null }): ChangeView {
-  return {
-    object: 'change',
-    id: row.id,
-    operation: 'catalog.publish_version',
-    subject_kind: row.subject_kind,
-    subject_id: row.subject_id,
-    staged_version_id: row.staged_version_id,
-    status: row.status,
-    scheduled_for: row.scheduled_for,
-    rank: row.status === 'pending' && row.rank !== null ? Number(row.rank) : null,
-    pins: row.pins,
-    release_name: row.release_name,
-    release_note: row.release_note,
-    result: row.result_version_id ? { id: row.result_version_id, version: row.result_version! } : null,
-    error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
-    created_by: row.created_by,
-    created_at: row.created_at,
-    applied_at: row.applied_at,
-    canceled_at: row.canceled_at,
-  };
-}
 
 @QueryHandler(GetChangeQuery)
 export class GetChangeHandler implements IQueryHandler<GetChangeQuery> {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly changes: ChangeReads) {}
 
   async execute({ actor, changeId }: GetChangeQuery): Promise<ChangeView> {
-    // The rank's correlated count names the organization by its parameter: Citus routes it to one shard only so.
-    const [row]: (ChangeRow & { rank: number | null })[] = isUuid(changeId)
-      ? await this.txHost.tx.query(
-          `SELECT ${CHANGE_COLUMNS.split(',')
-            .map((column) => `c.${column.trim()}`)
-            .join(', ')},
-                  (SELECT count(*) FROM changes q WHERE q.organization_id = $1 AND q.workspace_id = c.workspace_id
-                      AND q.subject_kind = c.subject_kind AND q.subject_id = c.subject_id AND q.status = 'pending'
-                      AND q.scheduled_for <= c.scheduled_for) AS rank
-             FROM changes c WHERE c.organization_id = $1 AND c.workspace_id = $2 AND c.id = $3`,
-          [actor.organizationId, actor.workspaceId, changeId],
-        )
-      : [];
-    if (!row) throw catalogNotFound(undefined, 'change');
-    return changeView(row);
+    const change = isUuid(changeId) ? await this.changes.find(actor, changeId) : undefined;
+    if (!change) throw catalogNotFound(undefined, 'change');
+    return change;
   }
 }

@@ -2,26 +2,26 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '@app/shared-kernel';
-import { memberships, PlanMembershipView } from './plan-views';
+import { PlanMembershipView, PlanMemberships } from './plan-memberships';
 import { GetPlanDraftQuery } from './get-plan-draft.query';
-import { PlanVersionRow, PLAN_VERSION_SELECT, planVersionView, planRow } from './plan-reads';
+import { planVersionView, planRow } from './plan-reads';
+import { PlanVersionReads } from './plan-version-reads';
 
 @QueryHandler(GetPlanDraftQuery)
 export class GetPlanDraftHandler implements IQueryHandler<GetPlanDraftQuery> {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly versions: PlanVersionReads,
+    private readonly memberships: PlanMemberships,
+  ) {}
 
   async execute({ actor, planId }: GetPlanDraftQuery) {
     const plan = await planRow(this.txHost, actor, planId);
     if (!plan.draft_version_id) throw new DomainError('not_found', 'STAGED_DRAFT_NOT_FOUND', 'This plan has no staged draft.');
-    const rows: PlanVersionRow[] = await this.txHost.tx.query(
-      `${PLAN_VERSION_SELECT} WHERE v.organization_id = $1 AND v.workspace_id = $2 AND (v.id = $3
-         OR v.id = (SELECT base_version_id FROM plan_versions WHERE organization_id = $1 AND workspace_id = $2 AND id = $3))`,
-      [actor.organizationId, actor.workspaceId, plan.draft_version_id],
-    );
+    const rows = await this.versions.draftWithBase(actor, plan.draft_version_id);
     const draft = rows.find((row) => row.id === plan.draft_version_id)!;
     const base = rows.find((row) => row.id === draft.base_version_id);
-    const byVersion = await memberships(
-      this.txHost,
+    const byVersion = await this.memberships.of(
       actor,
       rows.map((row) => row.id),
     );

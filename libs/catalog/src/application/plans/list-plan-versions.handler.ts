@@ -2,20 +2,19 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CursorCodec, keysetPage, Page, parseLimit } from '@app/shared-kernel';
-import { memberships, PlanVersionView } from './plan-views';
+import { PlanMemberships } from './plan-memberships';
+import { PlanVersionView } from './plan-views';
 import { ListPlanVersionsQuery } from './list-plan-versions.query';
-import { PlanVersionRow, PLAN_VERSION_SELECT, planVersionView, planRow } from './plan-reads';
-
-/** Referrers of a version: subscriptions on it (any status) and changes naming it. */
-const USAGE_COUNT = `(SELECT count(*) FROM subscriptions s WHERE s.organization_id = $1 AND s.workspace_id = $2
-    AND s.plan_version_id = v.id) + (SELECT count(*) FROM changes c WHERE c.organization_id = $1
-    AND c.workspace_id = $2 AND (c.staged_version_id = v.id OR c.result_version_id = v.id)) AS usage_count`;
+import { PlanVersionRow, planVersionView, planRow } from './plan-reads';
+import { PlanVersionReads } from './plan-version-reads';
 
 @QueryHandler(ListPlanVersionsQuery)
 export class ListPlanVersionsHandler implements IQueryHandler<ListPlanVersionsQuery> {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly cursors: CursorCodec,
+    private readonly versions: PlanVersionReads,
+    private readonly memberships: PlanMemberships,
   ) {}
 
   /** Keyset by version, newest first; default statuses: all but draft; limit default 100, max 200. */
@@ -36,17 +35,16 @@ export class ListPlanVersionsHandler implements IQueryHandler<ListPlanVersionsQu
       },
       { limit: parseLimit(limit, { default: 100, max: 200 }), cursor },
       (after, rows) =>
-        this.txHost.tx.query(
-          `SELECT * FROM (${PLAN_VERSION_SELECT.replace('FROM plan_versions v', `${filters.includeUsageCount ? `, ${USAGE_COUNT}` : ''} FROM plan_versions v`)}
-             WHERE v.organization_id = $1 AND v.workspace_id = $2 AND v.plan_id = $3 AND v.status = ANY($4::text[])
-               AND ($5::text IS NULL OR v.archived_reason = $5) AND ($6::int IS NULL OR v.version < $6)
-             ORDER BY v.version DESC LIMIT $7) page`,
-          [actor.organizationId, actor.workspaceId, planId, statuses, filters.archivedReason ?? null, after?.[0] ?? null, rows],
+        this.versions.list(
+          actor,
+          planId,
+          { statuses, archivedReason: filters.archivedReason ?? null, includeUsageCount: filters.includeUsageCount },
+          after,
+          rows,
         ),
       (row) => [row.version],
     );
-    const byVersion = await memberships(
-      this.txHost,
+    const byVersion = await this.memberships.of(
       actor,
       page.data.map((row) => row.id),
     );

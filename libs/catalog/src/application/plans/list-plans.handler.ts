@@ -10,6 +10,7 @@ import {
   planListOrder,
   PlanStatus,
 } from '../../domain/plan-filters';
+import { PlanMemberships } from './plan-memberships';
 import { planViews, PlanView } from './plan-views';
 import { PlanListView, ListPlansQuery } from './list-plans.query';
 import { PageRow, Parameters, conditions, planListStatement, positionOf } from './plan-list';
@@ -26,6 +27,7 @@ export class ListPlansHandler implements IQueryHandler<ListPlansQuery> {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly cursors: CursorCodec,
+    private readonly memberships: PlanMemberships,
   ) {}
 
   async execute({ actor, query }: ListPlansQuery): Promise<PlanListView> {
@@ -57,7 +59,7 @@ export class ListPlansHandler implements IQueryHandler<ListPlansQuery> {
       },
       (row) => positionOf(criteria, row),
     );
-    return { ...page, data: await planViews(this.txHost, actor, page.data) };
+    return { ...page, data: await planViews(this.memberships, actor, page.data) };
   }
 
   /** Plans per status under every filter but status (facets for status tabs), zeros included. */

@@ -2,9 +2,10 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Actor, isUuid } from '@app/shared-kernel';
 import { catalogNotFound } from '../../domain/catalog-errors';
-import { planDetailColumns, PlanDetailFields, planDetailFields } from '../../domain/plan-details';
-import { VERSION_COLUMNS, VersionRow } from '../../infrastructure/version-rows';
-import { planColumns, PlanMembershipView, PlanRow, PlanVersionView } from './plan-views';
+import { PlanDetailFields, planDetailFields } from '../../domain/plan-details';
+import { VersionRow } from '../version-views';
+import { PlanMembershipView } from './plan-memberships';
+import { planColumns, PlanRow, PlanVersionView } from './plan-views';
 import { lifecycleView } from '../products/product-reads';
 
 export type PlanVersionRow = VersionRow &
@@ -14,14 +15,6 @@ export type PlanVersionRow = VersionRow &
     rank: number | null;
     usage_count?: string;
   };
-
-/** Its subqueries name the organization and workspace by the caller's $1 and $2: Citus routes a correlated one to one shard only so. */
-export const PLAN_VERSION_SELECT = `
-  SELECT ${VERSION_COLUMNS.map((column) => `v.${column}`).join(', ')}, v.plan_id, ${planDetailColumns('v').join(', ')},
-         v.price_cadence_unit,
-         CASE WHEN v.status = 'scheduled' THEN (SELECT count(*) FROM plan_versions q WHERE q.organization_id = $1
-           AND q.workspace_id = $2 AND q.plan_id = v.plan_id AND q.status = 'scheduled' AND q.scheduled_for <= v.scheduled_for) END AS rank
-    FROM plan_versions v`;
 
 export function planVersionView(row: PlanVersionRow, products: PlanMembershipView[]): PlanVersionView {
   return {

@@ -1,8 +1,5 @@
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Actor } from '@app/shared-kernel';
-import { allowanceKind } from '../../domain/membership-terms';
-import { membershipColumns, MembershipRow, termsOf } from '../../infrastructure/typeorm-plan.repository';
+import { PlanMembershipView, PlanMemberships } from './plan-memberships';
 import { VersionRef, VersionLifecycleView } from '../version-views';
 import { planDetailColumns, PlanDetailFields, planDetailFields } from '../../domain/plan-details';
 
@@ -10,25 +7,6 @@ import { planDetailColumns, PlanDetailFields, planDetailFields } from '../../dom
  * The plan object of the API — the working view of model §4.2 — built from plan rows in one
  * place, so that `GET /v1/plans/{id}` and every item of `GET /v1/plans` show exactly the same.
  */
-
-export interface PlanMembershipView {
-  product_id: string;
-  product_version_id: string | null;
-  product_version: number | null;
-  product_track_mode: 'latest' | 'pinned';
-  pinned_product_version_id: string | null;
-  allowance_kind: 'REFRESHING' | 'POOL' | null;
-  min_quantity: number;
-  default_quantity: number;
-  max_quantity: number | null;
-  included_quantity: string | null;
-  refresh_count: number | null;
-  refresh_unit: string | null;
-  rollover_enabled: boolean;
-  rollover_expiry_periods: number | null;
-  rollover_max: string | null;
-  unit_limit: string | null;
-}
 
 export interface PlanView extends PlanDetailFields {
   object: 'plan';
@@ -78,74 +56,14 @@ export const planColumns = (
       AND d.id = p.draft_version_id) AS draft_version,
   p.next_release_at, p.published_at, p.archived_at, p.created_at, p.updated_at`;
 
-type MembershipReadRow = MembershipRow & {
-  product_version: number | null;
-  live_track_mode: 'latest' | 'pinned' | null;
-  pinned_product_version_id: string | null;
-};
-
-/**
- * Memberships of plan versions (of one plan or many), with the product version each resolved to
- * (and its number) and the plan's live tracking row of that product.
- */
-export async function memberships(
-  txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-  actor: Actor,
-  versionIds: string[],
-  /** The plan's working view shows each membership's live track mode; a version, the mode it resolved with. */
-  live = false,
-): Promise<Map<string, PlanMembershipView[]>> {
-  const byVersion = new Map<string, PlanMembershipView[]>();
-  if (versionIds.length === 0) return byVersion;
-  const rows: MembershipReadRow[] = await txHost.tx.query(
-    `SELECT ${membershipColumns('m')},
-            pv.version AS product_version, t.track_mode AS live_track_mode, t.pinned_product_version_id
-       FROM plan_version_products m
-       JOIN plan_versions v ON v.organization_id = m.organization_id AND v.workspace_id = m.workspace_id AND v.id = m.plan_version_id
-       LEFT JOIN product_versions pv ON pv.organization_id = m.organization_id AND pv.workspace_id = m.workspace_id AND pv.id = m.product_version_id
-       LEFT JOIN plan_product_tracking t ON t.organization_id = m.organization_id AND t.workspace_id = m.workspace_id AND t.plan_id = v.plan_id
-        AND t.product_id = m.product_id
-      WHERE m.organization_id = $1 AND m.workspace_id = $2 AND m.plan_version_id = ANY($3::uuid[]) ORDER BY m.position`,
-    [actor.organizationId, actor.workspaceId, [...new Set(versionIds)]],
-  );
-  for (const row of rows) {
-    const terms = termsOf(row);
-    const list = byVersion.get(row.plan_version_id) ?? [];
-    list.push({
-      product_id: row.product_id,
-      product_version_id: row.product_version_id,
-      product_version: row.product_version,
-      product_track_mode: (live ? row.live_track_mode : (row.track_mode ?? row.live_track_mode)) ?? 'latest',
-      pinned_product_version_id: row.pinned_product_version_id,
-      allowance_kind: allowanceKind(terms),
-      min_quantity: terms.minQuantity,
-      default_quantity: terms.defaultQuantity,
-      max_quantity: terms.maxQuantity,
-      included_quantity: terms.includedQuantity,
-      refresh_count: terms.refreshCount,
-      refresh_unit: terms.refreshUnit,
-      rollover_enabled: terms.rolloverEnabled,
-      rollover_expiry_periods: terms.rolloverExpiryPeriods,
-      rollover_max: terms.rolloverMax,
-      unit_limit: terms.unitLimit,
-    });
-    byVersion.set(row.plan_version_id, list);
-  }
-  return byVersion;
-}
-
 /**
  * The working views of plan rows, in their order: the live fields, plus the working draft's
  * memberships if a draft is open, else the head's, each resolved as in the head. One batched
  * lookup for all the rows.
  */
-export async function planViews(
-  txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-  actor: Actor,
-  rows: PlanRow[],
-): Promise<PlanView[]> {
+export async function planViews(memberships: PlanMemberships, actor: Actor, rows: PlanRow[]): Promise<PlanView[]> {
   const versionIds = rows.flatMap((row) => [row.draft_version_id, row.head_version_id].filter((id): id is string => id !== null));
-  const byVersion = await memberships(txHost, actor, versionIds, true);
+  const byVersion = await memberships.of(actor, versionIds, true);
   return rows.map((row) => planView(row, byVersion));
 }
 

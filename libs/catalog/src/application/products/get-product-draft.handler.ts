@@ -3,23 +3,21 @@ import { DomainError } from '@app/shared-kernel';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { GetProductDraftQuery, ProductDraftView } from './get-product-draft.query';
-import { VERSION_SELECT, VersionReadRow, assertProduct } from './product-reads';
+import { VersionReadRow, assertProduct } from './product-reads';
+import { ProductVersionReads } from './product-version-reads';
 
 @QueryHandler(GetProductDraftQuery)
 export class GetProductDraftHandler implements IQueryHandler<GetProductDraftQuery> {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly versions: ProductVersionReads,
+  ) {}
 
   /** The staged draft with its diff from its base; 404 STAGED_DRAFT_NOT_FOUND is a state, not an error of the caller. */
   async execute({ actor, productId }: GetProductDraftQuery): Promise<ProductDraftView> {
     const product = await assertProduct(this.txHost.tx, actor, productId);
     const ids = [product.draft_version_id, product.head_version_id].filter((id): id is string => id !== null);
-    const rows: VersionReadRow[] = product.draft_version_id
-      ? await this.txHost.tx.query(
-          `${VERSION_SELECT} WHERE v.organization_id = $1 AND v.workspace_id = $2 AND (v.id = ANY($3::uuid[])
-             OR v.id = (SELECT base_version_id FROM product_versions WHERE organization_id = $1 AND workspace_id = $2 AND id = $4))`,
-          [actor.organizationId, actor.workspaceId, ids, product.draft_version_id],
-        )
-      : [];
+    const rows = product.draft_version_id ? await this.versions.draftWithBase(actor, ids, product.draft_version_id) : [];
     const draft = rows.find((row) => row.id === product.draft_version_id);
     if (!draft) throw new DomainError('not_found', 'STAGED_DRAFT_NOT_FOUND', 'This product has no staged draft.');
     const base = rows.find((row) => row.id === draft.base_version_id);

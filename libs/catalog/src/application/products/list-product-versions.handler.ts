@@ -4,13 +4,15 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ListProductVersionsQuery } from './list-product-versions.query';
 import { ProductVersionView } from './product.views';
-import { VERSION_SELECT, VersionReadRow, versionView, assertProduct } from './product-reads';
+import { VersionReadRow, versionView, assertProduct } from './product-reads';
+import { ProductVersionReads } from './product-version-reads';
 
 @QueryHandler(ListProductVersionsQuery)
 export class ListProductVersionsHandler implements IQueryHandler<ListProductVersionsQuery> {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly cursors: CursorCodec,
+    private readonly versions: ProductVersionReads,
   ) {}
 
   async execute({ actor, productId, limit, cursor }: ListProductVersionsQuery): Promise<Page<ProductVersionView>> {
@@ -19,12 +21,7 @@ export class ListProductVersionsHandler implements IQueryHandler<ListProductVers
       this.cursors,
       { list: 'product_versions', filters: { product_id: productId }, order: 'version:desc' },
       { limit, cursor },
-      (after, rows) =>
-        this.txHost.tx.query(
-          `${VERSION_SELECT} WHERE v.organization_id = $1 AND v.workspace_id = $2 AND v.product_id = $3
-              AND ($4::int IS NULL OR v.version < $4) ORDER BY v.version DESC LIMIT $5`,
-          [actor.organizationId, actor.workspaceId, productId, after?.[0] ?? null, rows],
-        ),
+      (after, rows) => this.versions.list(actor, productId, after, rows),
       (row) => [row.version],
     );
     return { ...page, data: page.data.map(versionView) };

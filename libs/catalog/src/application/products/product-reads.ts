@@ -1,9 +1,8 @@
 import { Actor, isUuid } from '@app/shared-kernel';
 import { EntityManager } from 'typeorm';
 import { catalogNotFound } from '../../domain/catalog-errors';
-import { VERSION_COLUMNS, VersionRow } from '../../infrastructure/version-rows';
 import { MaterializedCostView, ProductVersionView, ProductView } from './product.views';
-import { VersionLifecycleView } from '../version-views';
+import { VersionLifecycleView, VersionRow } from '../version-views';
 
 export interface ProductReadRow {
   id: string;
@@ -77,17 +76,6 @@ export function lifecycleView(row: VersionRow & { rank: number | null }): Versio
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? '', details: row.error_details ?? {} } : null,
   };
 }
-
-/** Its subqueries name the organization and workspace by the caller's $1 and $2: Citus routes a correlated one to one shard only so. */
-export const VERSION_SELECT = `
-  SELECT ${VERSION_COLUMNS.map((column) => `v.${column}`).join(', ')}, v.product_id, v.price_expression, v.unit_price::text AS unit_price, v.not_before,
-         CASE WHEN v.status = 'scheduled' THEN (SELECT count(*) FROM product_versions q WHERE q.organization_id = $1
-           AND q.workspace_id = $2 AND q.product_id = v.product_id AND q.status = 'scheduled' AND q.scheduled_for <= v.scheduled_for) END AS rank,
-         coalesce((SELECT json_agg(json_build_object('key', e.key, 'cost_id', e.cost_id, 'scope', e.scope, 'revision', e.revision_no,
-                     'kind', e.kind, 'expression', e.expression, 'value', e.value::text) ORDER BY e.scope, e.key)
-                     FROM product_version_costs e WHERE e.organization_id = $1 AND e.workspace_id = $2
-                      AND e.product_version_id = v.id), '[]') AS costs
-    FROM product_versions v`;
 
 export type VersionReadRow = VersionRow & {
   product_id: string;

@@ -4,7 +4,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, DomainError, invalidParameter, isUuid } from '@app/shared-kernel';
 import { CustomerVerification } from '../../domain/customer-verification';
 import { CustomerVerificationRepository } from '../../domain/customer-verification.repository';
-import { SandboxVerificationProvider, sandboxStatusOf } from '../../infrastructure/sandbox-verification-provider';
+import { SandboxChecks } from './sandbox-checks';
 import { VerificationLifecycle, verificationView } from './verification-lifecycle';
 import { CreateSandboxVerificationCommand } from './create-sandbox-verification.command';
 import { VerificationView } from './verification.view';
@@ -13,7 +13,7 @@ import { statusOf, typeOf } from './verification-input';
 @CommandHandler(CreateSandboxVerificationCommand)
 export class CreateSandboxVerificationHandler implements ICommandHandler<CreateSandboxVerificationCommand> {
   constructor(
-    private readonly sandbox: SandboxVerificationProvider,
+    private readonly sandbox: SandboxChecks,
     private readonly verifications: CustomerVerificationRepository,
     private readonly lifecycle: VerificationLifecycle,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -50,7 +50,7 @@ export class CreateSandboxVerificationHandler implements ICommandHandler<CreateS
         verificationType,
         provider: this.sandbox.name,
         providerReference: reference,
-        report: this.sandbox.report(reference, sandboxStatusOf(status), expiresAt, verificationType),
+        report: this.sandbox.reportIn(reference, status, expiresAt, verificationType),
       },
       'test_helper',
       now,

@@ -1,31 +1,24 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CursorCodec, keysetPage, newestFirstPosition } from '@app/shared-kernel';
-import { DataSource } from 'typeorm';
-import { toWorkspace, WORKSPACE_COLUMNS, WorkspaceRow } from '../../infrastructure/typeorm-workspace.repository';
 import { ListWorkspacesQuery } from './list-workspaces.query';
+import { WorkspaceReads } from './workspace-reads';
 import { toWorkspaceView } from './workspace.view';
 
 @QueryHandler(ListWorkspacesQuery)
 export class ListWorkspacesHandler implements IQueryHandler<ListWorkspacesQuery> {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly workspaces: WorkspaceReads,
     private readonly cursors: CursorCodec,
   ) {}
 
   async execute({ actor, limit, cursor }: ListWorkspacesQuery) {
-    const page = await keysetPage<WorkspaceRow>(
+    const page = await keysetPage(
       this.cursors,
       { list: 'workspaces', filters: {}, order: 'created_at:desc' },
       { limit, cursor },
-      (after, rows) =>
-        this.dataSource.query(
-          `SELECT ${WORKSPACE_COLUMNS} FROM workspaces
-            WHERE organization_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
-            ORDER BY created_at DESC, id DESC LIMIT $4`,
-          [actor.organizationId, after?.[0] ?? null, after?.[1] ?? null, rows],
-        ),
-      newestFirstPosition,
+      (after, rows) => this.workspaces.list(actor.organizationId, after, rows),
+      (workspace) => newestFirstPosition({ created_at: workspace.snapshot.createdAt, id: workspace.snapshot.id }),
     );
-    return { ...page, data: page.data.map((row) => toWorkspaceView(toWorkspace(row))) };
+    return { ...page, data: page.data.map((workspace) => toWorkspaceView(workspace)) };
   }
 }
