@@ -106,6 +106,39 @@ function table(rows, totalMs, requests, limit) {
     .join('\n');
 }
 
+/** `count` funded USD wallets, as bench/wallets.js seeds them (a customer, a primary wallet and its funding line each); their ids. */
+async function seedWallets(sql, count) {
+  const [{ organization_id: org, id: ws }] = (await sql.query(`SELECT organization_id, id FROM workspaces WHERE slug = 'live'`))
+    .rows;
+  await sql.query(helperFunctions(Date.now() - 86_400_000));
+  await sql.query(
+    `INSERT INTO customers (organization_id, workspace_id, id, name, currency, created_at)
+     SELECT $1, $2, bench_cid(n), 'profile customer ' || n, 'USD', now() FROM generate_series(1, $3::int) n`,
+    [org, ws, count],
+  );
+  await sql.query(
+    `INSERT INTO wallets (organization_id, workspace_id, id, customer_id, currency, is_primary, cash_balance, created_at, updated_at)
+     SELECT $1, $2, bench_wid(n), bench_cid(n), 'USD', true, 1000000, now(), now() FROM generate_series(1, $3::int) n`,
+    [org, ws, count],
+  );
+  await sql.query(
+    `INSERT INTO wallet_transactions (organization_id, workspace_id, wallet_id, id, type, source, amount, currency, cash_amount,
+       promotional_amount, ending_cash_balance, ending_promotional_balance, reason, created_by_type, created_at)
+     SELECT w.organization_id, w.workspace_id, w.id, bench_uuid7(), 'credit', 'PAYMENT', w.cash_balance, w.currency, w.cash_balance,
+            0, w.cash_balance, 0, 'profile funding', 'system', w.created_at
+       FROM wallets w WHERE w.organization_id = $1 AND w.workspace_id = $2`,
+    [org, ws],
+  );
+  await sql.query('VACUUM ANALYZE customers, wallets, wallet_transactions');
+  return (await sql.query('SELECT bench_wid(n)::text AS id FROM generate_series(1, $1::int) n', [count])).rows.map((r) => r.id);
+}
+
+/** A debit of 0.01 on a wallet drawn at random, for cannon(). */
+const debitOf = (walletIds) => () => ({
+  path: `/v1/wallets/${walletIds[Math.floor(Math.random() * walletIds.length)]}/debit`,
+  body: '{"amount":"0.01"}',
+});
+
 async function main() {
   const profileDir = process.env.PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'billing-profile-debit-'));
   const database = await scratchDatabase('profile');
@@ -122,36 +155,8 @@ async function main() {
     const auth = `Bearer ${rootKeyFrom(server.output())}`;
     const serverPid = findProcess('main.js', [`PORT=${port}`, `DATABASE_URL=${database.url}`]);
     await sql.connect();
-    const [{ organization_id: org, id: ws }] = (await sql.query(`SELECT organization_id, id FROM workspaces WHERE slug = 'live'`))
-      .rows;
-    // Wallets as bench/wallets.js seeds them: a customer, a primary USD wallet and its funding line each.
-    await sql.query(helperFunctions(Date.now() - 86_400_000));
-    await sql.query(
-      `INSERT INTO customers (organization_id, workspace_id, id, name, currency, created_at)
-       SELECT $1, $2, bench_cid(n), 'profile customer ' || n, 'USD', now() FROM generate_series(1, $3::int) n`,
-      [org, ws, WALLETS],
-    );
-    await sql.query(
-      `INSERT INTO wallets (organization_id, workspace_id, id, customer_id, currency, is_primary, cash_balance, created_at, updated_at)
-       SELECT $1, $2, bench_wid(n), bench_cid(n), 'USD', true, 1000000, now(), now() FROM generate_series(1, $3::int) n`,
-      [org, ws, WALLETS],
-    );
-    await sql.query(
-      `INSERT INTO wallet_transactions (organization_id, workspace_id, wallet_id, id, type, source, amount, currency, cash_amount,
-         promotional_amount, ending_cash_balance, ending_promotional_balance, reason, created_by_type, created_at)
-       SELECT w.organization_id, w.workspace_id, w.id, bench_uuid7(), 'credit', 'PAYMENT', w.cash_balance, w.currency, w.cash_balance,
-              0, w.cash_balance, 0, 'profile funding', 'system', w.created_at
-         FROM wallets w WHERE w.organization_id = $1 AND w.workspace_id = $2`,
-      [org, ws],
-    );
-    await sql.query('VACUUM ANALYZE customers, wallets, wallet_transactions');
-    const walletIds = (await sql.query('SELECT bench_wid(n)::text AS id FROM generate_series(1, $1::int) n', [WALLETS])).rows.map(
-      (r) => r.id,
-    );
-    const debitBuild = () => ({
-      path: `/v1/wallets/${walletIds[Math.floor(Math.random() * walletIds.length)]}/debit`,
-      body: '{"amount":"0.01"}',
-    });
+    const walletIds = await seedWallets(sql, WALLETS);
+    const debitBuild = debitOf(walletIds);
     await expectOk(request(server.base, auth, 'POST', debitBuild().path, { amount: '0.01' }), 'first debit');
     log(`${WALLETS} wallets seeded; warm-up ${WARMUP_S} s`);
     if (WARMUP_S > 0) await cannon({ base: server.base, auth, durationS: WARMUP_S, build: debitBuild });
@@ -211,7 +216,11 @@ ${table(times.byFunction, times.totalMs, requests, TOP)}
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+module.exports = { seedWallets, debitOf };
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
