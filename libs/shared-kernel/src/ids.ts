@@ -1,14 +1,8 @@
-import { randomFillSync } from 'node:crypto';
 import { v7 as uuidv7, validate, version } from 'uuid';
+import { RandomPool } from './random-pool';
 
-/**
- * The random part of the ids, drawn for IDS_PER_DRAW ids at a time: one call into the CSPRNG
- * per id cost more than the rest of making it (a money request makes several). Node's own
- * randomUUID() buffers the same way.
- */
-const IDS_PER_DRAW = 128;
-const randomPool = new Uint8Array(16 * IDS_PER_DRAW);
-let nextRandom = IDS_PER_DRAW;
+/** The random part of the ids, drawn for 128 ids at a time. */
+const randomPool = new RandomPool(16 * 128);
 
 /** uuid's v7 state, kept here since the random bytes are given: the timestamp and a counter within it. */
 const clock = { msecs: -Infinity, seq: 0 };
@@ -19,12 +13,7 @@ const clock = { msecs: -Infinity, seq: 0 };
  * random value, a repeated (or earlier) one counts up, and a wrapped counter moves the timestamp on.
  */
 export function newId(): string {
-  if (nextRandom === IDS_PER_DRAW) {
-    randomFillSync(randomPool);
-    nextRandom = 0;
-  }
-  const random = randomPool.subarray(nextRandom * 16, nextRandom * 16 + 16);
-  nextRandom += 1;
+  const random = randomPool.view(16);
   // eslint-disable-next-line no-restricted-properties -- the host clock uuid's v7() read itself: an id's time prefix, not business time
   const now = Date.now();
   if (now > clock.msecs) {
