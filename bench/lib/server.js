@@ -4,9 +4,10 @@ const { join } = require('node:path');
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'apps', 'api', 'apps', 'api', 'src', 'main.js');
 
-async function startServer({ databaseUrl, port, env = {} }) {
+/** nodeArgs: flags for node itself (e.g. --cpu-prof), before the script; main: another compiled main.js (an A/B comparison). */
+async function startServer({ databaseUrl, port, env = {}, nodeArgs = [], main = MAIN }) {
   let output = '';
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...nodeArgs, main], {
     env: {
       ...process.env,
       LOG_LEVEL: 'warn',

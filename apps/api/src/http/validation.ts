@@ -91,8 +91,62 @@ class ApiValidationPipe extends ValidationPipe {
   }
 }
 
+type MetadataStorage = ReturnType<typeof getMetadataStorage>;
+type TargetLookUp = MetadataStorage['getTargetValidationMetadatas'];
+type ValidationMetadata = ReturnType<TargetLookUp>[number];
+
+const memoized = new WeakSet<MetadataStorage>();
+
+/**
+ * class-validator finds a DTO's rules again on every validation, walking every class it knows
+ * (for inherited rules) and grouping them by property: on a money request, more CPU than the
+ * checks themselves. The rules are fixed once the DTO classes are loaded, so each lookup is kept
+ * (and its grouping) until a rule is added, which drops them all. Lookups with groups (the app
+ * uses none) are not kept. The arrays handed out are shared: class-validator only reads them.
+ */
+export function memoizeValidationMetadata(storage: MetadataStorage = getMetadataStorage()): void {
+  if (memoized.has(storage)) return;
+  memoized.add(storage);
+  const lookUp = storage.getTargetValidationMetadatas.bind(storage);
+  const group = storage.groupByPropertyName.bind(storage);
+  const addRule = storage.addValidationMetadata.bind(storage);
+  let lookUps = new Map<unknown, Map<string, ValidationMetadata[]>>();
+  let handedOut = new WeakSet<ValidationMetadata[]>();
+  let groupings = new WeakMap<ValidationMetadata[], ReturnType<MetadataStorage['groupByPropertyName']>>();
+  storage.addValidationMetadata = (metadata) => {
+    lookUps = new Map();
+    handedOut = new WeakSet();
+    groupings = new WeakMap();
+    addRule(metadata);
+  };
+  const cachedLookUp: TargetLookUp = (target, schema, always, strictGroups, groups) => {
+    if (groups?.length) return lookUp(target, schema, always, strictGroups, groups);
+    const key = `${String(schema)}\u0000${always}\u0000${strictGroups}`;
+    let byOptions = lookUps.get(target);
+    if (byOptions === undefined) lookUps.set(target, (byOptions = new Map()));
+    let metadata = byOptions.get(key);
+    if (metadata === undefined) {
+      metadata = lookUp(target, schema, always, strictGroups, groups);
+      byOptions.set(key, metadata);
+      handedOut.add(metadata);
+    }
+    return metadata;
+  };
+  storage.getTargetValidationMetadatas = cachedLookUp;
+  storage.groupByPropertyName = (metadata) => {
+    let grouped = groupings.get(metadata);
+    if (grouped === undefined) {
+      grouped = group(metadata);
+      // Only the arrays this cache handed out are fixed; any other may be a caller's own.
+      if (handedOut.has(metadata)) groupings.set(metadata, grouped);
+    }
+    return grouped;
+  };
+}
+
 /** Whitelist and forbid unknown fields: anything not declared on the DTO is a 400. */
 export function createValidationPipe(): ValidationPipe {
+  memoizeValidationMetadata();
   return new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

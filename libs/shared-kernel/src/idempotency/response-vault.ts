@@ -1,8 +1,12 @@
-import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, KeyObject, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, KeyObject } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { RandomPool } from '../random-pool';
 
 /** Stored bodies are a few hundred bytes: a small window and fast level cost half the time of the defaults for the same size. */
 const SMALL_BODY_DEFLATE = { level: 1, memLevel: 4, windowBits: 10 };
+
+/** The IVs: 96 random bits each, as before, from a pool rather than a call into the CSPRNG per response. */
+const ivs = new RandomPool();
 
 /**
  * Stored responses are encrypted (AES-256-GCM, key derived from APP_SECRET): some carry a
@@ -19,7 +23,7 @@ export class ResponseVault {
   }
 
   seal(plaintext: string): string {
-    const iv = randomBytes(12);
+    const iv = ivs.bytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     // Compressed before encryption (ciphertext does not compress): stored replays stay small.
     const sealed = Buffer.concat([cipher.update(deflateRawSync(plaintext, SMALL_BODY_DEFLATE)), cipher.final()]);

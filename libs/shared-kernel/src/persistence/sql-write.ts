@@ -42,6 +42,30 @@ export interface CombinedWrite extends SqlWrite {
 const PLACEHOLDER = /\$(\d+)/g;
 
 /**
+ * A write's text with its placeholders moved up by `offset`, as it sits in a combined statement.
+ * The texts are the repositories' constants, combined at the same offsets request after request:
+ * each rewrite is kept (a text built per call, e.g. with one placeholder per row, adds entries, so
+ * the cache is emptied once it holds MAX_SHIFTED texts).
+ */
+const shifted = new Map<string, Map<number, string>>();
+const MAX_SHIFTED = 500;
+
+function shiftPlaceholders(text: string, offset: number): string {
+  if (offset === 0) return text;
+  let byOffset = shifted.get(text);
+  if (byOffset === undefined) {
+    if (shifted.size >= MAX_SHIFTED) shifted.clear();
+    shifted.set(text, (byOffset = new Map()));
+  }
+  let result = byOffset.get(offset);
+  if (result === undefined) {
+    result = text.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
+    byOffset.set(offset, result);
+  }
+  return result;
+}
+
+/**
  * A guarded write's refusal raised by the statement itself (a cast that fails with a marker naming
  * the check), for a statement sent in one round trip with its COMMIT: PostgreSQL then skips the
  * COMMIT, where a count read back in Node would come after it.
@@ -86,7 +110,7 @@ export function combineWrites(writes: readonly SqlWrite[], { enforced = false }:
     const name = write.name ?? `w${index}`;
     if (names.has(name)) throw new Error(`Two writes of one statement are both named ${name}`);
     names.add(name);
-    const text = write.text.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
+    const text = shiftPlaceholders(write.text, offset);
     if (write.expectChanged === undefined) return `${name} AS (${text})`;
     if (write.name !== undefined) throw new Error(`The guarded write ${name} cannot also be read by name`);
     checks.push({ column: name, ...write.expectChanged });

@@ -10,6 +10,12 @@ import { ANY_SCOPE, PUBLIC_ROUTE, REQUIRED_SCOPE } from './route-access';
 
 export type AuthenticatedRequest = FastifyRequest & { actor?: Actor };
 
+/** What a route declares about access: read from its decorators once, not on every request. */
+interface RouteAccess {
+  readonly isPublic: boolean;
+  readonly scope: string | undefined;
+}
+
 /**
  * Every route is protected unless marked @Public: authenticate (401, IP 403, workspace 404/403),
  * then the route's declared scope (403). A route that declares nothing is refused (fail closed).
@@ -24,17 +30,37 @@ export class AuthGuard implements CanActivate {
     private readonly rateLimit: RequestRateLimit,
   ) {}
 
+  /** By handler, then by controller class (a handler inherited by two controllers may be declared differently by each). */
+  private readonly routes = new WeakMap<object, WeakMap<object, RouteAccess>>();
+
+  private accessOf(context: ExecutionContext): RouteAccess {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    let byClass = this.routes.get(handler);
+    if (byClass === undefined) this.routes.set(handler, (byClass = new WeakMap()));
+    let access = byClass.get(controller);
+    if (access === undefined) {
+      const targets = [handler, controller];
+      access = {
+        isPublic: Boolean(this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)),
+        scope: this.reflector.getAllAndOverride<string | undefined>(REQUIRED_SCOPE, targets),
+      };
+      byClass.set(controller, access);
+    }
+    return access;
+  }
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
+    const access = this.accessOf(context);
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) {
+    if (access.isPublic) {
       this.rateLimit.countAddress(request, reply);
       return true;
     }
     const actor = await this.authenticate(request, reply);
     this.rateLimit.count(request, reply, principalKey(actor));
-    const scope = this.reflector.getAllAndOverride<string | undefined>(REQUIRED_SCOPE, targets);
+    const { scope } = access;
     const allowed =
       scope === ANY_SCOPE ? actor.principal.scopes.size > 0 : scope !== undefined && actor.principal.scopes.has(scope);
     if (!allowed) {
