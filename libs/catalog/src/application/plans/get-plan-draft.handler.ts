@@ -1,10 +1,10 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DomainError } from '@app/shared-kernel';
 import { memberships, PlanMembershipView } from './plan-views';
 import { GetPlanDraftQuery } from './get-plan-draft.query';
 import { PlanVersionRow, PLAN_VERSION_SELECT, planVersionView, planRow } from './plan-reads';
+import { CatalogErrors } from '../../domain/catalog-errors';
 
 @QueryHandler(GetPlanDraftQuery)
 export class GetPlanDraftHandler implements IQueryHandler<GetPlanDraftQuery> {
@@ -12,7 +12,7 @@ export class GetPlanDraftHandler implements IQueryHandler<GetPlanDraftQuery> {
 
   async execute({ actor, planId }: GetPlanDraftQuery) {
     const plan = await planRow(this.txHost, actor, planId);
-    if (!plan.draft_version_id) throw new DomainError('not_found', 'STAGED_DRAFT_NOT_FOUND', 'This plan has no staged draft.');
+    if (!plan.draft_version_id) throw CatalogErrors.STAGED_DRAFT_NOT_FOUND.create('This plan has no staged draft.');
     const rows: PlanVersionRow[] = await this.txHost.tx.query(
       `${PLAN_VERSION_SELECT} WHERE v.organization_id = $1 AND v.workspace_id = $2 AND (v.id = $3
          OR v.id = (SELECT base_version_id FROM plan_versions WHERE organization_id = $1 AND workspace_id = $2 AND id = $3))`,

@@ -1,9 +1,9 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DomainError } from '@app/shared-kernel';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { GetProductDraftQuery, ProductDraftView } from './get-product-draft.query';
 import { VERSION_SELECT, VersionReadRow, assertProduct } from './product-reads';
+import { CatalogErrors } from '../../domain/catalog-errors';
 
 @QueryHandler(GetProductDraftQuery)
 export class GetProductDraftHandler implements IQueryHandler<GetProductDraftQuery> {
@@ -21,7 +21,7 @@ export class GetProductDraftHandler implements IQueryHandler<GetProductDraftQuer
         )
       : [];
     const draft = rows.find((row) => row.id === product.draft_version_id);
-    if (!draft) throw new DomainError('not_found', 'STAGED_DRAFT_NOT_FOUND', 'This product has no staged draft.');
+    if (!draft) throw CatalogErrors.STAGED_DRAFT_NOT_FOUND.create('This product has no staged draft.');
     const base = rows.find((row) => row.id === draft.base_version_id);
     const head = rows.find((row) => row.id === product.head_version_id);
     return {

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DomainError } from '@app/shared-kernel';
+import { SharedErrors } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { PRINTED_DOCUMENT_TYPES, PrintedDocumentType } from '../../domain/document-template';
 import { systemDefaultFor, systemEmailFor } from '../../domain/system-templates';
@@ -16,7 +16,7 @@ export class ResolveTemplateHandler implements IQueryHandler<ResolveTemplateQuer
     if (anchorKey !== null) {
       const fallback = systemEmailFor(anchorKey);
       if (!fallback)
-        throw new DomainError('invalid_request', 'VALIDATION_ERROR', `Unknown mail kind ${anchorKey}.`, {
+        throw SharedErrors.VALIDATION_ERROR.create(`Unknown mail kind ${anchorKey}.`, {
           param: 'document_type',
         });
       const [published]: Array<{ id: string }> = await this.dataSource.query(
@@ -28,7 +28,7 @@ export class ResolveTemplateHandler implements IQueryHandler<ResolveTemplateQuer
       return readTemplate(this.dataSource, actor, published?.id ?? fallback.id);
     }
     if (!(PRINTED_DOCUMENT_TYPES as readonly string[]).includes(documentType)) {
-      throw new DomainError('invalid_request', 'VALIDATION_ERROR', `Unknown document type ${documentType}.`, {
+      throw SharedErrors.VALIDATION_ERROR.create(`Unknown document type ${documentType}.`, {
         param: 'document_type',
       });
     }
