@@ -6,8 +6,14 @@ import * as ts from 'typescript';
  * checker (no run, no database): from a controller method, every call, constructor and command or
  * query sent (`new XCommand(…)` leads to the `execute` of its @CommandHandler/@QueryHandler) is
  * followed through the application's own code (apps/, libs/), an abstract method (a repository
- * port) through every class that extends or implements its class; each `new DomainError(kind,
- * code, …)` met on the way adds its code (a literal, or every literal of the argument's type).
+ * port) through every class that extends or implements its class; each error created on the way
+ * adds its code: `<Context>Errors.CODE.create(…)` (the definition's `code`, a literal type; a
+ * definition read from a constant table at a parameter, e.g. catalogNotFound's, the entries the
+ * callers' arguments name), and `new DomainError(kind, code, …)` or a subclass's `super(kind, code,
+ * …)` (a literal, or every literal of the argument's type).
+ *
+ * A `try` whose `catch` throws nothing swallows what its block throws (the refusal becomes data, as
+ * the publish check's findings do); a `catch` that throws anything lets every code of its block out.
  *
  * It over-approximates (a branch that cannot run for this route still counts) and does not follow
  * what runs outside the call (guards, pipes, interceptors and filters: route-docs.ts documents
@@ -17,7 +23,7 @@ export interface RouteErrors {
   /** `<Controller>.<method>` */
   route: string;
   codes: Set<string>;
-  /** `new DomainError(…)` calls whose code has no literal type (file:line), met on this route's paths. */
+  /** Errors created whose code has no literal type (file:line), met on this route's paths. */
   unknown: Set<string>;
 }
 
@@ -150,6 +156,28 @@ export function routeErrors(): RouteErrors[] {
     return `${relative(ROOT, source.fileName)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
   };
 
+  /** The codes of an error definition (`CatalogErrors.PLAN_BUSY`): the literal types of its `code`. */
+  const definitionCodes = (node: ts.Expression): string[] | undefined => {
+    const type = checker.getTypeAtLocation(node);
+    const code = type.getProperty('code');
+    if (!code || !type.getProperty('create') || !type.getProperty('kind')) return undefined;
+    const codeType = checker.getTypeOfSymbolAtLocation(code, node);
+    const parts = codeType.isUnion() ? codeType.types : [codeType];
+    return parts.every((part) => part.isStringLiteral()) ? parts.map((part) => (part as ts.StringLiteralType).value) : undefined;
+  };
+  /** `definition.create(…)`: the definition expression, when `node` is such a call. */
+  const createdFrom = (node: ts.CallExpression): ts.Expression | undefined => {
+    const callee = node.expression;
+    if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'create') return undefined;
+    const type = checker.getTypeAtLocation(callee.expression);
+    return type.getProperty('code') && type.getProperty('kind') ? callee.expression : undefined;
+  };
+
+  /** Whether a `throw` statement appears in `node` (outside nested functions it declares, which may not run). */
+  const throws = (node: ts.Node): boolean =>
+    ts.isThrowStatement(node) ||
+    (!ts.isFunctionLike(node) && ts.forEachChild(node, (child) => throws(child) || undefined) === true);
+
   const edgesCache = new Map<Body, Edges>();
   /** The parameter of `body` that `node` names, if it names one. */
   const parameterIndex = (body: Body, node: ts.Expression): number | undefined => {
@@ -173,9 +201,11 @@ export function routeErrors(): RouteErrors[] {
         (candidate): candidate is ts.PropertyAssignment =>
           ts.isPropertyAssignment(candidate) && candidate.name.getText().replace(/['"]/g, '') === key,
       );
-      return property && ts.isStringLiteralLike(property.initializer) ? property.initializer.text : undefined;
+      if (!property) return undefined;
+      if (ts.isStringLiteralLike(property.initializer)) return [property.initializer.text];
+      return definitionCodes(property.initializer);
     });
-    return values.every((value) => value !== undefined) ? (values as string[]) : undefined;
+    return values.every((value) => value !== undefined) ? values.flat() : undefined;
   };
   const edgesOf = (body: Body): Edges => {
     const cached = edgesCache.get(body);
@@ -204,9 +234,18 @@ export function routeErrors(): RouteErrors[] {
         edges.callees.push(...implementations(declaration));
     };
     const visit = (node: ts.Node): void => {
+      // A `try` whose `catch` throws nothing lets nothing out: what its block throws becomes data.
+      if (ts.isTryStatement(node) && node.catchClause && !throws(node.catchClause.block)) {
+        visit(node.catchClause);
+        if (node.finallyBlock) visit(node.finallyBlock);
+        return;
+      }
       if (ts.isNewExpression(node)) {
         const created = classOf(node.expression);
-        if (created && descends(created, domainError)) {
+        const constructor = created?.members.find(ts.isConstructorDeclaration);
+        if (created && created !== domainError && constructor?.body && descends(created, domainError)) {
+          follow(constructor, node);
+        } else if (created && descends(created, domainError)) {
           const code = node.arguments?.[1];
           if (code && ts.isElementAccessExpression(code) && constantTable(code.expression)) {
             codeFrom(code.argumentExpression, constantTable(code.expression), where(node));
@@ -216,6 +255,20 @@ export function routeErrors(): RouteErrors[] {
         } else {
           follow(checker.getResolvedSignature(node)?.declaration, node);
         }
+      } else if (ts.isCallExpression(node) && createdFrom(node)) {
+        const definition = createdFrom(node)!;
+        if (ts.isElementAccessExpression(definition) && constantTable(definition.expression)) {
+          codeFrom(definition.argumentExpression, constantTable(definition.expression), where(node));
+        } else {
+          const codes = definitionCodes(definition);
+          if (codes) codes.forEach((code) => edges.codes.add(code));
+          else edges.unknown.add(where(node));
+        }
+      } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword) {
+        // A DomainError subclass's constructor names its code in super(kind, code, …).
+        const owner = ts.findAncestor(node, ts.isClassDeclaration);
+        if (owner && owner !== domainError && descends(owner, domainError)) codeFrom(node.arguments[1], undefined, where(node));
+        else follow(checker.getResolvedSignature(node)?.declaration, node);
       } else if (ts.isCallExpression(node)) {
         follow(checker.getResolvedSignature(node)?.declaration, node);
       }

@@ -22,11 +22,7 @@ import { RouteErrors, routeErrors } from '../../support/route-error-reach';
  * (render-pool.ts rethrows the worker's `{ kind, code }`). The routes that render document
  * RENDER_FAILED and RENDER_BUDGET_EXCEEDED; anything else the worker sends would be undocumented.
  */
-const DYNAMIC_CODE_SITES = new Set([
-  'libs/documents/src/infrastructure/rendering/render-pool.ts:57',
-  // BatchRejectedError: BATCH_REJECTED, a literal in its constructor's super() call, which the analysis does not follow.
-  'libs/billing-wallet/src/application/wallets/debit-batch.handler.ts:71',
-]);
+const DYNAMIC_CODE_SITES = new Set(['libs/documents/src/infrastructure/rendering/render-pool.ts:60']);
 
 /**
  * Codes a route's code can throw that its OpenAPI responses do not list, as found when this test
