@@ -12,8 +12,11 @@ import * as ts from 'typescript';
  * callers' arguments name), and `new DomainError(kind, code, …)` or a subclass's `super(kind, code,
  * …)` (a literal, or every literal of the argument's type).
  *
- * A `try` whose `catch` throws nothing swallows what its block throws (the refusal becomes data, as
- * the publish check's findings do); a `catch` that throws anything lets every code of its block out.
+ * A `try` whose `catch` rethrows no DomainError swallows what its block throws (the refusal becomes
+ * data, as a cost's unevaluable value or the publish check's findings do); a `catch` that may
+ * rethrow the caught error lets every code of its block out.
+ *
+ * An event's `read` (the GET query of a resource the transaction has just written) is not followed.
  *
  * It over-approximates (a branch that cannot run for this route still counts) and does not follow
  * what runs outside the call (guards, pipes, interceptors and filters: route-docs.ts documents
@@ -173,10 +176,70 @@ export function routeErrors(): RouteErrors[] {
     return type.getProperty('code') && type.getProperty('kind') ? callee.expression : undefined;
   };
 
-  /** Whether a `throw` statement appears in `node` (outside nested functions it declares, which may not run). */
-  const throws = (node: ts.Node): boolean =>
-    ts.isThrowStatement(node) ||
-    (!ts.isFunctionLike(node) && ts.forEachChild(node, (child) => throws(child) || undefined) === true);
+  /**
+   * Whether a `catch` can rethrow what its `try` threw: a `throw` that mentions the caught error
+   * (`throw error`, `throw wrap(error) ?? error`), unless an `if (error instanceof DomainError)`
+   * before it, at the top of the block, returns or throws first (an `if (!(error instanceof
+   * DomainError)) throw error;` rethrows no DomainError). Other throws of the block are
+   * its own errors, read as any code is.
+   */
+  const letsOut = (clause: ts.CatchClause): boolean => {
+    const caught = clause.variableDeclaration?.name;
+    if (!caught || !ts.isIdentifier(caught)) return false;
+    const mentions = (node: ts.Node): boolean =>
+      (ts.isIdentifier(node) && node.text === caught.text) ||
+      ts.forEachChild(node, (child) => mentions(child) || undefined) === true;
+    const rethrows = (node: ts.Node): boolean =>
+      (ts.isThrowStatement(node) && mentions(node.expression)) ||
+      (!ts.isFunctionLike(node) && ts.forEachChild(node, (child) => rethrows(child) || undefined) === true);
+    for (const statement of clause.block.statements) {
+      if (
+        ts.isIfStatement(statement) &&
+        !statement.elseStatement &&
+        ts.isBinaryExpression(statement.expression) &&
+        statement.expression.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword &&
+        statement.expression.left.getText() === caught.text &&
+        statement.expression.right.getText() === 'DomainError' &&
+        !rethrows(statement.thenStatement) &&
+        endsFlow(statement.thenStatement)
+      )
+        return false;
+      // `if (!(error instanceof DomainError)) throw error;` rethrows what is not a DomainError only.
+      if (ts.isIfStatement(statement) && !statement.elseStatement && isNotDomainError(statement.expression, caught.text))
+        continue;
+      if (rethrows(statement)) return true;
+    }
+    return false;
+  };
+  const isNotDomainError = (condition: ts.Expression, name: string): boolean => {
+    if (!ts.isPrefixUnaryExpression(condition) || condition.operator !== ts.SyntaxKind.ExclamationToken) return false;
+    let inner = condition.operand;
+    while (ts.isParenthesizedExpression(inner)) inner = inner.expression;
+    return (
+      ts.isBinaryExpression(inner) &&
+      inner.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword &&
+      inner.left.getText() === name &&
+      inner.right.getText() === 'DomainError'
+    );
+  };
+  const endsFlow = (node: ts.Statement): boolean => {
+    const last = ts.isBlock(node) ? node.statements[node.statements.length - 1] : node;
+    return last !== undefined && (ts.isReturnStatement(last) || ts.isThrowStatement(last));
+  };
+
+  /**
+   * An event's `read` (catalog's ReadEvent): the GET query that renders the event's payload, run by
+   * CatalogEvents.publish in the transaction that has just written the resource it reads, so its
+   * not-found refusal cannot be answered; it is not followed.
+   */
+  const readsWhatWasWritten = (node: ts.Node): boolean => {
+    if (!ts.isArrowFunction(node) && !ts.isFunctionExpression(node)) return false;
+    const property = node.parent;
+    if (!ts.isPropertyAssignment(property) || property.name.getText() !== 'read') return false;
+    const type = checker.getContextualType(property.parent);
+    const names = (type?.isUnion() ? type.types : type ? [type] : []).map((part) => part.getSymbol()?.getName());
+    return names.includes('ReadEvent');
+  };
 
   const edgesCache = new Map<Body, Edges>();
   /** The parameter of `body` that `node` names, if it names one. */
@@ -234,12 +297,13 @@ export function routeErrors(): RouteErrors[] {
         edges.callees.push(...implementations(declaration));
     };
     const visit = (node: ts.Node): void => {
-      // A `try` whose `catch` throws nothing lets nothing out: what its block throws becomes data.
-      if (ts.isTryStatement(node) && node.catchClause && !throws(node.catchClause.block)) {
+      // A `try` whose `catch` rethrows no DomainError lets none out: what its block throws becomes data.
+      if (ts.isTryStatement(node) && node.catchClause && !letsOut(node.catchClause)) {
         visit(node.catchClause);
         if (node.finallyBlock) visit(node.finallyBlock);
         return;
       }
+      if (readsWhatWasWritten(node)) return;
       if (ts.isNewExpression(node)) {
         const created = classOf(node.expression);
         const constructor = created?.members.find(ts.isConstructorDeclaration);
