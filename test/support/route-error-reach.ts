@@ -13,8 +13,9 @@ import * as ts from 'typescript';
  * …)` (a literal, or every literal of the argument's type).
  *
  * A `try` whose `catch` rethrows no DomainError swallows what its block throws (the refusal becomes
- * data, as a cost's unevaluable value or the publish check's findings do); a `catch` that may
- * rethrow the caught error lets every code of its block out.
+ * data, as a cost's unevaluable value or the publish check's findings do), one that rethrows all
+ * but the codes its `instanceof DomainError && code…` guards name swallows those (a plan's
+ * resolution turns PUBLISH_* into a failed release); any other lets every code of its block out.
  *
  * An event's `read` (the GET query of a resource the transaction has just written) is not followed.
  *
@@ -43,12 +44,22 @@ interface ParameterCode {
   place: string;
 }
 
+/**
+ * Codes a `catch` keeps from getting out of its `try`: `prefix:PUBLISH_` (a code that starts so),
+ * `code:X` (that code).
+ */
+type Swallowed = readonly string[];
+
 interface Edges {
   codes: Set<string>;
   unknown: Set<string>;
-  callees: Body[];
+  /** Each callee with what the `catch`es around the call swallow of it. */
+  callees: { body: Body; swallowed: Swallowed }[];
   fromParameters: ParameterCode[];
 }
+
+const swallows = (swallowed: Swallowed, code: string) =>
+  swallowed.some((entry) => (entry.startsWith('prefix:') ? code.startsWith(entry.slice(7)) : entry === `code:${code}`));
 
 export function routeErrors(): RouteErrors[] {
   const config = ts.getParsedCommandLineOfConfigFile(
@@ -177,43 +188,74 @@ export function routeErrors(): RouteErrors[] {
   };
 
   /**
-   * Whether a `catch` can rethrow what its `try` threw: a `throw` that mentions the caught error
-   * (`throw error`, `throw wrap(error) ?? error`), unless an `if (error instanceof DomainError)`
-   * before it, at the top of the block, returns or throws first (an `if (!(error instanceof
-   * DomainError)) throw error;` rethrows no DomainError). Other throws of the block are
-   * its own errors, read as any code is.
+   * What a `catch` keeps its `try` from letting out: `'all'` when it cannot rethrow the caught error
+   * (no `throw` mentions it, or an `if (error instanceof DomainError)` that returns or throws comes
+   * first at the top of the block; an `if (!(error instanceof DomainError)) throw error;` rethrows no
+   * DomainError), else the codes that `if (error instanceof DomainError && error.code.startsWith('P'))`
+   * or `… && error.code === 'C'` guards before the rethrow keep (none: every code gets out). The
+   * block's other throws are its own errors, read as any code is.
    */
-  const letsOut = (clause: ts.CatchClause): boolean => {
+  const catchSwallows = (clause: ts.CatchClause): 'all' | Swallowed => {
     const caught = clause.variableDeclaration?.name;
-    if (!caught || !ts.isIdentifier(caught)) return false;
+    if (!caught || !ts.isIdentifier(caught)) return 'all';
     const mentions = (node: ts.Node): boolean =>
       (ts.isIdentifier(node) && node.text === caught.text) ||
       ts.forEachChild(node, (child) => mentions(child) || undefined) === true;
     const rethrows = (node: ts.Node): boolean =>
       (ts.isThrowStatement(node) && mentions(node.expression)) ||
       (!ts.isFunctionLike(node) && ts.forEachChild(node, (child) => rethrows(child) || undefined) === true);
+    const swallowed: string[] = [];
     for (const statement of clause.block.statements) {
+      if (ts.isIfStatement(statement) && !statement.elseStatement && isNotDomainError(statement.expression, caught.text))
+        continue;
       if (
         ts.isIfStatement(statement) &&
         !statement.elseStatement &&
-        ts.isBinaryExpression(statement.expression) &&
-        statement.expression.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword &&
-        statement.expression.left.getText() === caught.text &&
-        statement.expression.right.getText() === 'DomainError' &&
         !rethrows(statement.thenStatement) &&
         endsFlow(statement.thenStatement)
-      )
-        return false;
-      // `if (!(error instanceof DomainError)) throw error;` rethrows what is not a DomainError only.
-      if (ts.isIfStatement(statement) && !statement.elseStatement && isNotDomainError(statement.expression, caught.text))
-        continue;
-      if (rethrows(statement)) return true;
+      ) {
+        const guard = guardOf(statement.expression, caught.text);
+        if (guard === 'all') return 'all';
+        if (guard) {
+          swallowed.push(guard);
+          continue;
+        }
+      }
+      if (rethrows(statement)) return swallowed;
     }
-    return false;
+    return 'all';
+  };
+  /** `e instanceof DomainError` → 'all'; `… && e.code.startsWith('P')` → 'prefix:P'; `… && e.code === 'C'` → 'code:C'. */
+  const guardOf = (condition: ts.Expression, name: string): string | undefined => {
+    const isDomainError = (node: ts.Expression) =>
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword &&
+      node.left.getText() === name &&
+      node.right.getText() === 'DomainError';
+    if (isDomainError(condition)) return 'all';
+    if (!ts.isBinaryExpression(condition) || condition.operatorToken.kind !== ts.SyntaxKind.AmpersandAmpersandToken)
+      return undefined;
+    if (!isDomainError(condition.left)) return undefined;
+    const test = condition.right;
+    if (
+      ts.isCallExpression(test) &&
+      test.expression.getText() === `${name}.code.startsWith` &&
+      test.arguments.length === 1 &&
+      ts.isStringLiteral(test.arguments[0])
+    )
+      return `prefix:${test.arguments[0].text}`;
+    if (
+      ts.isBinaryExpression(test) &&
+      test.operatorToken.kind === ts.SyntaxKind.EqualsEqualsEqualsToken &&
+      test.left.getText() === `${name}.code` &&
+      ts.isStringLiteral(test.right)
+    )
+      return `code:${test.right.text}`;
+    return undefined;
   };
   const isNotDomainError = (condition: ts.Expression, name: string): boolean => {
     if (!ts.isPrefixUnaryExpression(condition) || condition.operator !== ts.SyntaxKind.ExclamationToken) return false;
-    let inner = condition.operand;
+    let inner: ts.Expression = condition.operand;
     while (ts.isParenthesizedExpression(inner)) inner = inner.expression;
     return (
       ts.isBinaryExpression(inner) &&
@@ -275,6 +317,12 @@ export function routeErrors(): RouteErrors[] {
     if (cached) return cached;
     const edges: Edges = { codes: new Set(), unknown: new Set(), callees: [], fromParameters: [] };
     edgesCache.set(body, edges);
+    /** What the `catch`es around the node being read swallow. */
+    let swallowed: Swallowed = [];
+    const addCode = (code: string) => {
+      if (!swallows(swallowed, code)) edges.codes.add(code);
+    };
+    const addCallee = (callee: Body) => edges.callees.push({ body: callee, swallowed });
     /** A code decided by `argument` (at `place`): its literal types, or the caller's own parameter. */
     const codeFrom = (argument: ts.Expression | undefined, table: ts.ObjectLiteralExpression | undefined, place: string) => {
       // A parameter first: the caller's argument is narrower than the parameter's declared type.
@@ -282,23 +330,30 @@ export function routeErrors(): RouteErrors[] {
       if (index !== undefined) return edges.fromParameters.push({ index, table, place });
       const literal = argument && codesOfType(argument);
       const codes = literal && lookUp(table, literal);
-      if (codes) codes.forEach((code) => edges.codes.add(code));
+      if (codes) codes.forEach(addCode);
       else edges.unknown.add(place);
     };
     const follow = (declaration: ts.Declaration | undefined, call?: ts.CallExpression | ts.NewExpression) => {
       if (!declaration || declaration.getSourceFile().isDeclarationFile || !own(declaration.getSourceFile().fileName)) return;
       if (ts.isFunctionLike(declaration) && 'body' in declaration && declaration.body) {
         const callee = declaration as Body;
-        edges.callees.push(callee);
+        addCallee(callee);
         for (const { index, table, place } of callee === body ? [] : edgesOf(callee).fromParameters) {
           codeFrom(call?.arguments?.[index], table, place);
         }
       } else if (ts.isMethodDeclaration(declaration) || ts.isMethodSignature(declaration))
-        edges.callees.push(...implementations(declaration));
+        implementations(declaration).forEach(addCallee);
     };
     const visit = (node: ts.Node): void => {
       // A `try` whose `catch` rethrows no DomainError lets none out: what its block throws becomes data.
-      if (ts.isTryStatement(node) && node.catchClause && !letsOut(node.catchClause)) {
+      if (ts.isTryStatement(node) && node.catchClause) {
+        const kept = catchSwallows(node.catchClause);
+        if (kept !== 'all') {
+          const outer = swallowed;
+          swallowed = [...outer, ...kept];
+          visit(node.tryBlock);
+          swallowed = outer;
+        }
         visit(node.catchClause);
         if (node.finallyBlock) visit(node.finallyBlock);
         return;
@@ -315,7 +370,7 @@ export function routeErrors(): RouteErrors[] {
             codeFrom(code.argumentExpression, constantTable(code.expression), where(node));
           } else codeFrom(code, undefined, where(node));
         } else if (created && handlerOf.has(created)) {
-          edges.callees.push(handlerOf.get(created)!);
+          addCallee(handlerOf.get(created)!);
         } else {
           follow(checker.getResolvedSignature(node)?.declaration, node);
         }
@@ -325,7 +380,7 @@ export function routeErrors(): RouteErrors[] {
           codeFrom(definition.argumentExpression, constantTable(definition.expression), where(node));
         } else {
           const codes = definitionCodes(definition);
-          if (codes) codes.forEach((code) => edges.codes.add(code));
+          if (codes) codes.forEach(addCode);
           else edges.unknown.add(where(node));
         }
       } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword) {
@@ -349,18 +404,21 @@ export function routeErrors(): RouteErrors[] {
       if (!ts.isMethodDeclaration(member) || !member.body) continue;
       if (!decoratorsOf(member).some(({ name }) => HTTP_DECORATORS.has(name))) continue;
       const result: RouteErrors = { route: `${node.name?.text}.${member.name.getText()}`, codes: new Set(), unknown: new Set() };
-      const seen = new Set<Body>();
-      const queue: Body[] = [member];
+      // A body is read once for each set of codes the catches on the way to it swallow.
+      const seen = new Map<Body, Set<string>>();
+      const queue: { body: Body; swallowed: Swallowed }[] = [{ body: member, swallowed: [] }];
       while (queue.length > 0) {
-        const body = queue.pop()!;
-        if (seen.has(body)) continue;
-        seen.add(body);
+        const { body, swallowed } = queue.pop()!;
+        const key = [...new Set(swallowed)].sort().join(' ');
+        const keys = seen.get(body) ?? new Set<string>();
+        if (keys.has(key)) continue;
+        seen.set(body, keys.add(key));
         const edges = edgesOf(body);
-        edges.codes.forEach((code) => result.codes.add(code));
+        edges.codes.forEach((code) => !swallows(swallowed, code) && result.codes.add(code));
         edges.unknown.forEach((place) => result.unknown.add(place));
         // A code the route's own parameters would decide: no call site to read it from.
         if (body === member) edges.fromParameters.forEach(({ place }) => result.unknown.add(place));
-        queue.push(...edges.callees);
+        for (const callee of edges.callees) queue.push({ body: callee.body, swallowed: [...swallowed, ...callee.swallowed] });
       }
       routes.push(result);
     }
