@@ -46,7 +46,7 @@ interface ParameterCode {
 
 /**
  * Codes a `catch` keeps from getting out of its `try`: `prefix:PUBLISH_` (a code that starts so),
- * `code:X` (that code).
+ * `code:X` (that code), `kind-not:not_found` (a code declared with another kind).
  */
 type Swallowed = readonly string[];
 
@@ -58,8 +58,16 @@ interface Edges {
   fromParameters: ParameterCode[];
 }
 
+/** Each declared code's kind, read from the `defineErrors({ CODE: { kind: '…' } })` calls. */
+const kindOf = new Map<string, string>();
+
 const swallows = (swallowed: Swallowed, code: string) =>
-  swallowed.some((entry) => (entry.startsWith('prefix:') ? code.startsWith(entry.slice(7)) : entry === `code:${code}`));
+  swallowed.some((entry) => {
+    const [what, value] = entry.split(':');
+    if (what === 'prefix') return code.startsWith(value);
+    if (what === 'kind-not') return kindOf.has(code) && kindOf.get(code) !== value;
+    return what === 'code' && value === code;
+  });
 
 export function routeErrors(): RouteErrors[] {
   const config = ts.getParsedCommandLineOfConfigFile(
@@ -99,6 +107,18 @@ export function routeErrors(): RouteErrors[] {
   const classes: ts.ClassDeclaration[] = [];
   for (const source of sources) {
     const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node) && node.expression.getText() === 'defineErrors' && node.arguments[0]) {
+        const specs = node.arguments[0];
+        for (const property of ts.isObjectLiteralExpression(specs) ? specs.properties : []) {
+          const spec = ts.isPropertyAssignment(property) ? property.initializer : undefined;
+          const kind =
+            spec && ts.isObjectLiteralExpression(spec)
+              ? spec.properties.find((entry) => ts.isPropertyAssignment(entry) && entry.name.getText() === 'kind')
+              : undefined;
+          if (kind && ts.isPropertyAssignment(kind) && ts.isStringLiteral(kind.initializer))
+            kindOf.set(property.name!.getText(), kind.initializer.text);
+        }
+      }
       if (ts.isClassDeclaration(node)) {
         classes.push(node);
         for (const { name, args } of decoratorsOf(node)) {
@@ -192,7 +212,9 @@ export function routeErrors(): RouteErrors[] {
    * (no `throw` mentions it, or an `if (error instanceof DomainError)` that returns or throws comes
    * first at the top of the block; an `if (!(error instanceof DomainError)) throw error;` rethrows no
    * DomainError), else the codes that `if (error instanceof DomainError && error.code.startsWith('P'))`
-   * or `… && error.code === 'C'` guards before the rethrow keep (none: every code gets out). The
+   * (or `… && error.code === 'C'`, `… && error.kind !== 'K'`) returning, or `if (!(error instanceof
+   * DomainError) || !error.code.startsWith('P')) throw error;`, keep before the rethrow (none: every
+   * code gets out). The
    * block's other throws are its own errors, read as any code is.
    */
   const catchSwallows = (clause: ts.CatchClause): 'all' | Swallowed => {
@@ -208,6 +230,22 @@ export function routeErrors(): RouteErrors[] {
     for (const statement of clause.block.statements) {
       if (ts.isIfStatement(statement) && !statement.elseStatement && isNotDomainError(statement.expression, caught.text))
         continue;
+      // `if (!(error instanceof DomainError) || !error.code.startsWith('P')) throw error;`: P's codes stay in.
+      const condition = ts.isIfStatement(statement) && !statement.elseStatement ? statement.expression : undefined;
+      if (
+        condition &&
+        ts.isBinaryExpression(condition) &&
+        condition.operatorToken.kind === ts.SyntaxKind.BarBarToken &&
+        isNotDomainError(condition.left, caught.text) &&
+        ts.isPrefixUnaryExpression(condition.right) &&
+        condition.right.operator === ts.SyntaxKind.ExclamationToken
+      ) {
+        const guard = testOf(condition.right.operand, caught.text);
+        if (guard) {
+          swallowed.push(guard);
+          continue;
+        }
+      }
       if (
         ts.isIfStatement(statement) &&
         !statement.elseStatement &&
@@ -236,7 +274,10 @@ export function routeErrors(): RouteErrors[] {
     if (!ts.isBinaryExpression(condition) || condition.operatorToken.kind !== ts.SyntaxKind.AmpersandAmpersandToken)
       return undefined;
     if (!isDomainError(condition.left)) return undefined;
-    const test = condition.right;
+    return testOf(condition.right, name);
+  };
+  /** `e.code.startsWith('P')` → 'prefix:P'; `e.code === 'C'` → 'code:C'; `e.kind !== 'K'` → 'kind-not:K'. */
+  const testOf = (test: ts.Expression, name: string): string | undefined => {
     if (
       ts.isCallExpression(test) &&
       test.expression.getText() === `${name}.code.startsWith` &&
@@ -251,6 +292,13 @@ export function routeErrors(): RouteErrors[] {
       ts.isStringLiteral(test.right)
     )
       return `code:${test.right.text}`;
+    if (
+      ts.isBinaryExpression(test) &&
+      test.operatorToken.kind === ts.SyntaxKind.ExclamationEqualsEqualsToken &&
+      test.left.getText() === `${name}.kind` &&
+      ts.isStringLiteral(test.right)
+    )
+      return `kind-not:${test.right.text}`;
     return undefined;
   };
   const isNotDomainError = (condition: ts.Expression, name: string): boolean => {
