@@ -29,10 +29,11 @@ type Definitions = typeof SharedErrors &
  */
 export type ErrorCode = DocumentedCode<Definitions>;
 
-const CATALOG: ReadonlyMap<string, ErrorDefinition> = (() => {
+/** The documented definitions by code; a code declared in two sets is refused. */
+export function catalogOf(sets: readonly object[]): ReadonlyMap<string, ErrorDefinition> {
   const catalog = new Map<string, ErrorDefinition>();
   const seen = new Set<string>();
-  for (const set of DEFINITION_SETS) {
+  for (const set of sets) {
     for (const definition of Object.values(set) as ErrorDefinition[]) {
       if (seen.has(definition.code)) throw new Error(`Error code ${definition.code} is declared more than once`);
       seen.add(definition.code);
@@ -40,10 +41,9 @@ const CATALOG: ReadonlyMap<string, ErrorDefinition> = (() => {
     }
   }
   return catalog;
-})();
+}
 
-/** The documented codes, in declaration order. */
-export const DOCUMENTED_CODES = [...CATALOG.keys()] as ErrorCode[];
+const CATALOG = catalogOf(DEFINITION_SETS);
 
 function entryOf(code: ErrorCode): ErrorDefinition & { example: string } {
   const entry = CATALOG.get(code);
