@@ -2,8 +2,10 @@ import { DomainError } from './domain-error';
 import { defineErrors } from './error-definitions';
 
 /**
- * The codes more than one context refuses with (input, cursors, conflicts, a customer that is not there…), declared once (libs/shared-kernel/src/error-definitions.ts): throw sites create their
- * DomainError from these, and a definition with an `example` is documented in the OpenAPI document.
+ * The codes more than one context refuses with (input, cursors, conflicts, a customer that is not
+ * there…), each declared once (see libs/shared-kernel/src/error-definitions.ts): throw sites create
+ * their DomainError from these, and a definition with an `example` is a code the API documents
+ * (apps/api/src/http/error-catalog.ts builds the OpenAPI examples from it).
  */
 export const SharedErrors = defineErrors({
   VALIDATION_ERROR: { kind: 'invalid_request', example: 'Unknown parameter: colour.', param: 'colour' },

@@ -1,8 +1,10 @@
 import { defineErrors } from '@app/shared-kernel';
 
 /**
- * The HTTP edge's own refusals (request framing, headers, idempotency, authorization, availability), declared once (libs/shared-kernel/src/error-definitions.ts): throw sites create their
- * DomainError from these, and a definition with an `example` is documented in the OpenAPI document.
+ * The HTTP edge's own refusals (request framing, headers, idempotency, authorization,
+ * availability), each declared once (see libs/shared-kernel/src/error-definitions.ts): throw sites
+ * create their DomainError from these, and a definition with an `example` is a code the API
+ * documents (apps/api/src/http/error-catalog.ts builds the OpenAPI examples from it).
  */
 export const HttpErrors = defineErrors({
   MALFORMED_REQUEST: {
