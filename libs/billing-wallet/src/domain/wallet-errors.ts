@@ -1,10 +1,10 @@
 import { DomainError, Money, defineErrors, SharedErrors } from '@app/shared-kernel';
 
 /**
- * The billing-wallet context's refusals, each declared once (see libs/shared-kernel/src/error-
- * definitions.ts): throw sites create their DomainError from these, and a definition with an
- * `example` is a code the API documents (apps/api/src/http/error-catalog.ts builds the OpenAPI
- * examples from it).
+ * The billing-wallet context's refusals, each declared once (see
+ * libs/shared-kernel/src/error-definitions.ts): throw sites create their DomainError from these,
+ * and a definition with an `example` is a code the API documents
+ * (apps/api/src/http/error-catalog.ts builds the OpenAPI examples from it).
  */
 export const WalletErrors = defineErrors({
   SAME_WALLET_TRANSFER: { kind: 'invalid_request', example: 'A wallet cannot transfer to itself.', param: 'target_wallet_id' },

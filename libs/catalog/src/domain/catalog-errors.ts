@@ -1,10 +1,10 @@
 import { DomainError, defineErrors } from '@app/shared-kernel';
 
 /**
- * The catalog context's refusals, each declared once (see libs/shared-kernel/src/error-
- * definitions.ts): throw sites create their DomainError from these, and a definition with an
- * `example` is a code the API documents (apps/api/src/http/error-catalog.ts builds the OpenAPI
- * examples from it).
+ * The catalog context's refusals, each declared once (see
+ * libs/shared-kernel/src/error-definitions.ts): throw sites create their DomainError from these,
+ * and a definition with an `example` is a code the API documents
+ * (apps/api/src/http/error-catalog.ts builds the OpenAPI examples from it).
  */
 export const CatalogErrors = defineErrors({
   INVALID_FILTER: {

@@ -1,10 +1,10 @@
 import { defineErrors } from '@app/shared-kernel';
 
 /**
- * The documents context's refusals, each declared once (see libs/shared-kernel/src/error-
- * definitions.ts): throw sites create their DomainError from these, and a definition with an
- * `example` is a code the API documents (apps/api/src/http/error-catalog.ts builds the OpenAPI
- * examples from it).
+ * The documents context's refusals, each declared once (see
+ * libs/shared-kernel/src/error-definitions.ts): throw sites create their DomainError from these,
+ * and a definition with an `example` is a code the API documents
+ * (apps/api/src/http/error-catalog.ts builds the OpenAPI examples from it).
  */
 export const DocumentErrors = defineErrors({
   DOCUMENT_TEMPLATE_NOT_FOUND: { kind: 'not_found', example: 'No such document template.' },

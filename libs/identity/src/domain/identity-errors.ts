@@ -1,10 +1,10 @@
 import { defineErrors } from '@app/shared-kernel';
 
 /**
- * The identity context's refusals, each declared once (see libs/shared-kernel/src/error-
- * definitions.ts): throw sites create their DomainError from these, and a definition with an
- * `example` is a code the API documents (apps/api/src/http/error-catalog.ts builds the OpenAPI
- * examples from it).
+ * The identity context's refusals, each declared once (see
+ * libs/shared-kernel/src/error-definitions.ts): throw sites create their DomainError from these,
+ * and a definition with an `example` is a code the API documents
+ * (apps/api/src/http/error-catalog.ts builds the OpenAPI examples from it).
  */
 export const IdentityErrors = defineErrors({
   NOT_A_SESSION: { kind: 'invalid_request', example: 'Only a session token can end its own session; revoke API keys instead.' },

@@ -1,10 +1,10 @@
 import { defineErrors } from '@app/shared-kernel';
 
 /**
- * The webhooks context's refusals, each declared once (see libs/shared-kernel/src/error-
- * definitions.ts): throw sites create their DomainError from these, and a definition with an
- * `example` is a code the API documents (apps/api/src/http/error-catalog.ts builds the OpenAPI
- * examples from it).
+ * The webhooks context's refusals, each declared once (see
+ * libs/shared-kernel/src/error-definitions.ts): throw sites create their DomainError from these,
+ * and a definition with an `example` is a code the API documents
+ * (apps/api/src/http/error-catalog.ts builds the OpenAPI examples from it).
  */
 export const WebhookErrors = defineErrors({
   WEBHOOK_ENDPOINT_NOT_FOUND: { kind: 'not_found', example: 'No such webhook endpoint.', param: 'id' },
