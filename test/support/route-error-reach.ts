@@ -16,6 +16,7 @@ import * as ts from 'typescript';
  * data, as a cost's unevaluable value or the publish check's findings do), one that rethrows all
  * but the codes its `instanceof DomainError && code…` guards name swallows those (a plan's
  * resolution turns PUBLISH_* into a failed release); any other lets every code of its block out.
+ * A callback a function calls only inside such a `try` (the debit batch's refusalOr) is read so.
  *
  * An event's `read` (the GET query of a resource the transaction has just written) is not followed.
  *
@@ -322,6 +323,36 @@ export function routeErrors(): RouteErrors[] {
    * CatalogEvents.publish in the transaction that has just written the resource it reads, so its
    * not-found refusal cannot be answered; it is not followed.
    */
+  /**
+   * What the callee's `catch`es swallow of a callback passed as its parameter `index`: the callee
+   * calls it only inside `try`s (`refusalOr(() => …)`, whose catch returns the DomainError).
+   */
+  const callbackSwallows = (callee: ts.Declaration | undefined, index: number): 'all' | Swallowed => {
+    if (!callee || !ts.isFunctionLike(callee) || !('body' in callee) || !callee.body) return [];
+    const parameter = callee.parameters[index];
+    if (!parameter || !ts.isIdentifier(parameter.name)) return [];
+    const name = parameter.name.text;
+    const sites: ('all' | Swallowed)[] = [];
+    const find = (node: ts.Node): void => {
+      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === name) {
+        let all = false;
+        const kept: string[] = [];
+        for (let child: ts.Node = node, up = node.parent; up && child !== callee.body; child = up, up = up.parent) {
+          if (ts.isTryStatement(up) && up.tryBlock === child && up.catchClause) {
+            const around = catchSwallows(up.catchClause);
+            if (around === 'all') all = true;
+            else kept.push(...around);
+          }
+        }
+        sites.push(all ? 'all' : kept);
+      }
+      ts.forEachChild(node, find);
+    };
+    find(callee.body);
+    if (sites.length > 0 && sites.every((site) => site === 'all')) return 'all';
+    return sites.length === 1 ? sites[0] : [];
+  };
+
   const readsWhatWasWritten = (node: ts.Node): boolean => {
     if (!ts.isArrowFunction(node) && !ts.isFunctionExpression(node)) return false;
     const property = node.parent;
@@ -437,7 +468,19 @@ export function routeErrors(): RouteErrors[] {
         if (owner && owner !== domainError && descends(owner, domainError)) codeFrom(node.arguments[1], undefined, where(node));
         else follow(checker.getResolvedSignature(node)?.declaration, node);
       } else if (ts.isCallExpression(node)) {
-        follow(checker.getResolvedSignature(node)?.declaration, node);
+        const callee = checker.getResolvedSignature(node)?.declaration;
+        follow(callee, node);
+        // A callback the callee calls inside a swallowing `try` only: its codes stay in as the callee's catch keeps them.
+        visit(node.expression);
+        node.arguments.forEach((argument, index) => {
+          const kept = ts.isArrowFunction(argument) || ts.isFunctionExpression(argument) ? callbackSwallows(callee, index) : [];
+          if (kept === 'all') return;
+          const outer = swallowed;
+          swallowed = [...outer, ...kept];
+          visit(argument);
+          swallowed = outer;
+        });
+        return;
       }
       ts.forEachChild(node, visit);
     };

@@ -26,14 +26,14 @@ const DYNAMIC_CODE_SITES = new Set(['libs/documents/src/infrastructure/rendering
 
 /**
  * Codes a route's code can throw that its OpenAPI responses do not list (route-errors.known-gaps.json;
- * 44 routes and 300 codes when this test was written, 36 routes and 147 codes now). Each is either a
+ * 44 routes and 300 codes when this test was written, 36 routes and 144 codes now). Each is either a
  * documentation gap (add the code to the route's @ApiErrors; a code needs an `example` in its
  * definition to be documented) or an over-approximation of the analysis; close or refine it, then
  * remove it from the file. The test fails on any gap not listed, and on a listed one that is gone.
  * Refined so far: an event's GET read in the transaction that wrote the resource (no not-found), and
  * `catch`es that turn refusals into data (cost values, the publish check, a plan's resolution,
- * pricing's materialize, the auto top-up). What is left are over-approximations the analysis cannot
- * see through:
+ * pricing's materialize, the auto top-up, the debit batch's refusalOr). What is left are
+ * over-approximations the analysis cannot see through:
  * - domain invariants: a draft just opened is there (STAGED_DRAFT_NOT_FOUND, DRAFT_HAS_STAGED_EDITS,
  *   INVALID_BASE_VERSION on a route that opens a draft itself), a due change is scheduled
  *   (INVALID_STATUS_TRANSITION from catch-up's fireDueReleases), a release being canceled is one
@@ -42,9 +42,9 @@ const DYNAMIC_CODE_SITES = new Set(['libs/documents/src/infrastructure/rendering
  * - dispatch on data: ApplyMoneyOperation's adjust branch on credit/debit routes, the sandbox
  *   helpers' self-signed webhook (INVALID_SIGNATURE, UNKNOWN_PROVIDER, UNSUPPORTED_EVENT), Money
  *   comparisons of one wallet's own amounts (CURRENCY_MISMATCH);
- * - refusals returned as data through a callback (the debit batch's refusalOr, toErrorResponse's
- *   per-item bodies), and a controller's GET after its own create (PLAN_NOT_FOUND, PRODUCT_NOT_FOUND,
- *   COST_NOT_FOUND, SUBSCRIPTION_NOT_FOUND).
+ * - refusals returned as data (toErrorResponse's per-item bodies of a debit batch), and a
+ *   controller's GET after its own create (PLAN_NOT_FOUND, PRODUCT_NOT_FOUND, COST_NOT_FOUND,
+ *   SUBSCRIPTION_NOT_FOUND).
  */
 const KNOWN_GAPS: Record<string, string[]> = JSON.parse(readFileSync(join(__dirname, 'route-errors.known-gaps.json'), 'utf8'));
 
