@@ -52,6 +52,25 @@ const hostClockProperties = [
   },
 ];
 
+/**
+ * Errors are declared once (issue 22, item 4): a DomainError is created from its definition,
+ * `<Context>Errors.CODE.create(message, options)` (libs/<context>/src/domain/<context>-errors.ts,
+ * libs/shared-kernel/src/shared-kernel-errors.ts, apps/api/src/http/http-errors.ts), whose code
+ * the error catalog and `@ApiErrors` know; never from a code written at the throw site.
+ */
+const declaredErrors = [
+  {
+    selector: "NewExpression[callee.name='DomainError']",
+    message:
+      "Create the error from its definition: `<Context>Errors.CODE.create(message, options)`; declare a new code in the context's <context>-errors.ts first.",
+  },
+  {
+    selector:
+      ":matches(NewExpression[callee.name=/Error$/], CallExpression[callee.type='Super']) > Literal.arguments[value=/^[A-Z][A-Z0-9_]+$/]",
+    message: 'An error code comes from its definition (`<Context>Errors.CODE.code`), not a literal written here.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'bench/results/**', 'test/support/generated/**'] },
   ...tseslint.configs.recommended,
@@ -60,7 +79,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { ...contextBoundaries, paths: [swaggerProperty] }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', ...hostClock],
+      'no-restricted-syntax': ['error', ...hostClock, ...declaredErrors],
       'no-restricted-properties': ['error', ...hostClockProperties],
     },
   },

@@ -38,3 +38,4 @@ export { AUTO_TOP_UP_JOB } from './application/top-ups/auto-top-up';
 export { SIGNATURE_HEADER } from './infrastructure/sandbox-payment-provider';
 export { BatchRejectedError } from './application/wallets/batch-rejected.error';
 export { billingWalletMigrations } from './infrastructure/migrations';
+export { WalletErrors } from './domain/wallet-errors';

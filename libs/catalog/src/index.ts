@@ -105,3 +105,4 @@ export {
 export { MIGRATION_MODES, PRORATION_STRATEGIES, OUTCOME_STATUSES, SKIP_REASONS } from './domain/plan-migration';
 export { PLAN_TRACK_MODES, VERSION_CHANGE_STRATEGIES } from './domain/subscription';
 export { catalogMigrations } from './infrastructure/migrations';
+export { CatalogErrors } from './domain/catalog-errors';

@@ -25,3 +25,4 @@ export { SYSTEM_TEMPLATE_IDS, SYSTEM_TEMPLATES } from './domain/system-templates
 export { templateResponse } from './application/templates/template-response';
 export { matchesEtag } from './application/previews/render-revision';
 export { documentsMigrations } from './infrastructure/migrations';
+export { DocumentErrors } from './domain/document-errors';

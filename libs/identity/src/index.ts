@@ -64,3 +64,4 @@ export {
 } from './domain/customer-verification';
 export type { VerificationStatus, VerificationType } from './domain/customer-verification';
 export { identityMigrations } from './infrastructure/migrations';
+export { IdentityErrors } from './domain/identity-errors';

@@ -1,4 +1,4 @@
-import { invalidParameter } from './domain-error';
+import { invalidParameter } from './shared-kernel-errors';
 
 /** An ISO 4217 alphabetic code that is in CURRENCY_SCALES, e.g. 'USD'. */
 export type CurrencyCode = string;

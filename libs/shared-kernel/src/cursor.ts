@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 import { DomainError } from './domain-error';
+import { SharedErrors } from './shared-kernel-errors';
 
 /** What a cursor was issued for; filters are compared canonically (key order is irrelevant). */
 export interface CursorBinding {
@@ -71,10 +72,7 @@ export class CursorCodec {
 }
 
 function invalidCursor(): DomainError {
-  return new DomainError(
-    'invalid_request',
-    'INVALID_CURSOR',
-    'The cursor is invalid or was issued for another list, filter set or order.',
-    { param: 'cursor' },
-  );
+  return SharedErrors.INVALID_CURSOR.create('The cursor is invalid or was issued for another list, filter set or order.', {
+    param: 'cursor',
+  });
 }

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { invalidParameter } from './domain-error';
+import { invalidParameter } from './shared-kernel-errors';
 
 /** The API's only decimal grammar: ASCII digits, optional leading '-', optional fraction. */
 export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;

@@ -53,11 +53,3 @@ export class DomainError extends Error {
     this.errors = options.errors;
   }
 }
-
-/** A 400 about one field of the request, e.g. an amount that is not a decimal string. */
-export function invalidParameter(param: string, code: string, message: string): DomainError {
-  return new DomainError('invalid_request', 'VALIDATION_ERROR', message, {
-    param,
-    errors: [{ param, code, message }],
-  });
-}

@@ -7,6 +7,8 @@ export * from './currency';
 export * from './cursor';
 export * from './decimal';
 export * from './domain-error';
+export * from './error-definitions';
+export * from './shared-kernel-errors';
 export * from './ids';
 export * from './keyset-page';
 export * from './money';

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { type CurrencyCode, currencyScale } from './currency';
 import { parseDecimal } from './decimal';
-import { DomainError } from './domain-error';
+import { SharedErrors } from './shared-kernel-errors';
 
 /** Amounts from clients beyond a trillion-scale are refused as absurd. */
 const MAX_INTEGER_DIGITS = 15;
@@ -151,12 +151,9 @@ export class Money {
 
   private assertSameCurrency(other: Money): void {
     if (other.currency !== this.currency) {
-      throw new DomainError(
-        'invalid_request',
-        'CURRENCY_MISMATCH',
-        `Amounts in ${this.currency} and ${other.currency} cannot be combined.`,
-        { details: { currencies: [this.currency, other.currency] } },
-      );
+      throw SharedErrors.CURRENCY_MISMATCH.create(`Amounts in ${this.currency} and ${other.currency} cannot be combined.`, {
+        details: { currencies: [this.currency, other.currency] },
+      });
     }
   }
 }

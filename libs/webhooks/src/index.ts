@@ -23,3 +23,4 @@ export { WebhookDispatcher, MAX_IN_FLIGHT_PER_ENDPOINT, SWEEP_JOB } from './appl
 export { RETRY_DELAYS_MS, MAX_ATTEMPTS, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS } from './domain/retry-schedule';
 export { SECRET_OVERLAP_MS } from './domain/webhook-endpoint';
 export { webhooksMigrations } from './infrastructure/migrations';
+export { WebhookErrors } from './domain/webhook-errors';

@@ -8598,7 +8598,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires api_keys:write), SCOPE_NOT_GRANTABLE. */
+            /** @description IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires api_keys:write), KEY_TYPE_NOT_GRANTABLE, SCOPE_NOT_GRANTABLE. */
             403: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -21949,7 +21949,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description WORKSPACE_NOT_FOUND, CUSTOMER_NOT_FOUND. */
+            /** @description WORKSPACE_NOT_FOUND, CUSTOMER_NOT_FOUND, PAYMENT_METHOD_NOT_FOUND. */
             404: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

@@ -1,8 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BatchDebitOutcome, BatchRejectedError, DebitBatchCommand, transactionResponse } from '@app/billing-wallet';
-import { DomainError } from '@app/shared-kernel';
+import { BatchDebitOutcome, BatchRejectedError, DebitBatchCommand, transactionResponse, WalletErrors } from '@app/billing-wallet';
 import type { Actor } from '@app/shared-kernel';
 import type { FastifyRequest } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
@@ -47,7 +46,7 @@ export class WalletDebitsController {
       outcomes = await this.commands.execute(new DebitBatchCommand(actor, items, body.atomic === true));
     } catch (error) {
       if (!(error instanceof BatchRejectedError)) throw error;
-      throw new DomainError(error.kind, 'BATCH_REJECTED', error.message, {
+      throw WalletErrors.BATCH_REJECTED.create(error.message, {
         param: error.param,
         details: { items: error.refusals.map((refusal) => outcomeResponse(refusal, requestId)) },
       });

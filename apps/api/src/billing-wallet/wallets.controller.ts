@@ -95,7 +95,13 @@ export class WalletsController {
   @RequireScope('wallets:write')
   @ApiOperation({ summary: 'Create a secondary wallet (one per customer and currency).' })
   @ApiCreatedResponse({ type: WalletDto })
-  @ApiErrors('CUSTOMER_NOT_FOUND', 'ALREADY_EXISTS', 'CREDIT_LIMIT_BELOW_BALANCE', 'AUTO_TOPUP_INCOMPLETE')
+  @ApiErrors(
+    'CUSTOMER_NOT_FOUND',
+    'ALREADY_EXISTS',
+    'CREDIT_LIMIT_BELOW_BALANCE',
+    'AUTO_TOPUP_INCOMPLETE',
+    'PAYMENT_METHOD_NOT_FOUND',
+  )
   async create(@CurrentActor() actor: Actor, @Body() body: CreateWalletDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const wallet = await this.commands.execute(
       new CreateWalletCommand(actor, { customerId: body.customer_id, currency: body.currency, settings: settingsOf(body) }),

@@ -19,7 +19,6 @@ import {
   UpdatePlanCommand,
   UpdatePlanProductCommand,
 } from '@app/catalog';
-import { DomainError } from '@app/shared-kernel';
 import type { Actor } from '@app/shared-kernel';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../http/auth/current-actor.decorator';
@@ -42,6 +41,7 @@ import {
 import { VersionNumberPipe } from './version-number.pipe';
 import type { VersionNumber } from './version-number.pipe';
 import { OperationId } from '../http/operation-id';
+import { HttpErrors } from '../http/http-errors';
 
 /** Publish controls belong to POST /v1/changes, never to a plan update. */
 const PUBLISH_CONTROLS = ['effective_at', 'save_as_draft', 'publish_now', 'product_version_pins'] as const;
@@ -128,9 +128,7 @@ export class PlansController {
   async update(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdatePlanDto) {
     const control = PUBLISH_CONTROLS.find((field) => body[field] !== undefined);
     if (control) {
-      throw new DomainError(
-        'invalid_request',
-        'FIELD_NOT_ALLOWED',
+      throw HttpErrors.FIELD_NOT_ALLOWED.create(
         `${control} is not a plan field: publish and schedule through POST /v1/changes.`,
         {
           param: control,

@@ -6,7 +6,9 @@ import {
   isDatabaseUnavailable,
   isTransientWriteFailure,
   StaleWriteError,
+  SharedErrors,
 } from '@app/shared-kernel';
+import { HttpErrors } from './http-errors';
 
 export interface ErrorBody {
   error: {
@@ -75,13 +77,13 @@ function frameworkError(error: unknown): DomainError | undefined {
   const statusCode = (error as { statusCode?: unknown }).statusCode;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new DomainError('payload_too_large', 'PAYLOAD_TOO_LARGE', 'The request body exceeds the 1 MB limit.');
+      return HttpErrors.PAYLOAD_TOO_LARGE.create('The request body exceeds the 1 MB limit.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return unsupportedMediaType();
     case 'FST_ERR_BAD_URL':
-      return new DomainError('invalid_request', 'MALFORMED_REQUEST', 'The request path is not valid percent-encoded UTF-8.');
+      return HttpErrors.MALFORMED_REQUEST.create('The request path is not valid percent-encoded UTF-8.');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new DomainError('invalid_request', 'MALFORMED_REQUEST', 'A path segment is longer than any id (100 characters).');
+      return HttpErrors.MALFORMED_REQUEST.create('A path segment is longer than any id (100 characters).');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return malformed();
@@ -89,31 +91,35 @@ function frameworkError(error: unknown): DomainError | undefined {
   if (error instanceof SyntaxError && statusCode === 400) return malformed();
   if (error instanceof HttpException) return fromHttpException(error);
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
-    return new DomainError('invalid_request', 'MALFORMED_REQUEST', 'The request could not be read.');
+    return HttpErrors.MALFORMED_REQUEST.create('The request could not be read.');
   }
   return undefined;
 }
 
 export function unsupportedMediaType(): DomainError {
-  return new DomainError('unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
+  return HttpErrors.UNSUPPORTED_MEDIA_TYPE.create('Send the request body as application/json.');
 }
 
 function malformed(): DomainError {
-  return new DomainError('invalid_request', 'MALFORMED_REQUEST', 'The request body is not valid JSON.');
+  return HttpErrors.MALFORMED_REQUEST.create('The request body is not valid JSON.');
 }
 
 function fromHttpException(error: HttpException): DomainError {
   switch (error.getStatus()) {
     case 404:
-      return new DomainError('not_found', 'ROUTE_NOT_FOUND', error.message.replace(/^Cannot /, 'No route for '));
+      return HttpErrors.ROUTE_NOT_FOUND.create(error.message.replace(/^Cannot /, 'No route for '));
     case 405:
-      return new DomainError('method_not_allowed', 'METHOD_NOT_ALLOWED', 'This method is not allowed on this route.');
+      return HttpErrors.METHOD_NOT_ALLOWED.create('This method is not allowed on this route.');
     case 413:
-      return new DomainError('payload_too_large', 'PAYLOAD_TOO_LARGE', 'The request body exceeds the 1 MB limit.');
+      return HttpErrors.PAYLOAD_TOO_LARGE.create('The request body exceeds the 1 MB limit.');
     case 415:
       return unsupportedMediaType();
     default:
-      return new DomainError(error.getStatus() >= 500 ? 'internal' : 'invalid_request', 'MALFORMED_REQUEST', error.message);
+      // The one code answered with two kinds: a framework's 5xx is internal, anything else the request's fault.
+      return error.getStatus() >= 500
+        ? // eslint-disable-next-line no-restricted-syntax
+          new DomainError('internal', HttpErrors.MALFORMED_REQUEST.code, error.message)
+        : HttpErrors.MALFORMED_REQUEST.create(error.message);
   }
 }
 
@@ -127,13 +133,13 @@ export function toErrorResponse(error: unknown, requestId: string): ErrorRespons
     domainError ??
     (error instanceof StaleWriteError
       ? // A keyed POST runs again first (IdempotencyInterceptor); this is what is left after that, or a PATCH.
-        new DomainError('conflict', 'CONFLICT', 'The resource changed while this request ran: send it again.')
+        SharedErrors.CONFLICT.create('The resource changed while this request ran: send it again.')
       : isDatabaseUnavailable(error) || isTransientWriteFailure(error)
         ? // Down, or (after a keyed POST's retries) still deadlocking or waiting on locks: busy, not broken.
-          new DomainError('unavailable', 'DATABASE_UNAVAILABLE', 'The database is unavailable: retry shortly.', {
+          HttpErrors.DATABASE_UNAVAILABLE.create('The database is unavailable: retry shortly.', {
             details: { retry_after_seconds: 1 },
           })
-        : new DomainError('internal', 'INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.'));
+        : SharedErrors.INTERNAL_ERROR.create('An unexpected error occurred. It has been logged.'));
   const { status, type } = KIND_TO_HTTP[known.kind];
   return {
     status,

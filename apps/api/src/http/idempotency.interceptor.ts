@@ -18,6 +18,7 @@ import { AuthenticatedRequest } from './auth/auth.guard';
 import { toErrorResponse } from './error-response';
 import { keyedRequest } from './keyed-request';
 import { RequestValidationError } from './validation';
+import { HttpErrors } from './http-errors';
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 const PURE = 'billing:pure-response';
@@ -90,19 +91,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const header = request.headers['idempotency-key'];
     if (header === undefined && rule === 'optional') return next.handle();
     if (typeof header !== 'string' || header.length === 0) {
-      throw new DomainError('invalid_request', 'IDEMPOTENCY_KEY_REQUIRED', 'Send an Idempotency-Key header with every POST.', {
+      throw HttpErrors.IDEMPOTENCY_KEY_REQUIRED.create('Send an Idempotency-Key header with every POST.', {
         param: 'Idempotency-Key',
       });
     }
     if (!KEY_PATTERN.test(header)) {
-      throw new DomainError(
-        'invalid_request',
-        'IDEMPOTENCY_KEY_INVALID',
-        'Idempotency-Key must be 1 to 255 printable ASCII characters.',
-        {
-          param: 'Idempotency-Key',
-        },
-      );
+      throw HttpErrors.IDEMPOTENCY_KEY_INVALID.create('Idempotency-Key must be 1 to 255 printable ASCII characters.', {
+        param: 'Idempotency-Key',
+      });
     }
     // Events written by this request name its key (`request.idempotency_key`).
     if (this.cls.isActive()) this.cls.set(IDEMPOTENCY_KEY_KEY, header);
@@ -228,18 +224,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async checkedClaim({ scope, request }: KeyedCall): Promise<Exclude<Claim, { outcome: 'in_use' }>> {
     const claim = await this.store.claim(scope);
     if (claim.outcome === 'in_use') {
-      throw new DomainError(
-        'idempotency_conflict',
-        'IDEMPOTENCY_KEY_IN_USE',
-        'A request with this Idempotency-Key is still being processed.',
-        { param: 'Idempotency-Key' },
-      );
+      throw HttpErrors.IDEMPOTENCY_KEY_IN_USE.create('A request with this Idempotency-Key is still being processed.', {
+        param: 'Idempotency-Key',
+      });
     }
     if (claim.outcome === 'new') return claim;
     if (claim.fingerprint !== request.fingerprint) {
-      throw new DomainError(
-        'idempotency_mismatch',
-        'IDEMPOTENCY_KEY_REUSED',
+      throw HttpErrors.IDEMPOTENCY_KEY_REUSED.create(
         'This Idempotency-Key was used for a different request (another route, path, body or query).',
         { param: 'Idempotency-Key' },
       );
@@ -290,9 +281,7 @@ function storableRefusal(error: unknown, requestId: string): StoredResponse | un
 }
 
 function responseNotKept(limitBytes: number): DomainError {
-  return new DomainError(
-    'idempotency_completed',
-    'IDEMPOTENCY_KEY_ALREADY_PROCESSED',
+  return HttpErrors.IDEMPOTENCY_KEY_ALREADY_PROCESSED.create(
     'This Idempotency-Key was already used for a completed request whose response was too large to keep for replays.',
     { param: 'Idempotency-Key', details: { response_kept: false, response_limit_bytes: limitBytes } },
   );
@@ -300,13 +289,8 @@ function responseNotKept(limitBytes: number): DomainError {
 
 function alreadyProcessed(field: string, body: string): DomainError {
   const value = (JSON.parse(body) as Record<string, unknown>)[field] ?? null;
-  return new DomainError(
-    'idempotency_completed',
-    'IDEMPOTENCY_KEY_ALREADY_PROCESSED',
-    'This Idempotency-Key was already used for a completed request.',
-    {
-      param: 'Idempotency-Key',
-      details: { [field]: value },
-    },
-  );
+  return HttpErrors.IDEMPOTENCY_KEY_ALREADY_PROCESSED.create('This Idempotency-Key was already used for a completed request.', {
+    param: 'Idempotency-Key',
+    details: { [field]: value },
+  });
 }

@@ -3,6 +3,7 @@ import { DomainError } from '@app/shared-kernel';
 import { FastifyInstance } from 'fastify';
 import { unsupportedMediaType } from './error-response';
 import { nulInBody } from './nul-characters';
+import { HttpErrors } from './http-errors';
 
 /**
  * How deeply arrays and objects may nest in a request body. No route takes more than three
@@ -81,9 +82,7 @@ export function syntaxErrorOf(text: string): DomainError | undefined {
   } catch (error) {
     const position = Number(/at position (\d+)/.exec((error as Error).message)?.[1] ?? text.length);
     const before = text.slice(0, position).split('\n');
-    return new DomainError(
-      'invalid_request',
-      'MALFORMED_REQUEST',
+    return HttpErrors.MALFORMED_REQUEST.create(
       `The request body is not valid JSON: syntax error at position ${position} (line ${before.length}, column ${before[before.length - 1].length + 1}).`,
     );
   }
@@ -98,17 +97,13 @@ function charsetOf(contentType: string | undefined): string | undefined {
 }
 
 function notUtf8(charset: string): DomainError {
-  return new DomainError(
-    'unsupported_media_type',
-    'UNSUPPORTED_MEDIA_TYPE',
+  return HttpErrors.UNSUPPORTED_MEDIA_TYPE.create(
     `Send the request body as application/json in UTF-8, not ${charset.slice(0, 40)}.`,
   );
 }
 
 function tooDeep(): DomainError {
-  return new DomainError(
-    'invalid_request',
-    'MALFORMED_REQUEST',
+  return HttpErrors.MALFORMED_REQUEST.create(
     `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
   );
 }

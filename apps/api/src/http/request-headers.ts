@@ -4,6 +4,7 @@ import { Socket } from 'node:net';
 import { DomainError } from '@app/shared-kernel';
 import { FastifyRequest } from 'fastify';
 import { toErrorResponse } from './error-response';
+import { HttpErrors } from './http-errors';
 
 /**
  * Header fields the API reads as one value. RFC 9110 §5.3 forbids repeating a field that is not
@@ -28,7 +29,7 @@ const SHOWN_NAMES: Record<string, string> = {
  */
 export async function refuseAmbiguousHeaders(request: FastifyRequest): Promise<void> {
   if (request.raw.httpVersion === '1.1' && request.raw.headers.host === undefined) {
-    throw new DomainError('invalid_request', 'MALFORMED_REQUEST', 'An HTTP/1.1 request must send a Host header.', {
+    throw HttpErrors.MALFORMED_REQUEST.create('An HTTP/1.1 request must send a Host header.', {
       param: 'Host',
     });
   }
@@ -38,7 +39,7 @@ export async function refuseAmbiguousHeaders(request: FastifyRequest): Promise<v
     const name = raw[index].toLowerCase();
     if (!SINGLE_VALUED.has(name)) continue;
     if (seen.has(name)) {
-      throw new DomainError('invalid_request', 'DUPLICATE_HEADER', `Send the ${SHOWN_NAMES[name]} header once.`, {
+      throw HttpErrors.DUPLICATE_HEADER.create(`Send the ${SHOWN_NAMES[name]} header once.`, {
         param: SHOWN_NAMES[name],
       });
     }
@@ -82,10 +83,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
 
 function clientError(error: Error & { code?: string }): DomainError {
   if (error.code === 'HPE_HEADER_OVERFLOW')
-    return new DomainError('headers_too_large', 'HEADERS_TOO_LARGE', 'The request headers exceed the 16 KB limit.');
-  return new DomainError(
-    'invalid_request',
-    'MALFORMED_REQUEST',
+    return HttpErrors.HEADERS_TOO_LARGE.create('The request headers exceed the 16 KB limit.');
+  return HttpErrors.MALFORMED_REQUEST.create(
     'The request could not be read: its request line, a header or its framing is malformed.',
   );
 }

@@ -1,4 +1,4 @@
-import { clientAddressKey, DomainError } from '@app/shared-kernel';
+import { clientAddressKey, SharedErrors } from '@app/shared-kernel';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isOperational } from './operational-paths';
 import { rateLimitHeaders, RateLimiter } from './rate-limiter';
@@ -38,7 +38,7 @@ export class RequestRateLimit {
     if (!this.limiter.enabled || this.counted.has(request) || isOperational(request.url)) return;
     const state = this.tally(request, reply, caller);
     if (!state.allowed) {
-      throw new DomainError('rate_limited', 'RATE_LIMITED', `Rate limit of ${this.limiter.limit} requests per minute exceeded.`, {
+      throw SharedErrors.RATE_LIMITED.create(`Rate limit of ${this.limiter.limit} requests per minute exceeded.`, {
         details: { retry_after_seconds: state.resetSeconds },
       });
     }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@app/shared-kernel';
 import type { FastifyInstance } from 'fastify';
+import { HttpErrors } from './http-errors';
 
 /** What a refused client is told to wait before retrying (elsewhere, or here once restarted). */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
@@ -44,7 +45,7 @@ export class ShutdownGate {
 }
 
 export function shuttingDown(): DomainError {
-  return new DomainError('unavailable', 'SHUTTING_DOWN', 'This server is shutting down: retry on a new connection.', {
+  return HttpErrors.SHUTTING_DOWN.create('This server is shutting down: retry on a new connection.', {
     details: { retry_after_seconds: SHUTDOWN_RETRY_AFTER_SECONDS },
   });
 }

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { DomainError, FieldError } from '@app/shared-kernel';
+import { DomainError, FieldError, SharedErrors } from '@app/shared-kernel';
 import { getMetadataStorage } from 'class-validator';
 import { closestName } from './closest-name';
 import { parsesOwnQuery } from './own-query';
@@ -67,10 +67,15 @@ export class RequestValidationError extends DomainError {}
 
 export function validationFailed(errors: FieldError[]): DomainError {
   const first = errors[0];
-  return new RequestValidationError('invalid_request', 'VALIDATION_ERROR', first ? first.message : 'The request is invalid.', {
-    param: first?.param,
-    errors,
-  });
+  return new RequestValidationError(
+    SharedErrors.VALIDATION_ERROR.kind,
+    SharedErrors.VALIDATION_ERROR.code,
+    first ? first.message : 'The request is invalid.',
+    {
+      param: first?.param,
+      errors,
+    },
+  );
 }
 
 /** The app's pipe: DTOs are validated, except a query its route parses itself (see ParsesOwnQuery). */

@@ -133,7 +133,7 @@ export class ApiKeysController {
   @RequireScope('api_keys:write')
   @ApiOperation({ summary: 'Revoke at once: the next request with this key gets 401 API_KEY_REVOKED.' })
   @ApiOkResponse({ type: ApiKeyDto })
-  @ApiErrors('API_KEY_NOT_FOUND', 'SCOPE_NOT_GRANTABLE', 'CONFLICT')
+  @ApiErrors('API_KEY_NOT_FOUND', 'KEY_TYPE_NOT_GRANTABLE', 'SCOPE_NOT_GRANTABLE', 'CONFLICT')
   async revoke(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<ApiKeyDto> {
     return toApiKeyDto(await this.commands.execute(new RevokeApiKeyCommand(actor, id)));
   }

@@ -1,12 +1,11 @@
 import { DomainError } from '@app/shared-kernel';
 import { PaymentProvider } from '../domain/payment-provider';
+import { WalletErrors } from '../domain/wallet-errors';
 
 export type WorkspaceMode = 'live' | 'sandbox';
 
 export function paymentProviderNotConfigured(): DomainError {
-  return new DomainError(
-    'unavailable',
-    'PAYMENT_PROVIDER_NOT_CONFIGURED',
+  return WalletErrors.PAYMENT_PROVIDER_NOT_CONFIGURED.create(
     'No payment provider is configured for live workspaces; live payments are refused until one is bound.',
   );
 }

@@ -1,4 +1,4 @@
-import { Actor, DomainError, isUuid, sameTenant } from '@app/shared-kernel';
+import { Actor, isUuid, sameTenant, SharedErrors } from '@app/shared-kernel';
 import { walletNotFound } from './wallet-keys';
 
 /** A DataSource or a transaction's EntityManager. */
@@ -23,6 +23,6 @@ export async function assertWalletVisible(db: Queryable, actor: Actor, walletId:
 
 export async function assertCustomerVisible(db: Queryable, actor: Actor, customerId: string, param: string): Promise<void> {
   if (!(await existsInWorkspace(db, 'customers', actor, customerId))) {
-    throw new DomainError('not_found', 'CUSTOMER_NOT_FOUND', 'No such customer.', { param });
+    throw SharedErrors.CUSTOMER_NOT_FOUND.create('No such customer.', { param });
   }
 }

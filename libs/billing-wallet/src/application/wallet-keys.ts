@@ -1,8 +1,9 @@
 import { Actor, DomainError } from '@app/shared-kernel';
 import { WalletKey } from '../domain/wallet.repository';
+import { WalletErrors } from '../domain/wallet-errors';
 
 export function walletNotFound(): DomainError {
-  return new DomainError('not_found', 'WALLET_NOT_FOUND', 'No such wallet.', { param: 'id' });
+  return WalletErrors.WALLET_NOT_FOUND.create('No such wallet.', { param: 'id' });
 }
 
 export function keyOf(actor: Actor, walletId: string): WalletKey {

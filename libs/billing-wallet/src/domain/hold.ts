@@ -1,5 +1,6 @@
 import Big from 'big.js';
-import { DomainError, Money, newId } from '@app/shared-kernel';
+import { Money, newId } from '@app/shared-kernel';
+import { WalletErrors } from './wallet-errors';
 
 export type HoldStatus = 'pending' | 'captured' | 'released';
 export type ReleaseReason = 'manual' | 'expired' | 'capture_remainder';
@@ -78,20 +79,15 @@ export class Hold {
   assertCapturable(amount: Money, now: Date): void {
     this.assertPending('captured');
     if (this.isExpired(now)) {
-      throw new DomainError('conflict', 'HOLD_NOT_PENDING', 'This hold expired and can no longer be captured.', {
+      throw WalletErrors.HOLD_NOT_PENDING.create('This hold expired and can no longer be captured.', {
         details: { status: 'expired', expires_at: this.state.expiresAt!.toISOString() },
       });
     }
     if (amount.gt(this.state.amount)) {
-      throw new DomainError(
-        'rule_violation',
-        'CAPTURE_EXCEEDS_HOLD',
-        `At most ${this.state.amount.toString()} can be captured.`,
-        {
-          param: 'amount',
-          details: { held: this.state.amount.toString() },
-        },
-      );
+      throw WalletErrors.CAPTURE_EXCEEDS_HOLD.create(`At most ${this.state.amount.toString()} can be captured.`, {
+        param: 'amount',
+        details: { held: this.state.amount.toString() },
+      });
     }
   }
 
@@ -119,7 +115,7 @@ export class Hold {
 
   private assertPending(target: HoldStatus): void {
     if (this.state.status !== 'pending') {
-      throw new DomainError('conflict', 'HOLD_NOT_PENDING', `This hold is already ${this.state.status}.`, {
+      throw WalletErrors.HOLD_NOT_PENDING.create(`This hold is already ${this.state.status}.`, {
         details: { status: this.state.status, requested: target },
       });
     }

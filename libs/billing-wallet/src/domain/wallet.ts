@@ -1,6 +1,6 @@
-import { DomainError, invalidParameter, Money, newId } from '@app/shared-kernel';
+import { invalidParameter, Money, newId } from '@app/shared-kernel';
 import { Hold, HoldTerms } from './hold';
-import { currencyMismatch, insufficientFunds, limitExceeded, referenceAlreadyUsed } from './wallet-errors';
+import { currencyMismatch, insufficientFunds, limitExceeded, referenceAlreadyUsed, WalletErrors } from './wallet-errors';
 
 export const SOURCES = ['PAYMENT', 'REFUND', 'PROMOTION', 'INVOICE', 'CHARGE', 'FEE', 'MANUAL', 'TRANSFER'] as const;
 export type Source = (typeof SOURCES)[number];
@@ -530,20 +530,13 @@ export class Wallet {
     if (autoTopup.amount && !this.nonNegative(autoTopup.amount, 'auto_topup_amount').isPositive())
       throw invalidParameter('auto_topup_amount', 'OUT_OF_RANGE', 'auto_topup_amount must be greater than zero.');
     if (this.availableBalance.lt(limits.creditLimit.negate())) {
-      throw new DomainError(
-        'rule_violation',
-        'CREDIT_LIMIT_BELOW_BALANCE',
-        'credit_limit cannot be lower than what the wallet already owes.',
-        {
-          param: 'credit_limit',
-          details: { credit_limit: limits.creditLimit.toString(), available_balance: this.availableBalance.toString() },
-        },
-      );
+      throw WalletErrors.CREDIT_LIMIT_BELOW_BALANCE.create('credit_limit cannot be lower than what the wallet already owes.', {
+        param: 'credit_limit',
+        details: { credit_limit: limits.creditLimit.toString(), available_balance: this.availableBalance.toString() },
+      });
     }
     if (autoTopup.enabled && (!autoTopup.amount || !autoTopup.amount.isPositive() || !limits.lowBalanceThreshold)) {
-      throw new DomainError(
-        'rule_violation',
-        'AUTO_TOPUP_INCOMPLETE',
+      throw WalletErrors.AUTO_TOPUP_INCOMPLETE.create(
         'Auto top-up needs a positive auto_topup_amount and a low_balance_threshold.',
         {
           param: 'auto_topup_enabled',

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   Clock,
-  DomainError,
   derivedWebhookSecret,
   invalidParameter,
   Money,
   PlatformOptions,
   WEBHOOK_SIGNATURE_HEADER,
   WebhookSignature,
+  SharedErrors,
 } from '@app/shared-kernel';
 import { SandboxWebhooks } from '../application/top-ups/sandbox-webhooks';
 import { AttachedPaymentMethod, ChargeOutcome, PaymentEvent, PaymentProvider } from '../domain/payment-provider';
@@ -119,7 +119,7 @@ export class SandboxPaymentProvider extends PaymentProvider implements SandboxWe
       (payload.type !== 'top_up.succeeded' && payload.type !== 'top_up.failed') ||
       !payload.data
     ) {
-      throw new DomainError('invalid_request', 'UNSUPPORTED_EVENT', 'This event is not understood.');
+      throw SharedErrors.UNSUPPORTED_EVENT.create('This event is not understood.');
     }
     return {
       id: payload.id,

@@ -10,6 +10,7 @@ import { ModedTenant, modedTenantOf } from './job-tenants';
 import { PlanResolver } from './plan-resolution';
 import { CascadeRunOfTask, CascadeTaskKey, CascadeTaskStore } from './cascade-task.store';
 import { CascadeRuns } from './cascade-runs/cascade-runs';
+import { CatalogErrors } from '../domain/catalog-errors';
 
 export const PLAN_CASCADE_TASK_JOB = 'catalog.plan-cascade-task';
 
@@ -155,9 +156,7 @@ export class PlanCascades implements OnModuleInit {
         );
       }
       const refusal =
-        error instanceof DomainError
-          ? error
-          : new DomainError('unavailable', 'CASCADE_RETRIES_EXHAUSTED', (error as Error).message);
+        error instanceof DomainError ? error : CatalogErrors.CASCADE_RETRIES_EXHAUSTED.create((error as Error).message);
       await this.recordError(job, refusal);
     }
   }

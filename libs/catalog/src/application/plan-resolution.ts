@@ -2,7 +2,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { DomainError, preparedQuery } from '@app/shared-kernel';
-import { catalogConflict, catalogRuleViolation } from '../domain/catalog-errors';
+import { CatalogErrors } from '../domain/catalog-errors';
 import { termsViolations } from '../domain/membership-terms';
 import { Plan, PlanContent, PlanResolution, ResolvedMembership } from '../domain/plan';
 import { TenantKey } from '../domain/repositories';
@@ -26,7 +26,7 @@ export class PlanResolver {
   async assertPins(tenant: TenantKey, content: PlanContent, pins: Pin[]): Promise<void> {
     for (const pin of pins) {
       if (!content.memberships.some((membership) => membership.productId === pin.productId)) {
-        throw catalogRuleViolation('INVALID_PIN', 'A pin names a product that is not on the staged draft.', {
+        throw CatalogErrors.INVALID_PIN.create('A pin names a product that is not on the staged draft.', {
           param: 'pins',
           details: { product_id: pin.productId },
         });
@@ -40,7 +40,7 @@ export class PlanResolver {
     );
     for (const pin of pins) {
       if (!live.some((version) => version.id === pin.productVersionId && version.product_id === pin.productId)) {
-        throw catalogRuleViolation('INVALID_PIN', 'A pin names a product version that never went live.', {
+        throw CatalogErrors.INVALID_PIN.create('A pin names a product version that never went live.', {
           param: 'pins',
           details: { product_id: pin.productId, product_version_id: pin.productVersionId },
         });
@@ -84,7 +84,7 @@ export class PlanResolver {
         (trackMode === 'pinned' ? tracking?.pinnedProductVersionId : undefined) ??
         headAt.get(membership.productId);
       if (!productVersionId) {
-        throw catalogConflict('PUBLISH_DEPENDENCY_UNPUBLISHED', 'A product on the plan has never gone live.', {
+        throw CatalogErrors.PUBLISH_DEPENDENCY_UNPUBLISHED.create('A product on the plan has never gone live.', {
           details: { product_id: membership.productId },
         });
       }
@@ -93,7 +93,7 @@ export class PlanResolver {
     for (const membership of content.memberships) {
       const [violation] = termsViolations(membership.terms, false);
       if (violation) {
-        throw catalogConflict('PUBLISH_INVALID_ALLOWANCE', `The terms of a membership break a rule: ${violation.message}`, {
+        throw CatalogErrors.PUBLISH_INVALID_ALLOWANCE.create(`The terms of a membership break a rule: ${violation.message}`, {
           details: { product_id: membership.productId, rule: violation.param, code: violation.code },
         });
       }
@@ -108,8 +108,7 @@ export class PlanResolver {
       [tenant.organizationId, tenant.workspaceId, plan.id, content.priceCadenceUnit],
     );
     if (mismatch) {
-      throw catalogConflict(
-        'PUBLISH_CADENCE_MISMATCH',
+      throw CatalogErrors.PUBLISH_CADENCE_MISMATCH.create(
         `An active subscription that tracks the latest version bills ${mismatch.billing_cadence}ly, not ${content.priceCadenceUnit}ly.`,
         {
           details: {

@@ -2,7 +2,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { DomainError, preparedQuery } from '@app/shared-kernel';
-import { catalogConflict } from '../domain/catalog-errors';
+import { CatalogErrors } from '../domain/catalog-errors';
 import {
   checkKeyExpression,
   evaluateExpression,
@@ -207,7 +207,7 @@ export class Pricing {
 
 export function publishFormulaInvalid(cause: DomainError, retiredKeys?: string[]): DomainError {
   const details = cause.details ?? {};
-  return catalogConflict('PUBLISH_FORMULA_INVALID', `The price formula cannot be resolved: ${cause.message}`, {
+  return CatalogErrors.PUBLISH_FORMULA_INVALID.create(`The price formula cannot be resolved: ${cause.message}`, {
     details: {
       reason: cause.code.replace(/^FORMULA_/, '').toLowerCase(),
       ...(details.keys ? { keys: details.keys } : {}),

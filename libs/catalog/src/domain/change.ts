@@ -1,5 +1,5 @@
-import { newId } from '@app/shared-kernel';
-import { catalogConflict } from './catalog-errors';
+import { newId, SharedErrors } from '@app/shared-kernel';
+
 import { CreatedBy } from './version-line';
 
 export type ChangeStatus = 'pending' | 'applied' | 'canceled' | 'failed';
@@ -83,7 +83,7 @@ export class Change {
 
   private transition(to: ChangeStatus): void {
     if (this.state.status !== 'pending') {
-      throw catalogConflict('INVALID_STATUS_TRANSITION', `A change that is ${this.state.status} cannot become ${to}.`, {
+      throw SharedErrors.INVALID_STATUS_TRANSITION.create(`A change that is ${this.state.status} cannot become ${to}.`, {
         details: { from: this.state.status, to, allowed: [] },
       });
     }

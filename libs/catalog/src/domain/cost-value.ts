@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { DomainError, parseDecimal } from '@app/shared-kernel';
+import { parseDecimal, SharedErrors } from '@app/shared-kernel';
 
 /** A cost's value: a static amount or a formula over other cost keys. */
 export type CostValue =
@@ -37,15 +37,10 @@ export interface CostRevision {
 
 export function assertCostKey(key: unknown): string {
   if (typeof key !== 'string' || !COST_KEY_PATTERN.test(key)) {
-    throw new DomainError(
-      'invalid_request',
-      'VALIDATION_ERROR',
-      'key must be 1–64 characters of A–Z, a–z, 0–9, ".", "_" or "-".',
-      {
-        param: 'key',
-        errors: [{ param: 'key', code: 'INVALID_FORMAT', message: 'Must match ^[A-Za-z0-9._-]{1,64}$.' }],
-      },
-    );
+    throw SharedErrors.VALIDATION_ERROR.create('key must be 1–64 characters of A–Z, a–z, 0–9, ".", "_" or "-".', {
+      param: 'key',
+      errors: [{ param: 'key', code: 'INVALID_FORMAT', message: 'Must match ^[A-Za-z0-9._-]{1,64}$.' }],
+    });
   }
   return key;
 }

@@ -1,5 +1,6 @@
 import Big from 'big.js';
-import { DomainError, FieldError, parseDecimal } from '@app/shared-kernel';
+import { DomainError, FieldError, parseDecimal, SharedErrors } from '@app/shared-kernel';
+import { CatalogErrors } from './catalog-errors';
 
 export const REFRESH_UNITS = ['day', 'week', 'month', 'year', 'billing_cycle', 'never'] as const;
 export type RefreshUnit = (typeof REFRESH_UNITS)[number];
@@ -192,7 +193,7 @@ export function termsViolations(terms: MembershipTerms, onAdd: boolean): FieldEr
 }
 
 function validationError(errors: FieldError[]): DomainError {
-  return new DomainError('invalid_request', 'VALIDATION_ERROR', errors[0].message, { param: errors[0].param, errors });
+  return SharedErrors.VALIDATION_ERROR.create(errors[0].message, { param: errors[0].param, errors });
 }
 
 /** The terms of a new membership: omitted fields take their defaults; anything inconsistent is 400. */
@@ -266,7 +267,7 @@ export function termsForUpdate(
   const merged: MembershipTerms = { ...band, ...allowance };
   const violations = termsViolations(merged, false);
   if (violations.length) {
-    throw new DomainError('rule_violation', 'INVALID_MEMBERSHIP', violations[0].message, {
+    throw CatalogErrors.INVALID_MEMBERSHIP.create(violations[0].message, {
       param: violations[0].param,
       errors: violations,
       details: { rule: violations[0].code },

@@ -1,5 +1,5 @@
 import { newId } from '@app/shared-kernel';
-import { catalogConflict } from './catalog-errors';
+import { CatalogErrors } from './catalog-errors';
 import { applyDisplay, CostDisplay, CostDisplayChanges, CostRevision, CostValue } from './cost-value';
 
 export interface OrgCostState {
@@ -92,8 +92,7 @@ export class OrgCost {
   restoreAsKeyHead(isKeyHead: boolean, now: Date, createdBy: RevisionAuthor): CostRevision | null {
     if (this.state.state === 'active') return null;
     if (!isKeyHead) {
-      throw catalogConflict(
-        'COST_KEY_NOT_IN_HEAD',
+      throw CatalogErrors.COST_KEY_NOT_IN_HEAD.create(
         `Another ORG cost has taken the key "${this.state.key}" since this one was retired.`,
         {
           details: { key: this.state.key },
@@ -106,7 +105,7 @@ export class OrgCost {
 
   private assertActive(): void {
     if (this.state.state !== 'active') {
-      throw catalogConflict('COST_NOT_ACTIVE', 'This cost is retired; restore it before changing it.');
+      throw CatalogErrors.COST_NOT_ACTIVE.create('This cost is retired; restore it before changing it.');
     }
   }
 

@@ -1,4 +1,5 @@
-import { DomainError } from '@app/shared-kernel';
+import { DomainError, SharedErrors } from '@app/shared-kernel';
+import { CatalogErrors } from './catalog-errors';
 
 /**
  * The query grammar of the plan list (catalog model §6), as a pure parser: the raw query string
@@ -72,11 +73,11 @@ export interface PlanListRequest {
 export const DEFAULT_PLAN_SORT: PlanSort = { key: 'created_at', direction: 'desc' };
 
 export function invalidFilter(param: string, message: string): DomainError {
-  return new DomainError('invalid_request', 'INVALID_FILTER', message, { param });
+  return CatalogErrors.INVALID_FILTER.create(message, { param });
 }
 
 function invalidSort(message: string): DomainError {
-  return new DomainError('invalid_request', 'INVALID_SORT', message, { param: 'sort' });
+  return SharedErrors.INVALID_SORT.create(message, { param: 'sort' });
 }
 
 /** The raw query: fastify gives a string per parameter and an array for a repeated one. */
@@ -104,14 +105,9 @@ export function parsePlanListQuery(query: RawQuery): PlanListRequest {
         continue;
       case 'cursor':
         if (typeof raw !== 'string') {
-          throw new DomainError(
-            'invalid_request',
-            'INVALID_CURSOR',
-            'Send one cursor: the pagination.cursor of the previous page.',
-            {
-              param: 'cursor',
-            },
-          );
+          throw SharedErrors.INVALID_CURSOR.create('Send one cursor: the pagination.cursor of the previous page.', {
+            param: 'cursor',
+          });
         }
         cursor = raw;
         continue;
@@ -339,7 +335,7 @@ function parseCounts(raw: unknown): PlanCountable[] {
     values.length === 0 ? String(raw) : values.find((value) => !(PLAN_COUNTABLE as readonly string[]).includes(value));
   if (unknown !== undefined) {
     const message = `counts takes a comma list of countable fields: ${PLAN_COUNTABLE.join(', ')}.`;
-    throw new DomainError('invalid_request', 'VALIDATION_ERROR', message, {
+    throw SharedErrors.VALIDATION_ERROR.create(message, {
       param: 'counts',
       errors: [{ param: 'counts', code: 'INVALID_VALUE', message }],
     });

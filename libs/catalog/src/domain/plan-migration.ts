@@ -1,5 +1,5 @@
-import { invalidParameter, newId } from '@app/shared-kernel';
-import { catalogConflict } from './catalog-errors';
+import { invalidParameter, newId, SharedErrors } from '@app/shared-kernel';
+
 import { CreatedBy } from './version-line';
 
 export const MIGRATION_MODES = ['PREVIEW', 'IMMEDIATE', 'SCHEDULED'] as const;
@@ -150,8 +150,7 @@ export class PlanMigration {
   }
 
   private refusal(to: MigrationStatus) {
-    return catalogConflict(
-      'INVALID_STATUS_TRANSITION',
+    return SharedErrors.INVALID_STATUS_TRANSITION.create(
       `A migration that is ${this.state.status} cannot become ${to}; only a scheduled one that has not started can.`,
       {
         details: { from: this.state.status, to, allowed: this.state.status === 'scheduled' ? ['running', 'canceled'] : [] },

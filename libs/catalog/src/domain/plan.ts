@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, DomainError, newId } from '@app/shared-kernel';
-import { catalogConflict } from './catalog-errors';
+import { canonicalJson, DomainError, newId, SharedErrors } from '@app/shared-kernel';
+import { CatalogErrors } from './catalog-errors';
 import { MembershipTerms, TrackMode } from './membership-terms';
 import { PlanDetails } from './plan-details';
 import { ContentRules, ReleaseFlow, wentLive } from './release-flow';
@@ -190,7 +190,7 @@ export class Plan {
   expectVersion(expected: number | undefined): void {
     if (expected === undefined) return;
     if (expected !== this.version) {
-      throw new DomainError('conflict', 'CONFLICT', `The plan is at version ${this.version}, not ${expected}.`, {
+      throw SharedErrors.CONFLICT.create(`The plan is at version ${this.version}, not ${expected}.`, {
         param: 'expected_version',
         details: { current_version: this.version },
       });
@@ -234,7 +234,7 @@ export class Plan {
   /** Staged in the draft; the tracking row (track mode, pin) is live at once. */
   addMembership(input: { productId: string; terms: MembershipTerms; tracking: Tracking; now: Date; createdBy: CreatedBy }): void {
     if (this.workingContent.memberships.some((membership) => membership.productId === input.productId)) {
-      throw catalogConflict('ALREADY_EXISTS', 'This product is already on the plan.', { param: 'product_id' });
+      throw SharedErrors.ALREADY_EXISTS.create('This product is already on the plan.', { param: 'product_id' });
     }
     this.stage(input.now, input.createdBy, (content) => ({
       ...content,
@@ -440,8 +440,7 @@ export class Plan {
 
   private requireMembership(productId: string): PlanMembership {
     const membership = this.membership(productId);
-    if (!membership)
-      throw new DomainError('not_found', 'PRODUCT_NOT_ON_PLAN', 'This product is not on the plan.', { param: 'product_id' });
+    if (!membership) throw CatalogErrors.PRODUCT_NOT_ON_PLAN.create('This product is not on the plan.', { param: 'product_id' });
     return membership;
   }
 

@@ -1,5 +1,5 @@
-import { newId } from '@app/shared-kernel';
-import { catalogConflict, catalogNotFound } from './catalog-errors';
+import { newId, SharedErrors } from '@app/shared-kernel';
+import { catalogNotFound, CatalogErrors } from './catalog-errors';
 import { applyDisplay, CostDisplay, CostDisplayChanges, CostRevision, CostValue } from './cost-value';
 import { CreatedBy } from './version-line';
 
@@ -60,7 +60,7 @@ export class ProductCosts {
     revision: CostRevision;
   } {
     if (this.all.some((cost) => cost.key === input.key && cost.state !== 'removed')) {
-      throw catalogConflict('ALREADY_EXISTS', `This product already has a cost with the key "${input.key}".`, { param: 'key' });
+      throw SharedErrors.ALREADY_EXISTS.create(`This product already has a cost with the key "${input.key}".`, { param: 'key' });
     }
     const cost: ProductCost = {
       id: newId(),
@@ -96,7 +96,7 @@ export class ProductCosts {
   editDisplay(costId: string, changes: CostDisplayChanges, now: Date): void {
     const cost = this.require(costId);
     if (cost.state === 'removed')
-      throw catalogConflict('COST_NOT_ACTIVE', 'This cost has left billing; it can no longer be edited.');
+      throw CatalogErrors.COST_NOT_ACTIVE.create('This cost has left billing; it can no longer be edited.');
     this.put({ ...cost, display: applyDisplay(cost.display, changes), updatedAt: now });
   }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, DomainError, newId } from '@app/shared-kernel';
-import { catalogConflict } from './catalog-errors';
+import { canonicalJson, DomainError, newId, SharedErrors } from '@app/shared-kernel';
+import { CatalogErrors } from './catalog-errors';
 import { CostDisplay, CostDisplayChanges, CostValue, sameValue } from './cost-value';
 import { ProductCost, ProductCosts } from './product-costs';
 import { ContentRules, ReleaseFlow, wentLive } from './release-flow';
@@ -226,7 +226,7 @@ export class Product {
   stageCostValue(costId: string, value: CostValue, effectiveAt: Date, now: Date, createdBy: CreatedBy): void {
     const cost = this.costs.require(costId);
     if (cost.state !== 'active') {
-      throw catalogConflict('COST_NOT_ACTIVE', 'Only an active cost takes a new value; restore it first.');
+      throw CatalogErrors.COST_NOT_ACTIVE.create('Only an active cost takes a new value; restore it first.');
     }
     this.assertNotArchived();
     this.ensureDraft(now, createdBy);
@@ -276,14 +276,14 @@ export class Product {
     const head = this.line.head;
     const headEntry = head && this.flow.contentOf(head.id)?.entries.find((entry) => entry.costId === costId);
     if (!headEntry) {
-      throw catalogConflict('COST_KEY_NOT_IN_HEAD', `The live version does not carry the key "${cost.key}" for this cost.`, {
+      throw CatalogErrors.COST_KEY_NOT_IN_HEAD.create(`The live version does not carry the key "${cost.key}" for this cost.`, {
         details: { key: cost.key },
       });
     }
     this.assertNotArchived();
     this.ensureDraft(now, createdBy);
     if (this.draftContent!.entries.some((entry) => entry.key === cost.key)) {
-      throw catalogConflict('ALREADY_EXISTS', `The working draft already has a cost with the key "${cost.key}".`, {
+      throw SharedErrors.ALREADY_EXISTS.create(`The working draft already has a cost with the key "${cost.key}".`, {
         param: 'key',
       });
     }

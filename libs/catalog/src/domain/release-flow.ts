@@ -1,5 +1,5 @@
 import { DomainError, newId } from '@app/shared-kernel';
-import { catalogConflict } from './catalog-errors';
+import { CatalogErrors } from './catalog-errors';
 import { CreatedBy, DraftFollowUp, ReleaseNotes, VersionLine, VersionRecord } from './version-line';
 
 /** How an aggregate's version content is started, hashed and copied into a new version. */
@@ -64,7 +64,7 @@ export class ReleaseFlow<C> {
   }
 
   assertNotArchived(archived: boolean): void {
-    if (archived) throw catalogConflict('ENTITY_ARCHIVED', `The ${this.entity} is archived; its content can no longer change.`);
+    if (archived) throw CatalogErrors.ENTITY_ARCHIVED.create(`The ${this.entity} is archived; its content can no longer change.`);
   }
 
   openDraft(input: { baseVersionId?: string; now: Date; createdBy: CreatedBy }): VersionRecord {
@@ -124,7 +124,9 @@ export class ReleaseFlow<C> {
     versionId: string,
     input: { archived: boolean; refusal?: DomainError; now: Date },
   ): { published: VersionRecord; error?: undefined } | { published?: undefined; error: DomainError } {
-    const error = input.archived ? catalogConflict('PUBLISH_ENTITY_ARCHIVED', `The ${this.entity} is archived.`) : input.refusal;
+    const error = input.archived
+      ? CatalogErrors.PUBLISH_ENTITY_ARCHIVED.create(`The ${this.entity} is archived.`)
+      : input.refusal;
     if (error) {
       const { draftFollowUp } = this.line.errorRelease(
         versionId,

@@ -1,5 +1,5 @@
-import { IntegrationEvent, newId } from '@app/shared-kernel';
-import { catalogConflict } from './catalog-errors';
+import { IntegrationEvent, newId, SharedErrors } from '@app/shared-kernel';
+
 import { PriceCadenceUnit } from './plan';
 
 export type PlanTrackMode = 'pinned' | 'latest';
@@ -114,7 +114,7 @@ export class Subscription {
   /** Terminal: a canceled subscription is never moved again (pending outcomes end NOT_ACTIVE). */
   cancel(now: Date): void {
     if (this.state.status !== 'active') {
-      throw catalogConflict('INVALID_STATUS_TRANSITION', `A subscription that is ${this.state.status} cannot become canceled.`, {
+      throw SharedErrors.INVALID_STATUS_TRANSITION.create(`A subscription that is ${this.state.status} cannot become canceled.`, {
         details: { from: this.state.status, to: 'canceled', allowed: [] },
       });
     }

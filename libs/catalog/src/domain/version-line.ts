@@ -1,5 +1,5 @@
-import { DomainError } from '@app/shared-kernel';
-import { catalogConflict, catalogNotFound } from './catalog-errors';
+import { DomainError, SharedErrors } from '@app/shared-kernel';
+import { catalogNotFound, CatalogErrors } from './catalog-errors';
 
 export type VersionStatus = 'draft' | 'scheduled' | 'published' | 'archived';
 export type ArchivedReason = 'canceled' | 'discarded' | 'errored' | 'superseded';
@@ -188,8 +188,7 @@ export class VersionLine {
     if (existing) {
       if (existing.baseVersionId === (base?.id ?? null)) return { draft: existing, copyFrom: null, copied: false };
       if (this.draftHoldsEdits()) {
-        throw catalogConflict(
-          'DRAFT_HAS_STAGED_EDITS',
+        throw CatalogErrors.DRAFT_HAS_STAGED_EDITS.create(
           'The working draft holds staged edits; discard them before re-basing it.',
           {
             param: 'base_version_id',
@@ -233,23 +232,24 @@ export class VersionLine {
       const staged = this.rows.get(request.stagedVersionId);
       if (!staged) throw catalogNotFound('staged_version_id', 'version');
       if (staged.status !== 'draft') {
-        throw catalogConflict('PUBLISH_NOT_WORKING_DRAFT', `Version ${staged.version} is not the working draft.`, {
+        throw CatalogErrors.PUBLISH_NOT_WORKING_DRAFT.create(`Version ${staged.version} is not the working draft.`, {
           param: 'staged_version_id',
           details: { status: staged.status },
         });
       }
     }
-    if (request.archived) throw catalogConflict('PUBLISH_ENTITY_ARCHIVED', 'The entity is archived; nothing of it can go live.');
+    if (request.archived)
+      throw CatalogErrors.PUBLISH_ENTITY_ARCHIVED.create('The entity is archived; nothing of it can go live.');
     const head = this.head;
     if (!draft || (head && draft.contentHash === head.contentHash)) {
-      throw catalogConflict('PUBLISH_NOTHING_STAGED', 'The working draft holds nothing that differs from the live version.');
+      throw CatalogErrors.PUBLISH_NOTHING_STAGED.create('The working draft holds nothing that differs from the live version.');
     }
     if (request.scheduledFor) {
       if (request.scheduledFor.getTime() <= request.now.getTime()) {
-        throw catalogConflict('PUBLISH_SCHEDULE_IN_PAST', 'scheduled_for must be in the future.', { param: 'scheduled_for' });
+        throw CatalogErrors.PUBLISH_SCHEDULE_IN_PAST.create('scheduled_for must be in the future.', { param: 'scheduled_for' });
       }
       if (this.queue.some((row) => row.scheduledFor!.getTime() === request.scheduledFor!.getTime())) {
-        throw catalogConflict('PUBLISH_SCHEDULE_TAKEN', 'Another release of this entity is scheduled at that instant.', {
+        throw CatalogErrors.PUBLISH_SCHEDULE_TAKEN.create('Another release of this entity is scheduled at that instant.', {
           param: 'scheduled_for',
         });
       }
@@ -257,8 +257,7 @@ export class VersionLine {
     const goLiveAt = request.scheduledFor ?? request.now;
     const base = draft.baseVersionId ? this.rows.get(draft.baseVersionId) : undefined;
     if (base?.status === 'scheduled' && goLiveAt.getTime() <= base.scheduledFor!.getTime()) {
-      throw catalogConflict(
-        'PUBLISH_BEFORE_BASE_RELEASE',
+      throw CatalogErrors.PUBLISH_BEFORE_BASE_RELEASE.create(
         `The draft is based on the release of ${base.scheduledFor!.toISOString()}; it cannot go live before it.`,
         {
           param: request.scheduledFor ? 'scheduled_for' : undefined,
@@ -267,15 +266,13 @@ export class VersionLine {
       );
     }
     if (request.notBefore && goLiveAt.getTime() < request.notBefore.getTime()) {
-      throw catalogConflict(
-        'PUBLISH_BEFORE_COST_EFFECTIVE',
+      throw CatalogErrors.PUBLISH_BEFORE_COST_EFFECTIVE.create(
         `A staged cost value takes effect at ${request.notBefore.toISOString()}; the draft cannot go live earlier.`,
         { param: request.scheduledFor ? 'scheduled_for' : undefined, details: { not_before: request.notBefore } },
       );
     }
     if (this.isStale(draft)) {
-      throw catalogConflict(
-        'PUBLISH_STALE_BASE',
+      throw CatalogErrors.PUBLISH_STALE_BASE.create(
         'The draft was based on a version that is no longer live, and the live content has changed since; re-base or discard it.',
         { details: { base_version_id: draft.baseVersionId, head_version_id: head?.id ?? null } },
       );
@@ -477,7 +474,7 @@ export class VersionLine {
     if (baseVersionId === undefined) return this.head;
     const base = this.rows.get(baseVersionId);
     if (!base || (base.status !== 'published' && base.status !== 'scheduled')) {
-      throw catalogConflict('INVALID_BASE_VERSION', 'A draft can be based on the live version or a scheduled release only.', {
+      throw CatalogErrors.INVALID_BASE_VERSION.create('A draft can be based on the live version or a scheduled release only.', {
         param: 'base_version_id',
       });
     }
@@ -491,13 +488,13 @@ export class VersionLine {
 
   private requireDraft(): VersionRecord {
     const draft = this.draft;
-    if (!draft) throw new DomainError('not_found', 'STAGED_DRAFT_NOT_FOUND', 'There is no staged draft.');
+    if (!draft) throw CatalogErrors.STAGED_DRAFT_NOT_FOUND.create('There is no staged draft.');
     return draft;
   }
 
   private invalidTransition(row: VersionRecord | undefined, to: string): DomainError {
     if (!row) return catalogNotFound('version', 'version');
-    return catalogConflict('INVALID_STATUS_TRANSITION', `A ${row.status} version cannot become ${to}.`, {
+    return SharedErrors.INVALID_STATUS_TRANSITION.create(`A ${row.status} version cannot become ${to}.`, {
       details: { from: row.status, to, allowed: row.status === 'scheduled' ? ['published', 'archived'] : [] },
     });
   }

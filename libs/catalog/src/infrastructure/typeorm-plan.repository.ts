@@ -1,7 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { DomainError, isUuid, preparedQuery, SqlWrite } from '@app/shared-kernel';
+import { isUuid, preparedQuery, SqlWrite, SharedErrors } from '@app/shared-kernel';
 import { MembershipTerms, RefreshUnit } from '../domain/membership-terms';
 import { Plan, PlanContent, PriceCadenceUnit, ResolvedMembership, Tracking } from '../domain/plan';
 import { planDetailColumns, PlanDetailFields, planDetailsOf, planDetailValues } from '../domain/plan-details';
@@ -265,7 +265,7 @@ export class TypeOrmPlanRepository extends PlanRepository {
     const [planWrite, ...rest] = steps;
     // The version-checked write: a stale expected_version matches no row.
     if ((await this.query(planWrite.text, [...planWrite.values])).length === 0) {
-      throw new DomainError('conflict', 'CONFLICT', 'The plan changed since it was read.', {
+      throw SharedErrors.CONFLICT.create('The plan changed since it was read.', {
         param: 'expected_version',
         details: { current_version: plan.version },
       });

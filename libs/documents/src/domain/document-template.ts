@@ -1,7 +1,8 @@
-import { DomainError, FieldError, newId } from '@app/shared-kernel';
+import { DomainError, FieldError, newId, SharedErrors } from '@app/shared-kernel';
 import { checkVariables, emailKind, anchorKeys } from './email-kinds';
 import { isReadableLogo, MAX_LOGO_PIXELS, MAX_LOGO_SIDE } from './logo';
 import { CURRENT_SCHEMA_VERSION, invalidDocument, TemplateDocument, validateTemplateDocument } from './template-document';
+import { DocumentErrors } from './document-errors';
 
 export const DOCUMENT_TYPES = ['invoice', 'credit_note', 'quote', 'email'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -54,9 +55,7 @@ export interface TemplateRevision {
 }
 
 export function systemTemplateReadOnly(id: string): DomainError {
-  return new DomainError(
-    'conflict',
-    'SYSTEM_TEMPLATE_READ_ONLY',
+  return DocumentErrors.SYSTEM_TEMPLATE_READ_ONLY.create(
     'System templates cannot be changed or deleted; copy one to make your own.',
     {
       details: { template_id: id },
@@ -65,7 +64,7 @@ export function systemTemplateReadOnly(id: string): DomainError {
 }
 
 export function templateNotFound(): DomainError {
-  return new DomainError('not_found', 'DOCUMENT_TEMPLATE_NOT_FOUND', 'No such document template.');
+  return DocumentErrors.DOCUMENT_TEMPLATE_NOT_FOUND.create('No such document template.');
 }
 
 /**
@@ -187,13 +186,13 @@ export class DocumentTemplate {
   assertCanBeDefaultFor(type: PrintedDocumentType): void {
     const s = this.state;
     if (!s.documentTypes.includes(type)) {
-      throw new DomainError('conflict', 'DEFAULT_NOT_ALLOWED', `This template does not lay out ${type} documents.`, {
+      throw DocumentErrors.DEFAULT_NOT_ALLOWED.create(`This template does not lay out ${type} documents.`, {
         param: 'document_type',
         details: { reason: 'document_type_not_in_template', document_type: type, document_types: s.documentTypes },
       });
     }
     if (s.status === 'archived') {
-      throw new DomainError('conflict', 'DEFAULT_NOT_ALLOWED', 'An archived template cannot be a default; reactivate it first.', {
+      throw DocumentErrors.DEFAULT_NOT_ALLOWED.create('An archived template cannot be a default; reactivate it first.', {
         details: { reason: 'archived', document_type: type },
       });
     }
@@ -208,9 +207,7 @@ export class DocumentTemplate {
     const allowed = TRANSITIONS[kind][status] ?? [];
     if (requested === status) return status;
     if (typeof requested !== 'string' || !allowed.includes(requested as TemplateStatus)) {
-      throw new DomainError(
-        'conflict',
-        'INVALID_STATUS_TRANSITION',
+      throw SharedErrors.INVALID_STATUS_TRANSITION.create(
         `A ${kind} template cannot go from ${status} to ${String(requested)}; allowed: ${allowed.join(', ') || 'none'}.`,
         { param: 'status', details: { from: status, to: requested, allowed } },
       );
@@ -220,7 +217,7 @@ export class DocumentTemplate {
 }
 
 export function fieldRefusal(param: string, code: string, message: string): DomainError {
-  return new DomainError('invalid_request', 'VALIDATION_ERROR', message, { param, errors: [{ param, code, message }] });
+  return SharedErrors.VALIDATION_ERROR.create(message, { param, errors: [{ param, code, message }] });
 }
 
 export function parseDocumentTypes(value: unknown): DocumentType[] {

@@ -1,5 +1,5 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import { DomainError, FieldError } from '@app/shared-kernel';
+import { DomainError, FieldError, SharedErrors } from '@app/shared-kernel';
 
 /**
  * The template document (`template_json`): ordered blocks plus theme, branding and footer; an
@@ -258,7 +258,7 @@ export function validateTemplateDocument(value: unknown, field = 'template_json'
 }
 
 export function invalidDocument(errors: FieldError[]): DomainError {
-  return new DomainError('invalid_request', 'VALIDATION_ERROR', `${errors[0].param}: ${errors[0].message}`, {
+  return SharedErrors.VALIDATION_ERROR.create(`${errors[0].param}: ${errors[0].message}`, {
     param: errors[0].param,
     errors,
   });

@@ -1,7 +1,8 @@
-import { DomainError, invalidParameter, newId } from '@app/shared-kernel';
+import { invalidParameter, newId } from '@app/shared-kernel';
 import { IpAllowlist } from './ip-allowlist';
 import { isScope, Scope } from './scopes';
 import { displayPrefix, generateToken, hashToken } from './secret-token';
+import { IdentityErrors } from './identity-errors';
 
 export type KeyType = 'sk_live' | 'sk_test';
 export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
@@ -163,15 +164,10 @@ export class ApiKey {
   private static assertGrantable(scopes: readonly Scope[], minter: Minter): void {
     const missing = scopes.filter((scope) => !minter.scopes.has(scope));
     if (missing.length > 0) {
-      throw new DomainError(
-        'forbidden',
-        'SCOPE_NOT_GRANTABLE',
-        `You cannot grant scopes you do not hold: ${missing.join(', ')}.`,
-        {
-          param: 'scopes',
-          details: { not_grantable: missing },
-        },
-      );
+      throw IdentityErrors.SCOPE_NOT_GRANTABLE.create(`You cannot grant scopes you do not hold: ${missing.join(', ')}.`, {
+        param: 'scopes',
+        details: { not_grantable: missing },
+      });
     }
   }
 
@@ -186,9 +182,7 @@ export class ApiKey {
     const requested = IpAllowlist.parse(value);
     if (requested.isWithin(minter.allowedIps)) return requested;
     const outside = requested.unrestricted ? [] : requested.entriesOutside(minter.allowedIps);
-    throw new DomainError(
-      'forbidden',
-      'IP_RANGE_NOT_GRANTABLE',
+    throw IdentityErrors.IP_RANGE_NOT_GRANTABLE.create(
       `A key cannot be usable from addresses its minter may not use: keep allowed_ips within ${minter.allowedIps.entries.join(', ')}.`,
       { param: 'allowed_ips', details: { not_grantable: outside, minter_allowed_ips: [...minter.allowedIps.entries] } },
     );
@@ -198,9 +192,7 @@ export class ApiKey {
   private static grantableExpiry(value: Date | null | undefined, minter: Minter): Date | null {
     if (value === undefined || value === null) return minter.expiresAt;
     if (!minter.expiresAt || value.getTime() <= minter.expiresAt.getTime()) return value;
-    throw new DomainError(
-      'forbidden',
-      'EXPIRY_NOT_GRANTABLE',
+    throw IdentityErrors.EXPIRY_NOT_GRANTABLE.create(
       `A key cannot outlive its minter, which expires at ${minter.expiresAt.toISOString()}.`,
       { param: 'expires_at', details: { minter_expires_at: minter.expiresAt.toISOString() } },
     );
@@ -208,7 +200,7 @@ export class ApiKey {
 
   private static assertKeyTypeGrantable(keyType: KeyType, minter: Minter, param: string): void {
     if (minter.keyTypes.has(keyType)) return;
-    throw new DomainError('forbidden', 'KEY_TYPE_NOT_GRANTABLE', `A sandbox principal cannot obtain ${keyType} keys.`, {
+    throw IdentityErrors.KEY_TYPE_NOT_GRANTABLE.create(`A sandbox principal cannot obtain ${keyType} keys.`, {
       param,
       details: { key_type: keyType },
     });
@@ -237,7 +229,7 @@ export class ApiKey {
     this.assertManageableBy(minter);
     const status = this.status(now);
     if (status !== 'active') {
-      throw new DomainError('conflict', 'API_KEY_NOT_ACTIVE', `This API key is ${status} and cannot be rotated.`, {
+      throw IdentityErrors.API_KEY_NOT_ACTIVE.create(`This API key is ${status} and cannot be rotated.`, {
         details: { status },
       });
     }
@@ -292,7 +284,7 @@ export class ApiKey {
     this.assertManageableBy(minter);
     const status = this.status(now);
     if (status !== 'active') {
-      throw new DomainError('conflict', 'API_KEY_NOT_ACTIVE', `This API key is ${status} and cannot be updated.`, {
+      throw IdentityErrors.API_KEY_NOT_ACTIVE.create(`This API key is ${status} and cannot be updated.`, {
         details: { status },
       });
     }

@@ -1,4 +1,4 @@
-import { DomainError, IntegrationEvent, newId } from '@app/shared-kernel';
+import { IntegrationEvent, newId, SharedErrors } from '@app/shared-kernel';
 
 export const VERIFICATION_STATUSES = ['pending', 'verified', 'expired', 'failed', 'manual', 'maintenance'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
@@ -147,7 +147,7 @@ export class CustomerVerification {
     const from = this.state.status;
     if (to === from) return null;
     if (!ADMIN_TRANSITIONS[from].includes(to)) {
-      throw new DomainError('conflict', 'INVALID_STATUS_TRANSITION', `A ${from} verification cannot be set to ${to}.`, {
+      throw SharedErrors.INVALID_STATUS_TRANSITION.create(`A ${from} verification cannot be set to ${to}.`, {
         param: 'status',
         details: { from, to, allowed: [...ADMIN_TRANSITIONS[from]] },
       });

@@ -1,4 +1,5 @@
 import { DomainError, invalidParameter, newId } from '@app/shared-kernel';
+import { IdentityErrors } from './identity-errors';
 
 export type WorkspaceMode = 'live' | 'sandbox';
 export const WORKSPACE_MODES: readonly WorkspaceMode[] = ['live', 'sandbox'];
@@ -136,5 +137,5 @@ function validCheckpoints(value: unknown): ApprovalCheckpoint[] {
 }
 
 export function workspaceNotFound(): DomainError {
-  return new DomainError('not_found', 'WORKSPACE_NOT_FOUND', 'No such workspace.', { param: 'X-Workspace-Id' });
+  return IdentityErrors.WORKSPACE_NOT_FOUND.create('No such workspace.', { param: 'X-Workspace-Id' });
 }

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Clock, derivedWebhookSecret, DomainError, parseRfc3339, PlatformOptions, WebhookSignature } from '@app/shared-kernel';
+import {
+  Clock,
+  derivedWebhookSecret,
+  DomainError,
+  parseRfc3339,
+  PlatformOptions,
+  WebhookSignature,
+  SharedErrors,
+} from '@app/shared-kernel';
 import { ProviderReport, VerificationStatus, VerificationType } from '../domain/customer-verification';
 import { SandboxChecks } from '../application/verifications/sandbox-checks';
 import { VerificationDelivery, VerificationProvider } from '../domain/verification-provider';
@@ -23,7 +31,7 @@ export function sandboxStatusOf(status: VerificationStatus): SandboxStatus {
 }
 
 function unsupported(message: string): DomainError {
-  return new DomainError('invalid_request', 'UNSUPPORTED_EVENT', message);
+  return SharedErrors.UNSUPPORTED_EVENT.create(message);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { DomainError, isUuid } from '@app/shared-kernel';
+import { isUuid, SharedErrors } from '@app/shared-kernel';
 import { ApiKey, KeyType } from '../domain/api-key';
 import { IpAllowlist } from '../domain/ip-allowlist';
 import { ApiKeyRepository } from '../domain/repositories';
@@ -116,7 +116,7 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
       [...toParameters(key), key.storedVersion],
     );
     if (saved !== 1) {
-      throw new DomainError('conflict', 'CONFLICT', 'The API key was changed meanwhile; read it again and retry.', {
+      throw SharedErrors.CONFLICT.create('The API key was changed meanwhile; read it again and retry.', {
         details: { id: key.id },
       });
     }

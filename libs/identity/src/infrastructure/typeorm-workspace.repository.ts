@@ -1,7 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { DomainError, isUuid } from '@app/shared-kernel';
+import { isUuid, SharedErrors } from '@app/shared-kernel';
 import { OrganizationRecord, OrganizationRepository, WorkspaceRepository } from '../domain/repositories';
 import { defaultSettings, Workspace, WorkspaceMode, WorkspaceSettings } from '../domain/workspace';
 
@@ -80,7 +80,7 @@ export class TypeOrmWorkspaceRepository extends WorkspaceRepository {
       [s.organizationId, s.id, s.name, JSON.stringify(s.settings), s.version, s.updatedAt, workspace.storedVersion],
     );
     if (saved !== 1) {
-      throw new DomainError('conflict', 'CONFLICT', 'The workspace was changed meanwhile; read it again and retry.', {
+      throw SharedErrors.CONFLICT.create('The workspace was changed meanwhile; read it again and retry.', {
         details: { id: s.id },
       });
     }

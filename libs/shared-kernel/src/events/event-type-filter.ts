@@ -1,4 +1,4 @@
-import { invalidParameter } from '../domain-error';
+import { invalidParameter } from '../shared-kernel-errors';
 import { EVENT_TYPES, EventType, isEventType } from './event-types';
 
 /**

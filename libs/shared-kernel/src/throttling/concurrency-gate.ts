@@ -1,4 +1,4 @@
-import { DomainError } from '../domain-error';
+import { SharedErrors } from '../shared-kernel-errors';
 
 /**
  * Runs at most `concurrency` tasks at once and lets at most `queue` more wait; past that it
@@ -18,7 +18,7 @@ export class ConcurrencyGate {
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.running >= this.concurrency) {
       if (this.waiting.length >= this.queue) {
-        throw new DomainError('rate_limited', 'RATE_LIMITED', this.refusal, { details: { retry_after_seconds: 1 } });
+        throw SharedErrors.RATE_LIMITED.create(this.refusal, { details: { retry_after_seconds: 1 } });
       }
       // A finishing task hands its slot over directly: `running` is not decremented for it.
       await new Promise<void>((resolve) => this.waiting.push(resolve));

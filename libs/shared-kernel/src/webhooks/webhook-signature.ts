@@ -1,6 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { Clock } from '../clock';
 import { DomainError } from '../domain-error';
+import { SharedErrors } from '../shared-kernel-errors';
 
 /** The header every provider webhook of this API carries its signature in. */
 export const WEBHOOK_SIGNATURE_HEADER = 'billing-signature';
@@ -18,7 +19,7 @@ export function derivedWebhookSecret(appSecret: string, purpose: string): Buffer
 }
 
 export function invalidSignature(): DomainError {
-  return new DomainError('unauthenticated', 'INVALID_SIGNATURE', 'The webhook signature is missing, wrong or too old.');
+  return SharedErrors.INVALID_SIGNATURE.create('The webhook signature is missing, wrong or too old.');
 }
 
 /**

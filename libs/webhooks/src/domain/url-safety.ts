@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
-import { DomainError } from '@app/shared-kernel';
+import { DomainError, SharedErrors } from '@app/shared-kernel';
+import { WebhookErrors } from './webhook-errors';
 
 /**
  * Where webhooks may go (api-contract.md §4, URLs). In production: https only, and only public
@@ -15,27 +16,22 @@ export interface UrlPolicy {
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
 export function urlNotAllowed(message: string): DomainError {
-  return new DomainError('invalid_request', 'WEBHOOK_URL_NOT_ALLOWED', message, { param: 'url' });
+  return WebhookErrors.WEBHOOK_URL_NOT_ALLOWED.create(message, { param: 'url' });
 }
 
 /** The URL checked on its own (no resolution): scheme, no credentials, a host, length. */
 export function parseWebhookUrl(value: unknown, policy: UrlPolicy): URL {
   if (typeof value !== 'string' || value.length === 0 || value.length > WEBHOOK_URL_MAX_LENGTH) {
-    throw new DomainError(
-      'invalid_request',
-      'VALIDATION_ERROR',
-      `url must be a URL of 1 to ${WEBHOOK_URL_MAX_LENGTH} characters.`,
-      {
-        param: 'url',
-        errors: [{ param: 'url', code: 'INVALID_FORMAT', message: 'url must be an absolute http(s) URL.' }],
-      },
-    );
+    throw SharedErrors.VALIDATION_ERROR.create(`url must be a URL of 1 to ${WEBHOOK_URL_MAX_LENGTH} characters.`, {
+      param: 'url',
+      errors: [{ param: 'url', code: 'INVALID_FORMAT', message: 'url must be an absolute http(s) URL.' }],
+    });
   }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new DomainError('invalid_request', 'VALIDATION_ERROR', 'url must be an absolute http(s) URL.', {
+    throw SharedErrors.VALIDATION_ERROR.create('url must be an absolute http(s) URL.', {
       param: 'url',
       errors: [{ param: 'url', code: 'INVALID_FORMAT', message: 'url must be an absolute http(s) URL.' }],
     });

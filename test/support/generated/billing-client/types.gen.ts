@@ -2957,7 +2957,7 @@ export type RevokeApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires api_keys:write), SCOPE_NOT_GRANTABLE.
+     * IP_NOT_ALLOWED, WORKSPACE_FORBIDDEN, WORKSPACE_MODE_MISMATCH, INSUFFICIENT_SCOPE (requires api_keys:write), KEY_TYPE_NOT_GRANTABLE, SCOPE_NOT_GRANTABLE.
      */
     403: ErrorBody;
     /**
@@ -8839,7 +8839,7 @@ export type CreateWalletErrors = {
      */
     403: ErrorBody;
     /**
-     * WORKSPACE_NOT_FOUND, CUSTOMER_NOT_FOUND.
+     * WORKSPACE_NOT_FOUND, CUSTOMER_NOT_FOUND, PAYMENT_METHOD_NOT_FOUND.
      */
     404: ErrorBody;
     /**

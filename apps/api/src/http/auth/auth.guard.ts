@@ -2,11 +2,12 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { Reflector } from '@nestjs/core';
 import { AuthenticateRequestQuery, isOrganizationLevel, Scope } from '@app/identity';
-import { Actor, DomainError } from '@app/shared-kernel';
+import { Actor } from '@app/shared-kernel';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { principalKey } from '../rate-limiter';
 import { RequestRateLimit } from '../request-rate-limit';
 import { ANY_SCOPE, PUBLIC_ROUTE, REQUIRED_SCOPE } from './route-access';
+import { HttpErrors } from '../http-errors';
 
 export type AuthenticatedRequest = FastifyRequest & { actor?: Actor };
 
@@ -64,9 +65,7 @@ export class AuthGuard implements CanActivate {
     const allowed =
       scope === ANY_SCOPE ? actor.principal.scopes.size > 0 : scope !== undefined && actor.principal.scopes.has(scope);
     if (!allowed) {
-      throw new DomainError(
-        'forbidden',
-        'INSUFFICIENT_SCOPE',
+      throw HttpErrors.INSUFFICIENT_SCOPE.create(
         scope && scope !== ANY_SCOPE
           ? `This request requires the ${scope} scope.`
           : 'This credential holds no scope that reaches this route.',
@@ -76,9 +75,7 @@ export class AuthGuard implements CanActivate {
       );
     }
     if (scope !== ANY_SCOPE && actor.workspaceMode === 'sandbox' && isOrganizationLevel(scope as Scope)) {
-      throw new DomainError(
-        'forbidden',
-        'SANDBOX_PRINCIPAL_FORBIDDEN',
+      throw HttpErrors.SANDBOX_PRINCIPAL_FORBIDDEN.create(
         'A sandbox principal cannot reach organization-level resources (users, workspaces, the audit log); use a live credential.',
         { details: { required_scope: scope, workspace_mode: 'sandbox' } },
       );

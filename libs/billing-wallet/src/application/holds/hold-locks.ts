@@ -4,11 +4,12 @@ import { HoldRepository } from '../../domain/hold.repository';
 import { Wallet } from '../../domain/wallet';
 import { WalletKey, WalletRepository } from '../../domain/wallet.repository';
 import { walletNotFound } from '../wallet-keys';
+import { WalletErrors } from '../../domain/wallet-errors';
 
 /** What the hold use cases share: the hold's 404 and the lock order. */
 
 export function holdNotFound(): DomainError {
-  return new DomainError('not_found', 'HOLD_NOT_FOUND', 'No such hold on this wallet.', { param: 'hold_id' });
+  return WalletErrors.HOLD_NOT_FOUND.create('No such hold on this wallet.', { param: 'hold_id' });
 }
 
 /** Lock order is wallet, then hold: the same everywhere, so hold operations never deadlock. */

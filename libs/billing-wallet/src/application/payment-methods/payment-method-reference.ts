@@ -1,9 +1,10 @@
 import { DomainError } from '@app/shared-kernel';
 import { AutoTopup } from '../../domain/wallet';
 import { PaymentMethodOwner, PaymentMethodStore } from './payment-method.store';
+import { WalletErrors } from '../../domain/wallet-errors';
 
 export function paymentMethodNotFound(param: string): DomainError {
-  return new DomainError('not_found', 'PAYMENT_METHOD_NOT_FOUND', "No such payment method for this wallet's customer.", {
+  return WalletErrors.PAYMENT_METHOD_NOT_FOUND.create("No such payment method for this wallet's customer.", {
     param,
   });
 }

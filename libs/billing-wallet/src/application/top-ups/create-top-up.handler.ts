@@ -1,6 +1,6 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, invalidParameter, Money, newId } from '@app/shared-kernel';
+import { AuditLog, Clock, invalidParameter, Money, newId } from '@app/shared-kernel';
 import { Wallet } from '../../domain/wallet';
 import { WalletRepository } from '../../domain/wallet.repository';
 import { PaymentMethodStore } from '../payment-methods/payment-method.store';
@@ -13,6 +13,7 @@ import { CreateTopUpCommand } from './create-top-up.command';
 import { TopUpSettlement } from './top-up-settlement';
 import { TopUpStore } from './top-up.store';
 import { TopUpView } from './top-up.view';
+import { WalletErrors } from '../../domain/wallet-errors';
 
 @CommandHandler(CreateTopUpCommand)
 export class CreateTopUpHandler implements ICommandHandler<CreateTopUpCommand> {
@@ -70,7 +71,7 @@ export class CreateTopUpHandler implements ICommandHandler<CreateTopUpCommand> {
     if (!paymentMethodId) return topUp.view;
     const charge = await provider.chargeOffSession(id, amount, paymentMethodId);
     if (charge.status === 'failed') {
-      throw new DomainError('payment_declined', 'PAYMENT_FAILED', charge.failureMessage, {
+      throw WalletErrors.PAYMENT_FAILED.create(charge.failureMessage, {
         details: { failure_code: charge.failureCode },
       });
     }

@@ -1,7 +1,7 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, DomainError } from '@app/shared-kernel';
+import { Clock, SharedErrors } from '@app/shared-kernel';
 import { PaymentEvent } from '../../domain/payment-provider';
 import { PaymentProviders } from '../payment-providers';
 import { ProcessPaymentWebhookCommand } from './process-payment-webhook.command';
@@ -26,7 +26,7 @@ export class ProcessPaymentWebhookHandler implements ICommandHandler<ProcessPaym
   @Transactional()
   async execute({ provider: name, rawBody, signature }: ProcessPaymentWebhookCommand): Promise<{ duplicate: boolean }> {
     const provider = this.providers.named(name);
-    if (!provider) throw new DomainError('not_found', 'UNKNOWN_PROVIDER', `No payment provider named ${name}.`);
+    if (!provider) throw SharedErrors.UNKNOWN_PROVIDER.create(`No payment provider named ${name}.`);
     const event: PaymentEvent = provider.verifyWebhook(rawBody, signature);
     const inserted = await this.txHost.tx.query(
       `INSERT INTO payment_webhook_events (provider, event_id, type, payload, received_at) VALUES ($1, $2, $3, $4, $5)

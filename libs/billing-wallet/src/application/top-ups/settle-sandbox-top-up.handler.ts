@@ -1,12 +1,13 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, newId } from '@app/shared-kernel';
+import { newId, SharedErrors } from '@app/shared-kernel';
 import { ProcessPaymentWebhookCommand } from './process-payment-webhook.command';
 import { ProcessPaymentWebhookHandler } from './process-payment-webhook.handler';
 import { SandboxWebhooks } from './sandbox-webhooks';
 import { SettleSandboxTopUpCommand } from './settle-sandbox-top-up.command';
 import { TopUpStore } from './top-up.store';
 import { TopUpView } from './top-up.view';
+import { WalletErrors } from '../../domain/wallet-errors';
 
 @CommandHandler(SettleSandboxTopUpCommand)
 export class SettleSandboxTopUpHandler implements ICommandHandler<SettleSandboxTopUpCommand> {
@@ -20,12 +21,12 @@ export class SettleSandboxTopUpHandler implements ICommandHandler<SettleSandboxT
   @Transactional()
   async execute({ actor, topUpId, outcome }: SettleSandboxTopUpCommand): Promise<TopUpView> {
     if (actor.workspaceMode !== 'sandbox') {
-      throw new DomainError('forbidden', 'SANDBOX_ONLY', 'Test helpers work in sandbox workspaces only.');
+      throw SharedErrors.SANDBOX_ONLY.create('Test helpers work in sandbox workspaces only.');
     }
     const topUp = await this.topUps.lock(topUpId, actor);
-    if (!topUp) throw new DomainError('not_found', 'TOP_UP_NOT_FOUND', 'No such top-up.', { param: 'id' });
+    if (!topUp) throw WalletErrors.TOP_UP_NOT_FOUND.create('No such top-up.', { param: 'id' });
     if (topUp.view.status !== 'pending') {
-      throw new DomainError('conflict', 'INVALID_STATUS_TRANSITION', `This top-up is already ${topUp.view.status}.`, {
+      throw SharedErrors.INVALID_STATUS_TRANSITION.create(`This top-up is already ${topUp.view.status}.`, {
         details: { from: topUp.view.status, to: outcome === 'succeed' ? 'succeeded' : 'failed', allowed: [] },
       });
     }

@@ -5,7 +5,6 @@ import Big from 'big.js';
 import {
   AuditLog,
   Clock,
-  DomainError,
   invalidParameter,
   Money,
   newId,
@@ -21,6 +20,7 @@ import { AutoTopUp } from '../top-ups/auto-top-up';
 import { WalletEvents } from '../wallet-events';
 import { createdBy, keyOf, walletNotFound } from '../wallet-keys';
 import { TransferFundsCommand, TransferResult } from './transfer-funds.command';
+import { WalletErrors } from '../../domain/wallet-errors';
 
 function convert(amount: Money, rate: Big, currency: string): Money {
   return Money.of(roundHalfEven(amount.amount.times(rate), currencyScale(currency)), currency);
@@ -61,7 +61,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
   @Transactional()
   async execute({ actor, sourceWalletId, input }: TransferFundsCommand): Promise<TransferResult> {
     if (input.targetWalletId.toLowerCase() === sourceWalletId.toLowerCase()) {
-      throw new DomainError('invalid_request', 'SAME_WALLET_TRANSFER', 'A wallet cannot transfer to itself.', {
+      throw WalletErrors.SAME_WALLET_TRANSFER.create('A wallet cannot transfer to itself.', {
         param: 'target_wallet_id',
       });
     }
@@ -145,7 +145,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
     const source = locked.get(sourceId.toLowerCase());
     const target = locked.get(targetId.toLowerCase());
     if (!source) throw walletNotFound();
-    if (!target) throw new DomainError('not_found', 'WALLET_NOT_FOUND', 'No such target wallet.', { param: 'target_wallet_id' });
+    if (!target) throw WalletErrors.WALLET_NOT_FOUND.create('No such target wallet.', { param: 'target_wallet_id' });
     return { source, target };
   }
 
@@ -163,9 +163,7 @@ export class TransferFundsHandler implements ICommandHandler<TransferFundsComman
       [actor.organizationId, from, to, actor.workspaceId],
     );
     if (!row) {
-      throw new DomainError(
-        'rule_violation',
-        'FX_RATE_NOT_CONFIGURED',
+      throw WalletErrors.FX_RATE_NOT_CONFIGURED.create(
         `No ${from}→${to} rate is configured; set one with PUT /v1/fx_rates/${from}/${to}.`,
         {
           details: { from_currency: from, to_currency: to },

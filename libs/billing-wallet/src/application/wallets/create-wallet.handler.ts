@@ -1,7 +1,7 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, isUniqueViolation, parseCurrency } from '@app/shared-kernel';
+import { AuditLog, Clock, isUniqueViolation, parseCurrency, SharedErrors } from '@app/shared-kernel';
 import { Wallet } from '../../domain/wallet';
 import { WalletRepository } from '../../domain/wallet.repository';
 import { PaymentMethodStore } from '../payment-methods/payment-method.store';
@@ -43,7 +43,7 @@ export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand>
       await this.wallets.insert(wallet);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      throw new DomainError('conflict', 'ALREADY_EXISTS', `This customer already has a ${currency} wallet.`, {
+      throw SharedErrors.ALREADY_EXISTS.create(`This customer already has a ${currency} wallet.`, {
         param: 'currency',
       });
     }

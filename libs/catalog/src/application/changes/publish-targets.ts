@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { catalogConflict, catalogNotFound } from '../../domain/catalog-errors';
+import { catalogNotFound, CatalogErrors } from '../../domain/catalog-errors';
 import { PlanRepository, ProductRepository, TenantKey } from '../../domain/repositories';
 import { ReleaseNotes, VersionLine, VersionRecord } from '../../domain/version-line';
 import { ModedTenant, modedTenantOf } from '../job-tenants';
@@ -59,7 +59,7 @@ export class PublishTargets {
     if (target.line.row(versionId)) return;
     const repository = target.kind === 'product' ? this.products : this.plans;
     if (await repository.versionExists(tenant, target.id, versionId)) {
-      throw catalogConflict('PUBLISH_NOT_WORKING_DRAFT', 'That version is not the working draft.', {
+      throw CatalogErrors.PUBLISH_NOT_WORKING_DRAFT.create('That version is not the working draft.', {
         param: 'staged_version_id',
       });
     }

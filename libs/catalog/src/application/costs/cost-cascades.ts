@@ -2,7 +2,7 @@ import { Propagation, Transactional, TransactionHost } from '@nestjs-cls/transac
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Actor, Clock, DomainError, JobQueue, JobTenant, jobTenantOf, newId, preparedQuery } from '@app/shared-kernel';
-import { catalogRuleViolation } from '../../domain/catalog-errors';
+import { CatalogErrors } from '../../domain/catalog-errors';
 import { CostRevision } from '../../domain/cost-value';
 import { OrgCost } from '../../domain/org-cost';
 import { Materialization, MaterializedCost } from '../../domain/product';
@@ -135,8 +135,7 @@ export class CostCascades implements OnModuleInit {
       if (!result.ok) broken.push({ product_id: consumer.product_id, code: result.error.code, message: result.error.message });
     }
     if (broken.length > 0) {
-      throw catalogRuleViolation(
-        'CONSUMER_WOULD_BREAK',
+      throw CatalogErrors.CONSUMER_WOULD_BREAK.create(
         `This value would break the price of ${broken.length} consuming product(s).`,
         {
           details: { products: broken.slice(0, 50) },
@@ -248,9 +247,7 @@ export class CostCascades implements OnModuleInit {
         );
       }
       const refusal =
-        error instanceof DomainError
-          ? error
-          : new DomainError('unavailable', 'CASCADE_RETRIES_EXHAUSTED', (error as Error).message);
+        error instanceof DomainError ? error : CatalogErrors.CASCADE_RETRIES_EXHAUSTED.create((error as Error).message);
       await this.recordError(job, refusal);
     }
   }

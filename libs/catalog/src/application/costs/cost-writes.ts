@@ -1,4 +1,4 @@
-import { Actor, DomainError, invalidParameter } from '@app/shared-kernel';
+import { Actor, invalidParameter, SharedErrors } from '@app/shared-kernel';
 import { catalogNotFound } from '../../domain/catalog-errors';
 import { OrgCost } from '../../domain/org-cost';
 import { Product } from '../../domain/product';
@@ -13,7 +13,7 @@ export function valueInput(
   const hasAmount = input.amount !== undefined && input.amount !== null;
   const hasExpression = input.expression !== undefined && input.expression !== null;
   if (hasAmount && hasExpression) {
-    throw new DomainError('invalid_request', 'VALIDATION_ERROR', 'Send either amount or expression, not both.', {
+    throw SharedErrors.VALIDATION_ERROR.create('Send either amount or expression, not both.', {
       param: 'expression',
       errors: [{ param: 'expression', code: 'MUTUALLY_EXCLUSIVE', message: 'amount and expression are mutually exclusive.' }],
     });

@@ -1,6 +1,6 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Actor, AuditLog, Clock, DomainError, invalidParameter, isUniqueViolation } from '@app/shared-kernel';
+import { Actor, AuditLog, Clock, invalidParameter, isUniqueViolation, SharedErrors } from '@app/shared-kernel';
 import { catalogNotFound } from '../../domain/catalog-errors';
 import { amountValue, assertCostKey, CostDisplay, CostValue, expressionValue } from '../../domain/cost-value';
 import { OrgCost } from '../../domain/org-cost';
@@ -78,7 +78,7 @@ export class CreateCostHandler implements ICommandHandler<CreateCostCommand> {
       await this.orgCosts.save(cost);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      throw new DomainError('conflict', 'ALREADY_EXISTS', `An active ORG cost already has the key "${key}".`, { param: 'key' });
+      throw SharedErrors.ALREADY_EXISTS.create(`An active ORG cost already has the key "${key}".`, { param: 'key' });
     }
     await this.audit.record(actor, {
       action: 'cost.created',

@@ -1,6 +1,6 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, isUniqueViolation } from '@app/shared-kernel';
+import { AuditLog, Clock, isUniqueViolation } from '@app/shared-kernel';
 import { OrgCostRepository, ProductRepository } from '../../domain/repositories';
 import { RestoreCostCommand } from './restore-cost.command';
 import { ProductReleases } from '../product-releases';
@@ -8,6 +8,7 @@ import { CatalogEvents } from '../catalog-events';
 import { GetCostQuery } from './get-cost.query';
 import { createdByOf } from '../created-by';
 import { loadCostOwner } from './cost-writes';
+import { CatalogErrors } from '../../domain/catalog-errors';
 
 @CommandHandler(RestoreCostCommand)
 export class RestoreCostHandler implements ICommandHandler<RestoreCostCommand> {
@@ -39,11 +40,7 @@ export class RestoreCostHandler implements ICommandHandler<RestoreCostCommand> {
         if (owner.org.restoreAsKeyHead(isKeyHead, now, createdByOf(actor))) await this.orgCosts.save(owner.org);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        throw new DomainError(
-          'conflict',
-          'COST_KEY_NOT_IN_HEAD',
-          `Another active ORG cost holds the key "${owner.org.snapshot.key}".`,
-        );
+        throw CatalogErrors.COST_KEY_NOT_IN_HEAD.create(`Another active ORG cost holds the key "${owner.org.snapshot.key}".`);
       }
     } else {
       owner.product.restoreCost(costId, now, createdByOf(actor));

@@ -1,7 +1,7 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuditLog, Clock, invalidParameter } from '@app/shared-kernel';
-import { catalogInvalid, catalogNotFound } from '../../domain/catalog-errors';
+import { catalogNotFound, CatalogErrors } from '../../domain/catalog-errors';
 import { amountValue, CostValue, expressionValue } from '../../domain/cost-value';
 import { OrgCostRepository, ProductRepository } from '../../domain/repositories';
 import { CostCascades } from './cost-cascades';
@@ -39,8 +39,7 @@ export class UpdateCostHandler implements ICommandHandler<UpdateCostCommand> {
   @Transactional()
   private async run({ actor, costId, input }: UpdateCostCommand): Promise<string> {
     if (input.saveAsDraft === true) {
-      throw catalogInvalid(
-        'DRAFT_NOT_SUPPORTED',
+      throw CatalogErrors.DRAFT_NOT_SUPPORTED.create(
         'A cost has no draft of its own: its value is versioned through the product or the ORG revision.',
         {
           param: 'save_as_draft',
@@ -50,8 +49,7 @@ export class UpdateCostHandler implements ICommandHandler<UpdateCostCommand> {
     const given = valueInput(input, false);
     const controls = input.effectiveAt != null || input.saveAsDraft != null;
     if (!given && controls) {
-      throw catalogInvalid(
-        'PUBLISH_CONTROLS_NOT_ALLOWED',
+      throw CatalogErrors.PUBLISH_CONTROLS_NOT_ALLOWED.create(
         'effective_at and save_as_draft apply to a value change (amount or expression) only.',
         {
           param: input.effectiveAt != null ? 'effective_at' : 'save_as_draft',

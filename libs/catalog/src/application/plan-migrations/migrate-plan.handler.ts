@@ -1,7 +1,7 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuditLog, Clock } from '@app/shared-kernel';
-import { catalogConflict, catalogNotFound } from '../../domain/catalog-errors';
+import { catalogNotFound, CatalogErrors } from '../../domain/catalog-errors';
 import { migrateRequest, PlanMigration } from '../../domain/plan-migration';
 import { PlanRepository } from '../../domain/repositories';
 import { PlanMigrationRepository, SubscriptionRepository } from '../../domain/subscriber-ports';
@@ -33,7 +33,7 @@ export class MigratePlanHandler implements ICommandHandler<MigratePlanCommand> {
     if (plan.pendingWrites.versions.length > 0) await this.plans.save(plan);
     const target = await this.subscriptions.liveVersion(actor, plan.id, request.targetVersion);
     if (!target) {
-      throw catalogConflict('INVALID_TARGET_VERSION', `Version ${request.targetVersion} of the plan never went live.`, {
+      throw CatalogErrors.INVALID_TARGET_VERSION.create(`Version ${request.targetVersion} of the plan never went live.`, {
         param: 'target_version',
         details: { target_version: request.targetVersion },
       });

@@ -2,7 +2,7 @@ import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Actor, AuditLog, Clock, isUuid, preparedQuery } from '@app/shared-kernel';
-import { catalogConflict, catalogNotFound } from '../../domain/catalog-errors';
+import { catalogNotFound, CatalogErrors } from '../../domain/catalog-errors';
 import { termsForAdd, TrackMode } from '../../domain/membership-terms';
 import { PlanRepository } from '../../domain/repositories';
 import { createdByOf } from '../created-by';
@@ -25,7 +25,7 @@ async function assertJoinable(
     : [];
   if (!product) throw catalogNotFound('product_id', 'product');
   if (product.status === 'archived')
-    throw catalogConflict('ENTITY_ARCHIVED', 'An archived product cannot join a plan.', { param: 'product_id' });
+    throw CatalogErrors.ENTITY_ARCHIVED.create('An archived product cannot join a plan.', { param: 'product_id' });
 }
 
 /** Omitted: the workspace's `default_product_track_mode`, else latest. */

@@ -2,7 +2,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandBus, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '@app/shared-kernel';
-import { catalogConflict, catalogNotFound } from '../../domain/catalog-errors';
+import { catalogNotFound, CatalogErrors } from '../../domain/catalog-errors';
 import { PlanRepository } from '../../domain/repositories';
 import { CreateChangeCommand } from '../changes/create-change.command';
 import { PlanReleases } from '../plan-releases';
@@ -39,8 +39,9 @@ export class CheckPlanPublishHandler implements IQueryHandler<CheckPlanPublishQu
         await this.plans.save(plan);
         const draft = plan.line.draft;
         if (!draft) {
-          if (plan.archived) throw catalogConflict('PUBLISH_ENTITY_ARCHIVED', 'The plan is archived; nothing of it can go live.');
-          throw catalogConflict('PUBLISH_NOTHING_STAGED', 'The plan has no working draft: nothing is staged.');
+          if (plan.archived)
+            throw CatalogErrors.PUBLISH_ENTITY_ARCHIVED.create('The plan is archived; nothing of it can go live.');
+          throw CatalogErrors.PUBLISH_NOTHING_STAGED.create('The plan has no working draft: nothing is staged.');
         }
         await this.commands.execute(
           new CreateChangeCommand(actor, { subjectKind: 'plan', subjectId: plan.id, stagedVersionId: draft.id, scheduledFor }),
@@ -55,7 +56,7 @@ export class CheckPlanPublishHandler implements IQueryHandler<CheckPlanPublishQu
         (error as { code?: unknown; driverError?: { code?: unknown } })?.driverError?.code === LOCK_NOT_AVAILABLE ||
         (error as { code?: unknown })?.code === LOCK_NOT_AVAILABLE
       ) {
-        throw new DomainError('conflict', 'PLAN_BUSY', 'The plan is being changed right now; ask again in a moment.');
+        throw CatalogErrors.PLAN_BUSY.create('The plan is being changed right now; ask again in a moment.');
       }
       throw error;
     }

@@ -1,11 +1,11 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DomainError } from '@app/shared-kernel';
 import { PlanMembershipView, PlanMemberships } from './plan-memberships';
 import { GetPlanDraftQuery } from './get-plan-draft.query';
 import { planVersionView, planRow } from './plan-reads';
 import { PlanVersionReads } from './plan-version-reads';
+import { CatalogErrors } from '../../domain/catalog-errors';
 
 @QueryHandler(GetPlanDraftQuery)
 export class GetPlanDraftHandler implements IQueryHandler<GetPlanDraftQuery> {
@@ -17,7 +17,7 @@ export class GetPlanDraftHandler implements IQueryHandler<GetPlanDraftQuery> {
 
   async execute({ actor, planId }: GetPlanDraftQuery) {
     const plan = await planRow(this.txHost, actor, planId);
-    if (!plan.draft_version_id) throw new DomainError('not_found', 'STAGED_DRAFT_NOT_FOUND', 'This plan has no staged draft.');
+    if (!plan.draft_version_id) throw CatalogErrors.STAGED_DRAFT_NOT_FOUND.create('This plan has no staged draft.');
     const rows = await this.versions.draftWithBase(actor, plan.draft_version_id);
     const draft = rows.find((row) => row.id === plan.draft_version_id)!;
     const base = rows.find((row) => row.id === draft.base_version_id);

@@ -1,7 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { CursorCodec, DomainError, invalidParameter, Page, parseLimit, preparedQuery, toPage } from '@app/shared-kernel';
+import { CursorCodec, invalidParameter, Page, parseLimit, preparedQuery, toPage, SharedErrors } from '@app/shared-kernel';
 import { REFERRER_TYPES, ReferrerType, VersionReferrerView, ListVersionReferrersQuery } from './list-version-referrers.query';
 import { versionOf, REFERRER_SOURCES } from './plan-insights';
 
@@ -46,7 +46,7 @@ export class ListVersionReferrersHandler implements IQueryHandler<ListVersionRef
 function offsetOf(position: unknown[]): number {
   const [offset] = position;
   if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
-    throw new DomainError('invalid_request', 'INVALID_CURSOR', 'The cursor is invalid or was issued for another list.', {
+    throw SharedErrors.INVALID_CURSOR.create('The cursor is invalid or was issued for another list.', {
       param: 'cursor',
     });
   }

@@ -1,4 +1,4 @@
-import { Actor, DomainError } from '@app/shared-kernel';
+import { Actor, DomainError, SharedErrors } from '@app/shared-kernel';
 import { DEFAULT_PLAN_SORT, PlanFilter, PlanListCriteria, PlanStatus } from '../../domain/plan-filters';
 import { planColumns, PlanRow } from './plan-views';
 
@@ -102,14 +102,9 @@ export function conditions(actor: Actor, criteria: PlanListCriteria, params: Par
 }
 
 function invalidCursor(): DomainError {
-  return new DomainError(
-    'invalid_request',
-    'INVALID_CURSOR',
-    'The cursor is invalid or was issued for another list, filter set or order.',
-    {
-      param: 'cursor',
-    },
-  );
+  return SharedErrors.INVALID_CURSOR.create('The cursor is invalid or was issued for another list, filter set or order.', {
+    param: 'cursor',
+  });
 }
 
 /** A position decoded from a signed cursor, checked against the shape its order writes. */

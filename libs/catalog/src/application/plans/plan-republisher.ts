@@ -1,7 +1,7 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { Injectable } from '@nestjs/common';
 import { AuditLog, Clock, isUuid, type Actor } from '@app/shared-kernel';
-import { catalogConflict, catalogNotFound } from '../../domain/catalog-errors';
+import { catalogNotFound, CatalogErrors } from '../../domain/catalog-errors';
 import { PlanRepository } from '../../domain/repositories';
 import { createdByOf } from '../created-by';
 import { PlanCascades } from '../plan-cascades';
@@ -29,7 +29,7 @@ export class PlanRepublisher {
   async republish(actor: Actor, planId: string): Promise<RepublishOutcome> {
     const plan = isUuid(planId) ? await this.releases.load(actor, planId) : undefined;
     if (!plan) throw catalogNotFound('plan_ids', 'plan');
-    if (plan.archived) throw catalogConflict('PUBLISH_ENTITY_ARCHIVED', 'The plan is archived; nothing of it can go live.');
+    if (plan.archived) throw CatalogErrors.PUBLISH_ENTITY_ARCHIVED.create('The plan is archived; nothing of it can go live.');
     if (!plan.line.head) {
       await this.plans.save(plan);
       return { plan_id: planId, status: 'unchanged', version: null, error: null };

@@ -1,5 +1,5 @@
-import { Actor, isUniqueViolation } from '@app/shared-kernel';
-import { catalogConflict, catalogNotFound } from '../../domain/catalog-errors';
+import { Actor, isUniqueViolation, SharedErrors } from '@app/shared-kernel';
+import { catalogNotFound } from '../../domain/catalog-errors';
 import { Plan } from '../../domain/plan';
 import { PlanRepository } from '../../domain/repositories';
 import { PlanReleases } from '../plan-releases';
@@ -10,7 +10,7 @@ export async function savePlan(plans: PlanRepository, plan: Plan): Promise<void>
     await plans.save(plan);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    throw catalogConflict('ALREADY_EXISTS', 'Another plan of this workspace has this external_id.', { param: 'external_id' });
+    throw SharedErrors.ALREADY_EXISTS.create('Another plan of this workspace has this external_id.', { param: 'external_id' });
   }
 }
 

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, invalidParameter, isUuid } from '@app/shared-kernel';
+import { DomainError, invalidParameter, isUuid, SharedErrors } from '@app/shared-kernel';
 import { REPUBLISH_MAX_PLANS, RepublishOutcome, RepublishPlansCommand } from './republish-plans.command';
 import { PlanRepublisher } from './plan-republisher';
 
@@ -27,7 +27,7 @@ export class RepublishPlansHandler implements ICommandHandler<RepublishPlansComm
         const refusal =
           error instanceof DomainError
             ? error
-            : new DomainError('internal', 'INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.');
+            : SharedErrors.INTERNAL_ERROR.create('An unexpected error occurred. It has been logged.');
         outcomes.push({
           plan_id: planId,
           status: 'failed',

@@ -1,12 +1,13 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError } from '@app/shared-kernel';
+import { AuditLog, Clock } from '@app/shared-kernel';
 import { termsForUpdate } from '../../domain/membership-terms';
 import { PlanRepository } from '../../domain/repositories';
 import { createdByOf } from '../created-by';
 import { PlanReleases } from '../plan-releases';
 import { UpdatePlanProductCommand } from './update-plan-product.command';
 import { loadPlan } from './plan-writes';
+import { CatalogErrors } from '../../domain/catalog-errors';
 
 @CommandHandler(UpdatePlanProductCommand)
 export class UpdatePlanProductHandler implements ICommandHandler<UpdatePlanProductCommand> {
@@ -21,8 +22,7 @@ export class UpdatePlanProductHandler implements ICommandHandler<UpdatePlanProdu
   async execute({ actor, planId, productId, terms, groups, trackMode }: UpdatePlanProductCommand): Promise<void> {
     const plan = await loadPlan(this.releases, actor, planId);
     const membership = plan.membership(productId);
-    if (!membership)
-      throw new DomainError('not_found', 'PRODUCT_NOT_ON_PLAN', 'This product is not on the plan.', { param: 'product_id' });
+    if (!membership) throw CatalogErrors.PRODUCT_NOT_ON_PLAN.create('This product is not on the plan.', { param: 'product_id' });
     const touchesTerms =
       Object.values(terms).some((value) => value !== undefined) || groups.band === true || groups.allowance === true;
     const merged = touchesTerms ? termsForUpdate(membership.terms, terms, groups) : undefined;

@@ -1,7 +1,7 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuditLog, Clock, invalidParameter } from '@app/shared-kernel';
-import { catalogInvalid } from '../../domain/catalog-errors';
+import { CatalogErrors } from '../../domain/catalog-errors';
 import { ChangeRepository, PlanRepository } from '../../domain/repositories';
 import { cancelChangesOf } from '../canceled-releases';
 import { createdByOf } from '../created-by';
@@ -36,15 +36,13 @@ export class UpdatePlanHandler implements ICommandHandler<UpdatePlanCommand> {
   @Transactional()
   private async run({ actor, planId, input }: UpdatePlanCommand): Promise<string> {
     if (input.status === 'active') {
-      throw catalogInvalid(
-        'PUBLISH_VIA_CHANGE_REQUIRED',
+      throw CatalogErrors.PUBLISH_VIA_CHANGE_REQUIRED.create(
         'A plan goes live through POST /v1/changes (catalog.publish_version).',
         { param: 'status' },
       );
     }
     if (input.status === 'draft' || input.status === 'scheduled') {
-      throw catalogInvalid(
-        'STATUS_NOT_WRITABLE',
+      throw CatalogErrors.STATUS_NOT_WRITABLE.create(
         `status ${input.status} follows from the plan's versions; only "archived" can be set.`,
         { param: 'status' },
       );

@@ -1,10 +1,10 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DomainError } from '@app/shared-kernel';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { GetProductDraftQuery, ProductDraftView } from './get-product-draft.query';
 import { VersionReadRow, assertProduct } from './product-reads';
 import { ProductVersionReads } from './product-version-reads';
+import { CatalogErrors } from '../../domain/catalog-errors';
 
 @QueryHandler(GetProductDraftQuery)
 export class GetProductDraftHandler implements IQueryHandler<GetProductDraftQuery> {
@@ -19,7 +19,7 @@ export class GetProductDraftHandler implements IQueryHandler<GetProductDraftQuer
     const ids = [product.draft_version_id, product.head_version_id].filter((id): id is string => id !== null);
     const rows = product.draft_version_id ? await this.versions.draftWithBase(actor, ids, product.draft_version_id) : [];
     const draft = rows.find((row) => row.id === product.draft_version_id);
-    if (!draft) throw new DomainError('not_found', 'STAGED_DRAFT_NOT_FOUND', 'This product has no staged draft.');
+    if (!draft) throw CatalogErrors.STAGED_DRAFT_NOT_FOUND.create('This product has no staged draft.');
     const base = rows.find((row) => row.id === draft.base_version_id);
     const head = rows.find((row) => row.id === product.head_version_id);
     return {

@@ -2,8 +2,8 @@ import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { GetCustomerQuery } from '@app/identity';
-import { AuditLog, Clock, DomainError, invalidParameter, isUuid, preparedQuery } from '@app/shared-kernel';
-import { catalogConflict, catalogNotFound, catalogRuleViolation } from '../../domain/catalog-errors';
+import { AuditLog, Clock, DomainError, invalidParameter, isUuid, preparedQuery, SharedErrors } from '@app/shared-kernel';
+import { catalogNotFound, CatalogErrors } from '../../domain/catalog-errors';
 import { PRICE_CADENCE_UNITS, PriceCadenceUnit } from '../../domain/plan';
 import { SubscriptionRepository } from '../../domain/subscriber-ports';
 import {
@@ -67,7 +67,7 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
     // The customer through identity's own query: another tenant's is a 404 as an unknown one.
     await this.queries.execute(new GetCustomerQuery(actor, input.customerId)).catch((error: unknown) => {
       if (error instanceof DomainError && error.code === 'CUSTOMER_NOT_FOUND') {
-        throw new DomainError('not_found', 'CUSTOMER_NOT_FOUND', 'No such customer.', { param: 'customer_id' });
+        throw SharedErrors.CUSTOMER_NOT_FOUND.create('No such customer.', { param: 'customer_id' });
       }
       throw error;
     });
@@ -82,11 +82,10 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
       : [];
     if (!plan) throw catalogNotFound('plan_id', 'plan');
     if (plan.status === 'archived')
-      throw catalogConflict('ENTITY_ARCHIVED', 'The plan is archived; it takes no new subscriptions.', { param: 'plan_id' });
+      throw CatalogErrors.ENTITY_ARCHIVED.create('The plan is archived; it takes no new subscriptions.', { param: 'plan_id' });
     const version = await this.subscriptions.liveVersion(actor, input.planId, input.planVersion ?? 'head');
     if (!version) {
-      throw catalogConflict(
-        'PLAN_VERSION_NOT_LIVE',
+      throw CatalogErrors.PLAN_VERSION_NOT_LIVE.create(
         input.planVersion === undefined
           ? 'The plan has no live version yet.'
           : `Version ${input.planVersion} of the plan never went live.`,
@@ -95,8 +94,7 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
     }
     const billingCadence = (cadenceInput as PriceCadenceUnit | undefined) ?? version.priceCadenceUnit;
     if (billingCadence !== version.priceCadenceUnit) {
-      throw catalogRuleViolation(
-        'BILLING_CADENCE_MISMATCH',
+      throw CatalogErrors.BILLING_CADENCE_MISMATCH.create(
         `Version ${version.version} of the plan bills per ${version.priceCadenceUnit}, not per ${billingCadence}.`,
         {
           param: 'billing_cadence',
@@ -106,7 +104,7 @@ export class CreateSubscriptionHandler implements ICommandHandler<CreateSubscrip
     }
     const invalid = await this.subscriptions.invalidPin(actor, version.id, pins);
     if (invalid) {
-      throw catalogRuleViolation('INVALID_PIN', invalid.reason, {
+      throw CatalogErrors.INVALID_PIN.create(invalid.reason, {
         param: 'product_pins',
         details: { product_id: invalid.pin.productId, product_version_id: invalid.pin.productVersionId },
       });

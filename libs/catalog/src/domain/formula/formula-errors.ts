@@ -1,4 +1,5 @@
 import { DomainError } from '@app/shared-kernel';
+import { CatalogErrors } from '../catalog-errors';
 import { FORMULA_LIMITS } from './limits';
 
 /**
@@ -6,10 +7,10 @@ import { FORMULA_LIMITS } from './limits';
  * kinds: `invalid_request` → 400, `rule_violation` → 422. None sets `param`: the field
  * (`expression`, `price_expression`, …) is the caller's to name.
  */
-export const FORMULA_SYNTAX_ERROR = 'FORMULA_SYNTAX_ERROR';
-export const FORMULA_UNKNOWN_KEY = 'FORMULA_UNKNOWN_KEY';
-export const FORMULA_CYCLE = 'FORMULA_CYCLE';
-export const FORMULA_EVALUATION_ERROR = 'FORMULA_EVALUATION_ERROR';
+export const FORMULA_SYNTAX_ERROR = CatalogErrors.FORMULA_SYNTAX_ERROR.code;
+export const FORMULA_UNKNOWN_KEY = CatalogErrors.FORMULA_UNKNOWN_KEY.code;
+export const FORMULA_CYCLE = CatalogErrors.FORMULA_CYCLE.code;
+export const FORMULA_EVALUATION_ERROR = CatalogErrors.FORMULA_EVALUATION_ERROR.code;
 
 export type FormulaSyntaxReason = 'too_long' | 'too_many_nodes' | 'number_too_long' | 'key_too_long';
 
@@ -35,7 +36,7 @@ export function formulaSyntaxError(
   if (extra.reason !== undefined) details.reason = extra.reason;
   if (extra.key !== undefined) details.key = extra.key;
   const where = extra.key === undefined ? '' : ` in the expression of '${extra.key}'`;
-  return new DomainError('invalid_request', FORMULA_SYNTAX_ERROR, `${message} (at position ${position}${where})`, {
+  return CatalogErrors.FORMULA_SYNTAX_ERROR.create(`${message} (at position ${position}${where})`, {
     details,
   });
 }
@@ -47,12 +48,12 @@ export function formulaUnknownKey(keys: readonly string[], suggestions: Record<s
   const message = `Unknown key${sorted.length === 1 ? '' : 's'}: ${sorted.join(', ')}.${hints.join('')}`;
   const details: Record<string, unknown> = { keys: sorted };
   if (hints.length > 0) details.suggestions = suggestions;
-  return new DomainError('rule_violation', FORMULA_UNKNOWN_KEY, message, { details });
+  return CatalogErrors.FORMULA_UNKNOWN_KEY.create(message, { details });
 }
 
 /** A key reaches itself: `path` starts and ends with the same key, e.g. ["a", "b", "a"]. */
 export function formulaCycle(path: readonly string[]): DomainError {
-  return new DomainError('rule_violation', FORMULA_CYCLE, `The formulas reference each other in a cycle: ${path.join(' → ')}.`, {
+  return CatalogErrors.FORMULA_CYCLE.create(`The formulas reference each other in a cycle: ${path.join(' → ')}.`, {
     details: { path: [...path] },
   });
 }
@@ -86,7 +87,7 @@ export function invalidValue(key: string): DomainError {
 }
 
 function evaluationError(reason: FormulaEvaluationReason, message: string, details: Record<string, unknown>): DomainError {
-  return new DomainError('rule_violation', FORMULA_EVALUATION_ERROR, message, { details: { reason, ...details } });
+  return CatalogErrors.FORMULA_EVALUATION_ERROR.create(message, { details: { reason, ...details } });
 }
 
 function inKey(key: string | undefined): string {

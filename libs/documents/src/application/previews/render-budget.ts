@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, RateLimitCounter } from '@app/shared-kernel';
+import { RateLimitCounter, SharedErrors } from '@app/shared-kernel';
 import { DocumentsOptions } from '../documents-options';
 
 export interface RenderAllowance {
@@ -24,9 +24,7 @@ export class RenderBudget {
     if (limit <= 0) return null;
     const { hits, resetSeconds } = await this.counter.hit(organizationId, 'pdf_preview');
     if (hits > limit) {
-      throw new DomainError(
-        'rate_limited',
-        'RATE_LIMITED',
+      throw SharedErrors.RATE_LIMITED.create(
         `Render rate limit of ${limit} per minute per organization (previews and thumbnails) exceeded.`,
         { details: { retry_after_seconds: resetSeconds, limit, scope: 'organization' } },
       );

@@ -1,10 +1,11 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, DomainError, EventLog } from '@app/shared-kernel';
+import { AuditLog, EventLog } from '@app/shared-kernel';
 import { TemplateRepository } from '../../domain/template.repository';
 import { ClearDefaultTemplateCommand } from './clear-default-template.command';
 import { loadAny, parsePrintedType, RESOURCE, templateEvent } from './template-writes';
 import { TemplateView } from './template.view';
+import { DocumentErrors } from '../../domain/document-errors';
 
 @CommandHandler(ClearDefaultTemplateCommand)
 export class ClearDefaultTemplateHandler implements ICommandHandler<ClearDefaultTemplateCommand> {
@@ -21,7 +22,7 @@ export class ClearDefaultTemplateHandler implements ICommandHandler<ClearDefault
     const template = await loadAny(this.templates, actor, templateId);
     const [released] = await this.templates.releaseDefaults(actor, template.id, [type]);
     if (!released) {
-      throw new DomainError('conflict', 'NOT_DEFAULT_HOLDER', `This template is not the workspace's default ${type} template.`, {
+      throw DocumentErrors.NOT_DEFAULT_HOLDER.create(`This template is not the workspace's default ${type} template.`, {
         param: 'document_type',
         details: { document_type: type, holder_template_id: (await this.templates.holderOf(actor, type)) ?? null },
       });

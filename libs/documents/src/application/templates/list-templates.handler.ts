@@ -1,14 +1,10 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { Actor, CursorCodec, DomainError, keysetPage } from '@app/shared-kernel';
+import { Actor, CursorCodec, keysetPage, SharedErrors } from '@app/shared-kernel';
 import { DOCUMENT_TYPES, DocumentType, TemplateState, TEMPLATE_STATUSES } from '../../domain/document-template';
 import { anchorKeys } from '../../domain/email-kinds';
 import { SYSTEM_TEMPLATES } from '../../domain/system-templates';
 import { ListTemplatesQuery, TEMPLATE_SORTS, TemplateCounts } from './list-templates.query';
 import { TemplateListFilters, TemplateReads } from './template-reads';
-
-function refuse(param: string, code: string, message: string): DomainError {
-  return new DomainError('invalid_request', code, message, { param });
-}
 
 interface ParsedFilters {
   order: 'asc' | 'desc';
@@ -21,10 +17,10 @@ interface ParsedFilters {
 function parseFilters(filters: ListTemplatesQuery['filters']): ParsedFilters {
   const sort = filters.sort ?? 'updated_at:desc';
   if (!(TEMPLATE_SORTS as readonly string[]).includes(sort)) {
-    throw refuse('sort', 'INVALID_SORT', `sort must be one of ${TEMPLATE_SORTS.join(', ')}.`);
+    throw SharedErrors.INVALID_SORT.create(`sort must be one of ${TEMPLATE_SORTS.join(', ')}.`, { param: 'sort' });
   }
   const invalid = (param: string, allowed: readonly string[]) =>
-    new DomainError('invalid_request', 'VALIDATION_ERROR', `${param} must be one of ${allowed.join(', ')}.`, {
+    SharedErrors.VALIDATION_ERROR.create(`${param} must be one of ${allowed.join(', ')}.`, {
       param,
       errors: [{ param, code: 'INVALID_VALUE', message: `${param} must be one of ${allowed.join(', ')}.` }],
     });
@@ -38,15 +34,10 @@ function parseFilters(filters: ListTemplatesQuery['filters']): ParsedFilters {
   if (filters.counts !== undefined && filters.counts !== 'document_type') throw invalid('counts', ['document_type']);
   // anchor_key implies email: a printed document type beside it can match nothing and is refused as contradictory.
   if (filters.anchorKey !== undefined && filters.documentType !== undefined && filters.documentType !== 'email') {
-    throw new DomainError(
-      'invalid_request',
-      'VALIDATION_ERROR',
-      'anchor_key selects e-mail templates; document_type must be email or omitted.',
-      {
-        param: 'document_type',
-        errors: [{ param: 'document_type', code: 'INVALID_VALUE', message: 'anchor_key implies document_type=email.' }],
-      },
-    );
+    throw SharedErrors.VALIDATION_ERROR.create('anchor_key selects e-mail templates; document_type must be email or omitted.', {
+      param: 'document_type',
+      errors: [{ param: 'document_type', code: 'INVALID_VALUE', message: 'anchor_key implies document_type=email.' }],
+    });
   }
   return {
     order: sort.endsWith(':asc') ? 'asc' : 'desc',

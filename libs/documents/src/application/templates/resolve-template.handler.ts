@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DomainError } from '@app/shared-kernel';
+import { SharedErrors } from '@app/shared-kernel';
 import { PRINTED_DOCUMENT_TYPES, PrintedDocumentType } from '../../domain/document-template';
 import { systemDefaultFor, systemEmailFor } from '../../domain/system-templates';
 import { ResolveTemplateQuery } from './resolve-template.query';
@@ -15,14 +15,14 @@ export class ResolveTemplateHandler implements IQueryHandler<ResolveTemplateQuer
     if (anchorKey !== null) {
       const fallback = systemEmailFor(anchorKey);
       if (!fallback)
-        throw new DomainError('invalid_request', 'VALIDATION_ERROR', `Unknown mail kind ${anchorKey}.`, {
+        throw SharedErrors.VALIDATION_ERROR.create(`Unknown mail kind ${anchorKey}.`, {
           param: 'document_type',
         });
       const published = await this.templates.publishedEmailTemplateId(actor, anchorKey);
       return readTemplate(this.templates, actor, published ?? fallback.id);
     }
     if (!(PRINTED_DOCUMENT_TYPES as readonly string[]).includes(documentType)) {
-      throw new DomainError('invalid_request', 'VALIDATION_ERROR', `Unknown document type ${documentType}.`, {
+      throw SharedErrors.VALIDATION_ERROR.create(`Unknown document type ${documentType}.`, {
         param: 'document_type',
       });
     }

@@ -1,28 +1,22 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, EventLog, isUniqueViolation, previousAttributes } from '@app/shared-kernel';
+import { AuditLog, Clock, DomainError, EventLog, isUniqueViolation, previousAttributes, SharedErrors } from '@app/shared-kernel';
 import { TemplateRepository } from '../../domain/template.repository';
 import { TemplateRenderer } from '../render-ports';
 import { loadOwn, RESOURCE, templateEvent } from './template-writes';
 import { TemplateView } from './template.view';
 import { UpdateTemplateCommand } from './update-template.command';
+import { DocumentErrors } from '../../domain/document-errors';
 
 function staleVersion(current: number | undefined): DomainError {
-  return new DomainError(
-    'conflict',
-    'CONFLICT',
-    'The template was changed since you read it; re-read it and apply your change again.',
-    {
-      param: 'expected_version',
-      details: { current_version: current ?? null },
-    },
-  );
+  return SharedErrors.CONFLICT.create('The template was changed since you read it; re-read it and apply your change again.', {
+    param: 'expected_version',
+    details: { current_version: current ?? null },
+  });
 }
 
 function anchorAlreadyPublished(anchorKey: string, templateId: string | null): DomainError {
-  return new DomainError(
-    'conflict',
-    'ANCHOR_ALREADY_PUBLISHED',
+  return DocumentErrors.ANCHOR_ALREADY_PUBLISHED.create(
     `Another e-mail template is already published for ${anchorKey}; return it to draft or archive it first.`,
     { param: 'status', details: { anchor_key: anchorKey, template_id: templateId } },
   );

@@ -1,4 +1,5 @@
 import { DomainError } from '@app/shared-kernel';
+import { DocumentErrors } from '../../domain/document-errors';
 
 /**
  * What one render may cost, whatever the template holds: a document past these is refused, never
@@ -14,9 +15,7 @@ export const RENDER_LIMITS = {
 } as const;
 
 export function renderLimitExceeded(measure: 'pages' | 'drawing operations', limit: number): DomainError {
-  return new DomainError(
-    'rule_violation',
-    'RENDER_LIMIT_EXCEEDED',
+  return DocumentErrors.RENDER_LIMIT_EXCEEDED.create(
     `This document would take more than ${limit} ${measure} to render; shorten its text or use fewer blocks or line breaks.`,
     { param: 'template_json', details: { limit, measure } },
   );

@@ -7,6 +7,7 @@ import { RenderJob, TemplateRenderer } from '../../application/render-ports';
 import type { DocumentType, TemplateKind } from '../../domain/document-template';
 import type { TemplateDocument } from '../../domain/template-document';
 import type { RenderOutcome } from './render-task';
+import { DocumentErrors } from '../../domain/document-errors';
 
 /** What one render may spend on its worker thread; past either, its caller gets a 503 and the thread is replaced. */
 export interface RenderBudgetLimits {
@@ -54,6 +55,8 @@ export class RenderPool implements TemplateRenderer, OnModuleDestroy {
       throw overBudget(error, this.budget) ?? error;
     }
     if (!outcome.ok)
+      // The worker's refusal crossed the thread as data; it was created from DocumentErrors there.
+      // eslint-disable-next-line no-restricted-syntax
       throw new DomainError(outcome.refusal.kind, outcome.refusal.code, outcome.refusal.message, outcome.refusal.options);
     return Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength);
   }
@@ -81,7 +84,7 @@ export class RenderPool implements TemplateRenderer, OnModuleDestroy {
 function overBudget(error: unknown, budget: RenderBudgetLimits): DomainError | undefined {
   const { name, code, message } = error as { name?: string; code?: string; message?: string };
   const refusal = (spent: 'time' | 'memory' | 'queue', limit: number, text: string) =>
-    new DomainError('unavailable', 'RENDER_BUDGET_EXCEEDED', text, { details: { budget: spent, limit, retry_after_seconds: 5 } });
+    DocumentErrors.RENDER_BUDGET_EXCEEDED.create(text, { details: { budget: spent, limit, retry_after_seconds: 5 } });
   if (name === 'AbortError' || name === 'TimeoutError')
     return refusal(
       'time',

@@ -2,9 +2,10 @@ import { Actor, DomainError } from '@app/shared-kernel';
 import { ApiKey } from '../../domain/api-key';
 import { ApiKeyRepository } from '../../domain/repositories';
 import { minterOf } from './minter';
+import { IdentityErrors } from '../../domain/identity-errors';
 
 export function apiKeyNotFound(): DomainError {
-  return new DomainError('not_found', 'API_KEY_NOT_FOUND', 'No such API key.', { param: 'id' });
+  return IdentityErrors.API_KEY_NOT_FOUND.create('No such API key.', { param: 'id' });
 }
 
 /** The key, locked, if the actor may see it: a key type it may not grant (sk_live, to a sandbox principal) is unknown to it. */

@@ -1,5 +1,6 @@
 import { Actor, DomainError } from '@app/shared-kernel';
 import { ApprovalView } from './approval.view';
+import { IdentityErrors } from '../../domain/identity-errors';
 
 export interface ApprovalRow {
   id: string;
@@ -49,5 +50,5 @@ export function restoreActor(stored: StoredActor): Actor {
 }
 
 export function approvalNotFound(): DomainError {
-  return new DomainError('not_found', 'APPROVAL_NOT_FOUND', 'No such approval request.', { param: 'id' });
+  return IdentityErrors.APPROVAL_NOT_FOUND.create('No such approval request.', { param: 'id' });
 }

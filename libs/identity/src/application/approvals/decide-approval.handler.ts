@@ -3,12 +3,13 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { OnApplicationBootstrap } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DiscoveryService } from '@nestjs/core';
-import { Actor, AuditLog, Clock, DomainError, EventLog, isUuid, previousAttributes } from '@app/shared-kernel';
+import { Actor, AuditLog, Clock, DomainError, EventLog, isUuid, previousAttributes, SharedErrors } from '@app/shared-kernel';
 import { ApprovalExecutor, ExecutesApprovalCheckpoint } from './approval-executor';
 import { ApprovalView } from './approval.view';
 import { DecideApprovalCommand } from './decide-approval.command';
 import { approvalResponse } from './approval-response';
 import { ApprovalRow, COLUMNS, approvalNotFound, restoreActor, toView } from './approval-rows';
+import { IdentityErrors } from '../../domain/identity-errors';
 
 @CommandHandler(DecideApprovalCommand)
 export class DecideApprovalHandler implements ICommandHandler<DecideApprovalCommand>, OnApplicationBootstrap {
@@ -46,14 +47,14 @@ export class DecideApprovalHandler implements ICommandHandler<DecideApprovalComm
       : [];
     if (!row) throw approvalNotFound();
     if (!actor.principal.human) {
-      throw new DomainError('forbidden', 'HUMAN_SESSION_REQUIRED', 'Approvals are decided by a signed-in user, not an API key.');
+      throw IdentityErrors.HUMAN_SESSION_REQUIRED.create('Approvals are decided by a signed-in user, not an API key.');
     }
     if (row.requested_by_type === 'user' && row.requested_by_id === actor.principal.id) {
-      throw new DomainError('forbidden', 'SELF_APPROVAL_FORBIDDEN', 'The requester cannot decide their own request.');
+      throw IdentityErrors.SELF_APPROVAL_FORBIDDEN.create('The requester cannot decide their own request.');
     }
     const target = decision === 'approve' ? 'approved' : 'rejected';
     if (row.status !== 'pending') {
-      throw new DomainError('conflict', 'INVALID_STATUS_TRANSITION', `This approval is already ${row.status}.`, {
+      throw SharedErrors.INVALID_STATUS_TRANSITION.create(`This approval is already ${row.status}.`, {
         details: { from: row.status, to: target, allowed: [] },
       });
     }

@@ -1,11 +1,12 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, EventLog, newId } from '@app/shared-kernel';
+import { AuditLog, Clock, EventLog, newId } from '@app/shared-kernel';
 import { ALWAYS_HELD_CHECKPOINTS } from '../../domain/workspace';
 import { HoldForApprovalCommand, HoldResult } from './hold-for-approval.command';
 import { approvalResponse } from './approval-response';
 import { ApprovalRow, COLUMNS, storeActor, toView } from './approval-rows';
+import { IdentityErrors } from '../../domain/identity-errors';
 
 @CommandHandler(HoldForApprovalCommand)
 export class HoldForApprovalHandler implements ICommandHandler<HoldForApprovalCommand> {
@@ -26,9 +27,7 @@ export class HoldForApprovalHandler implements ICommandHandler<HoldForApprovalCo
       if (!workspace?.required) return { held: false };
     }
     if (!actor.principal.human) {
-      throw new DomainError(
-        'conflict',
-        'APPROVAL_REQUIRED_HUMAN',
+      throw IdentityErrors.APPROVAL_REQUIRED_HUMAN.create(
         ALWAYS_HELD_CHECKPOINTS.includes(checkpoint)
           ? `${checkpoint} always needs a human request and a second human's approval; sign in as a user.`
           : `This workspace requires a human approval for ${checkpoint}; sign in as a user.`,

@@ -6,12 +6,13 @@ import { AuthenticateRequestQuery } from './authenticate-request.query';
 import { Credential, CredentialCache } from './credential-cache';
 import { LastUsedRecorder } from './last-used-recorder';
 import { WorkspaceDirectory } from './workspace-directory';
+import { IdentityErrors } from '../../domain/identity-errors';
 
 // RFC 9110: the scheme name is case-insensitive.
 const BEARER = /^Bearer ([^\s]+)$/i;
 
 function unauthenticated(message: string): DomainError {
-  return new DomainError('unauthenticated', 'UNAUTHENTICATED', message);
+  return IdentityErrors.UNAUTHENTICATED.create(message);
 }
 
 /**
@@ -42,16 +43,14 @@ export class AuthenticateRequestHandler implements IQueryHandler<AuthenticateReq
     const now = this.clock.now();
     this.assertUsable(credential, now);
     if (credential.kind === 'api_key' && !credential.allowedIps.allows(ip)) {
-      throw new DomainError('forbidden', 'IP_NOT_ALLOWED', 'This API key may not be used from your address.', {
+      throw IdentityErrors.IP_NOT_ALLOWED.create('This API key may not be used from your address.', {
         details: { ip },
       });
     }
     const defaultMode: WorkspaceMode = credential.kind === 'api_key' && credential.keyType === 'sk_test' ? 'sandbox' : 'live';
     const resolved = await this.workspaces.resolve(credential.organizationId, workspace, defaultMode);
     if (credential.kind === 'api_key' && resolved.mode !== defaultMode) {
-      throw new DomainError(
-        'forbidden',
-        'WORKSPACE_MODE_MISMATCH',
+      throw IdentityErrors.WORKSPACE_MODE_MISMATCH.create(
         `A ${credential.keyType} key cannot be used on a ${resolved.mode} workspace.`,
         { param: 'X-Workspace-Id', details: { key_type: credential.keyType, workspace_mode: resolved.mode } },
       );
@@ -77,10 +76,9 @@ export class AuthenticateRequestHandler implements IQueryHandler<AuthenticateReq
       return;
     }
     const revokedAt = credential.revokedAt ?? credential.revokesAt;
-    if (revokedAt && revokedAt <= now)
-      throw new DomainError('unauthenticated', 'API_KEY_REVOKED', 'This API key has been revoked.');
+    if (revokedAt && revokedAt <= now) throw IdentityErrors.API_KEY_REVOKED.create('This API key has been revoked.');
     if (credential.expiresAt && credential.expiresAt <= now) {
-      throw new DomainError('unauthenticated', 'API_KEY_EXPIRED', 'This API key has expired.');
+      throw IdentityErrors.API_KEY_EXPIRED.create('This API key has expired.');
     }
   }
 }

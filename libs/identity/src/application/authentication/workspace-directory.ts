@@ -1,8 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DomainError, isUuid, PgNotifications } from '@app/shared-kernel';
+import { isUuid, PgNotifications } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { workspaceNotFound, WorkspaceMode, WorkspaceSettings } from '../../domain/workspace';
 import { IDENTITY_CHANGES_CHANNEL } from './identity-changes';
+import { IdentityErrors } from '../../domain/identity-errors';
 
 export interface WorkspaceEntry {
   id: string;
@@ -72,7 +73,7 @@ export class WorkspaceDirectory implements OnModuleInit {
     const found = entries.find(matches) ?? (await this.reload(organizationId)).find(matches);
     if (found) return found;
     if (isUuid(reference) && (await this.belongsToAnotherOrganization(reference, organizationId))) {
-      throw new DomainError('forbidden', 'WORKSPACE_FORBIDDEN', 'This workspace belongs to another organization.', {
+      throw IdentityErrors.WORKSPACE_FORBIDDEN.create('This workspace belongs to another organization.', {
         param: 'X-Workspace-Id',
       });
     }

@@ -2,7 +2,7 @@ import { Transactional } from '@nestjs-cls/transactional';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, invalidParameter, newId } from '@app/shared-kernel';
+import { AuditLog, Clock, invalidParameter, newId, SharedErrors } from '@app/shared-kernel';
 import { ApiKey, grantableKeyTypes, KeyType, Minter, UNLIMITED_MINTER } from '../../domain/api-key';
 import { normalizeEmail } from '../../domain/email';
 import { assertAcceptablePassword, hashPassword } from '../../domain/password';
@@ -97,7 +97,7 @@ export class BootstrapOrganizationHandler implements ICommandHandler<BootstrapOr
       [organizationId, id, email, await hashPassword(owner.password), now],
     );
     if (inserted.length === 0)
-      throw new DomainError('conflict', 'ALREADY_EXISTS', 'A user with this email already exists.', { param: 'email' });
+      throw SharedErrors.ALREADY_EXISTS.create('A user with this email already exists.', { param: 'email' });
     return id;
   }
 }

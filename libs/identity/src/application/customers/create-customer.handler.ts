@@ -1,7 +1,7 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, EventLog, Outbox } from '@app/shared-kernel';
+import { AuditLog, Clock, EventLog, Outbox, SharedErrors } from '@app/shared-kernel';
 import { CustomerCreated, registerCustomer } from '../../domain/customer';
 import { CustomerWallets } from '../../domain/customer-wallets';
 import { CreateCustomerCommand } from './create-customer.command';
@@ -45,7 +45,7 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
       ],
     );
     if (inserted.length === 0) {
-      throw new DomainError('conflict', 'ALREADY_EXISTS', 'A customer with this external_id already exists.', {
+      throw SharedErrors.ALREADY_EXISTS.create('A customer with this external_id already exists.', {
         param: 'external_id',
       });
     }

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DomainError, isUuid } from '@app/shared-kernel';
+import { isUuid, SharedErrors } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 import { CustomerWallets } from '../../domain/customer-wallets';
 import { CustomerView } from './customer.view';
@@ -20,7 +20,7 @@ export class GetCustomerHandler implements IQueryHandler<GetCustomerQuery> {
           [actor.organizationId, actor.workspaceId, customerId],
         )
       : [];
-    if (!rows[0]) throw new DomainError('not_found', 'CUSTOMER_NOT_FOUND', 'No such customer.', { param: 'id' });
+    if (!rows[0]) throw SharedErrors.CUSTOMER_NOT_FOUND.create('No such customer.', { param: 'id' });
     const [view] = await toViews(this.wallets, actor, rows);
     return view;
   }

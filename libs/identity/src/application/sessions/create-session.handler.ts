@@ -7,11 +7,12 @@ import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../../domain/password';
 import { generateToken, hashToken } from '../../domain/secret-token';
 import { CreateSessionCommand, SessionView } from './create-session.command';
 import { SignInThrottle } from './sign-in-throttle';
+import { IdentityErrors } from '../../domain/identity-errors';
 
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 
 function invalidCredentials(): DomainError {
-  return new DomainError('unauthenticated', 'INVALID_CREDENTIALS', 'The organization, email or password is incorrect.');
+  return IdentityErrors.INVALID_CREDENTIALS.create('The organization, email or password is incorrect.');
 }
 
 @CommandHandler(CreateSessionCommand)

@@ -1,9 +1,10 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError } from '@app/shared-kernel';
+import { AuditLog, Clock } from '@app/shared-kernel';
 import { CredentialChanges } from '../authentication/credential-changes';
 import { EndSessionCommand } from './end-session.command';
+import { IdentityErrors } from '../../domain/identity-errors';
 
 @CommandHandler(EndSessionCommand)
 export class EndSessionHandler implements ICommandHandler<EndSessionCommand> {
@@ -21,11 +22,7 @@ export class EndSessionHandler implements ICommandHandler<EndSessionCommand> {
   @Transactional()
   async execute({ actor }: EndSessionCommand): Promise<void> {
     if (actor.principal.type !== 'user') {
-      throw new DomainError(
-        'invalid_request',
-        'NOT_A_SESSION',
-        'Only a session token can end its own session; revoke API keys instead.',
-      );
+      throw IdentityErrors.NOT_A_SESSION.create('Only a session token can end its own session; revoke API keys instead.');
     }
     const sessionId = actor.principal.credentialId;
     await this.txHost.tx.query(

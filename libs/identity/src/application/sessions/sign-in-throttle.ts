@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Clock, clientAddressKey, DomainError, JobQueue } from '@app/shared-kernel';
+import { Clock, clientAddressKey, DomainError, JobQueue, SharedErrors } from '@app/shared-kernel';
 import { DataSource } from 'typeorm';
 
 /** Address rows belong to no tenant: they are kept under the nil organization. */
@@ -124,7 +124,7 @@ export class SignInThrottle implements OnModuleInit {
       [organizationId, subject],
     );
     const seconds = Math.max(1, Math.ceil(((row?.locked_until.getTime() ?? now.getTime()) - now.getTime()) / 1000));
-    return new DomainError('rate_limited', 'RATE_LIMITED', `Too many sign-in attempts; retry in ${seconds} seconds.`, {
+    return SharedErrors.RATE_LIMITED.create(`Too many sign-in attempts; retry in ${seconds} seconds.`, {
       details: { retry_after_seconds: seconds },
     });
   }

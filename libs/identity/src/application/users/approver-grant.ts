@@ -1,6 +1,7 @@
-import { Actor, DomainError } from '@app/shared-kernel';
+import { Actor } from '@app/shared-kernel';
 import { EntityManager } from 'typeorm';
 import { Role, scopesOfRole } from '../../domain/scopes';
+import { IdentityErrors } from '../../domain/identity-errors';
 
 /** Roles whose users may decide approvals: derived from the role table, never listed twice. */
 export function canApprove(role: Role): boolean {
@@ -15,7 +16,7 @@ export function canApprove(role: Role): boolean {
 export async function assertMayGrantRole(tx: EntityManager, actor: Actor, role: Role): Promise<void> {
   if (!canApprove(role)) return;
   if (!actor.principal.human) {
-    throw new DomainError('forbidden', 'HUMAN_SESSION_REQUIRED', `Only a signed-in owner may create a ${role}, not an API key.`, {
+    throw IdentityErrors.HUMAN_SESSION_REQUIRED.create(`Only a signed-in owner may create a ${role}, not an API key.`, {
       param: 'role',
       details: { role },
     });
@@ -25,7 +26,7 @@ export async function assertMayGrantRole(tx: EntityManager, actor: Actor, role: 
     actor.principal.id,
   ]);
   if (user?.role !== 'owner') {
-    throw new DomainError('forbidden', 'OWNER_ROLE_REQUIRED', `Only an owner may create a ${role}: ${role}s decide approvals.`, {
+    throw IdentityErrors.OWNER_ROLE_REQUIRED.create(`Only an owner may create a ${role}: ${role}s decide approvals.`, {
       param: 'role',
       details: { role },
     });

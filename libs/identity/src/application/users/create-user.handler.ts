@@ -1,7 +1,7 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, invalidParameter, newId } from '@app/shared-kernel';
+import { AuditLog, Clock, invalidParameter, newId, SharedErrors } from '@app/shared-kernel';
 import { normalizeEmail } from '../../domain/email';
 import { assertAcceptablePassword, hashPassword } from '../../domain/password';
 import { Role, ROLES, scopesOfRole } from '../../domain/scopes';
@@ -9,6 +9,7 @@ import { assertMayGrantRole } from './approver-grant';
 import { CreateUserCommand } from './create-user.command';
 import { UserView } from './user.view';
 import { UserRow, toView } from './user-rows';
+import { IdentityErrors } from '../../domain/identity-errors';
 
 @CommandHandler(CreateUserCommand)
 export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
@@ -26,7 +27,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
     const role = input.role as Role;
     const missing = scopesOfRole(role).filter((scope) => !actor.principal.scopes.has(scope));
     if (missing.length > 0) {
-      throw new DomainError('forbidden', 'SCOPE_NOT_GRANTABLE', `You cannot create a ${role}: it holds scopes you do not.`, {
+      throw IdentityErrors.SCOPE_NOT_GRANTABLE.create(`You cannot create a ${role}: it holds scopes you do not.`, {
         param: 'role',
         details: { not_grantable: missing },
       });
@@ -39,7 +40,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
       [actor.organizationId, newId(), email, await hashPassword(input.password), role, this.clock.now()],
     );
     if (!rows[0])
-      throw new DomainError('conflict', 'ALREADY_EXISTS', 'A user with this email already exists in this organization.', {
+      throw SharedErrors.ALREADY_EXISTS.create('A user with this email already exists in this organization.', {
         param: 'email',
       });
     await this.audit.record(actor, { action: 'user.created', resourceType: 'user', resourceId: rows[0].id, data: { role } });

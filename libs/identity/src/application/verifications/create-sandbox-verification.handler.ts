@@ -1,7 +1,7 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, DomainError, invalidParameter, isUuid } from '@app/shared-kernel';
+import { Clock, invalidParameter, isUuid, SharedErrors } from '@app/shared-kernel';
 import { CustomerVerification } from '../../domain/customer-verification';
 import { CustomerVerificationRepository } from '../../domain/customer-verification.repository';
 import { SandboxChecks } from './sandbox-checks';
@@ -24,7 +24,7 @@ export class CreateSandboxVerificationHandler implements ICommandHandler<CreateS
   @Transactional()
   async execute({ actor, input }: CreateSandboxVerificationCommand): Promise<VerificationView> {
     if (actor.workspaceMode !== 'sandbox') {
-      throw new DomainError('forbidden', 'SANDBOX_ONLY', 'Test helpers work in sandbox workspaces only.');
+      throw SharedErrors.SANDBOX_ONLY.create('Test helpers work in sandbox workspaces only.');
     }
     const verificationType = typeOf(input.verificationType);
     const status = input.status === undefined ? 'pending' : statusOf(input.status);
@@ -39,7 +39,7 @@ export class CreateSandboxVerificationHandler implements ICommandHandler<CreateS
         ])
       : [];
     if (customers.length === 0) {
-      throw new DomainError('not_found', 'CUSTOMER_NOT_FOUND', 'No such customer.', { param: 'customer_id' });
+      throw SharedErrors.CUSTOMER_NOT_FOUND.create('No such customer.', { param: 'customer_id' });
     }
     const { reference } = await this.sandbox.openCheck();
     const { verification, change } = CustomerVerification.open(

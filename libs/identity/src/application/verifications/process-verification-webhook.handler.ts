@@ -1,7 +1,7 @@
 import { Transactional, TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, DomainError } from '@app/shared-kernel';
+import { Clock, SharedErrors } from '@app/shared-kernel';
 import { CustomerVerificationRepository } from '../../domain/customer-verification.repository';
 import { VerificationLifecycle, verificationNotFound, VerificationProviders } from './verification-lifecycle';
 import { ProcessVerificationWebhookCommand } from './process-verification-webhook.command';
@@ -24,7 +24,7 @@ export class ProcessVerificationWebhookHandler implements ICommandHandler<Proces
   @Transactional()
   async execute({ provider: name, rawBody, signature }: ProcessVerificationWebhookCommand): Promise<{ duplicate: boolean }> {
     const provider = this.providers.named(name);
-    if (!provider) throw new DomainError('not_found', 'UNKNOWN_PROVIDER', `No verification provider named ${name}.`);
+    if (!provider) throw SharedErrors.UNKNOWN_PROVIDER.create(`No verification provider named ${name}.`);
     const delivery = provider.verifyWebhook(rawBody, signature);
     const verification = await this.verifications.lockByReference(name, delivery.reference);
     if (!verification) throw verificationNotFound('reference');

@@ -19,6 +19,7 @@ import type { VerificationKey } from '../../domain/customer-verification.reposit
 import { VerificationProvider } from '../../domain/verification-provider';
 import { verificationResponse } from './verification-response';
 import { VerificationView } from './verification.view';
+import { IdentityErrors } from '../../domain/identity-errors';
 
 export const EXPIRE_VERIFICATION_JOB = 'identity.expire-verification';
 export const RETRY_VERIFICATION_JOB = 'identity.retry-verification';
@@ -26,7 +27,7 @@ const RETRY_MARGIN_MS = 250;
 const SYSTEM = { type: 'system', id: null };
 
 export function verificationNotFound(param = 'id'): DomainError {
-  return new DomainError('not_found', 'VERIFICATION_NOT_FOUND', 'No such customer verification.', { param });
+  return IdentityErrors.VERIFICATION_NOT_FOUND.create('No such customer verification.', { param });
 }
 
 /** A verification job's data: its key and its workspace's mode (absent in jobs queued before fair scheduling). */

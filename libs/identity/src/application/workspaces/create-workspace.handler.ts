@@ -1,6 +1,6 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuditLog, Clock, DomainError, isUniqueViolation, TransactionalNotifier } from '@app/shared-kernel';
+import { AuditLog, Clock, isUniqueViolation, TransactionalNotifier, SharedErrors } from '@app/shared-kernel';
 import { WorkspaceRepository } from '../../domain/repositories';
 import { Workspace } from '../../domain/workspace';
 import { changeOf, IDENTITY_CHANGES_CHANNEL } from '../authentication/identity-changes';
@@ -23,14 +23,9 @@ export class CreateWorkspaceHandler implements ICommandHandler<CreateWorkspaceCo
       await this.workspaces.insert(workspace);
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw new DomainError(
-          'conflict',
-          'ALREADY_EXISTS',
-          `A workspace with slug "${workspace.snapshot.slug}" already exists.`,
-          {
-            param: 'slug',
-          },
-        );
+        throw SharedErrors.ALREADY_EXISTS.create(`A workspace with slug "${workspace.snapshot.slug}" already exists.`, {
+          param: 'slug',
+        });
       }
       throw error;
     }

@@ -1,12 +1,13 @@
 import { Transactional } from '@nestjs-cls/transactional';
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Actor, AuditLog, Clock, DomainError, TransactionalNotifier } from '@app/shared-kernel';
+import { Actor, AuditLog, Clock, TransactionalNotifier } from '@app/shared-kernel';
 import { WorkspaceRepository } from '../../domain/repositories';
 import { Workspace, WORKSPACE_APPROVAL_SETTINGS_CHECKPOINT } from '../../domain/workspace';
 import { HoldForApprovalCommand } from '../approvals/hold-for-approval.command';
 import { changeOf, IDENTITY_CHANGES_CHANNEL } from '../authentication/identity-changes';
 import { UpdateWorkspaceCommand, UpdateWorkspaceResult, WorkspaceChanges } from './update-workspace.command';
 import { toWorkspaceView } from './workspace.view';
+import { IdentityErrors } from '../../domain/identity-errors';
 
 @CommandHandler(UpdateWorkspaceCommand)
 export class UpdateWorkspaceHandler implements ICommandHandler<UpdateWorkspaceCommand> {
@@ -64,7 +65,7 @@ export class UpdateWorkspaceHandler implements ICommandHandler<UpdateWorkspaceCo
 
   private async load(actor: Actor, workspaceId: string): Promise<Workspace> {
     const workspace = await this.workspaces.findForUpdate(actor.organizationId, workspaceId);
-    if (!workspace) throw new DomainError('not_found', 'WORKSPACE_NOT_FOUND', 'No such workspace.', { param: 'id' });
+    if (!workspace) throw IdentityErrors.WORKSPACE_NOT_FOUND.create('No such workspace.', { param: 'id' });
     return workspace;
   }
 }

@@ -1,5 +1,6 @@
 import { DomainError } from '../../domain-error';
 import { EventType } from '../../events/event-types';
+import { SharedErrors } from '../../shared-kernel-errors';
 
 /** An event as the API answers it (api-contract §4). */
 export interface EventResponse {
@@ -43,5 +44,5 @@ export function toResponse(row: EventRow): EventResponse {
 }
 
 export function eventNotFound(): DomainError {
-  return new DomainError('not_found', 'EVENT_NOT_FOUND', 'No such event.', { param: 'id' });
+  return SharedErrors.EVENT_NOT_FOUND.create('No such event.', { param: 'id' });
 }

@@ -1,5 +1,6 @@
 import { Actor, DomainError, isUuid } from '@app/shared-kernel';
 import { WebhookEndpointView } from './webhook-endpoint.view';
+import { WebhookErrors } from '../../domain/webhook-errors';
 
 export interface EndpointRow {
   id: string;
@@ -38,7 +39,7 @@ export function toView(row: EndpointRow, now?: Date): WebhookEndpointView {
 }
 
 export function endpointNotFound(): DomainError {
-  return new DomainError('not_found', 'WEBHOOK_ENDPOINT_NOT_FOUND', 'No such webhook endpoint.', { param: 'id' });
+  return WebhookErrors.WEBHOOK_ENDPOINT_NOT_FOUND.create('No such webhook endpoint.', { param: 'id' });
 }
 
 /** The endpoint of the caller's workspace, or WEBHOOK_ENDPOINT_NOT_FOUND (another tenant's is unknown too). */
