@@ -6,6 +6,7 @@ import { IdempotencyKeyScope1763801100000 } from './1763801100000-idempotency-ke
 import { RateLimitWindowsOnCoordinator1763807100000 } from './1763807100000-rate-limit-windows-on-coordinator';
 import { Events1763808200000 } from './1763808200000-events';
 import { IdempotencyCreatedAtBrin1763809100000 } from './1763809100000-idempotency-created-at-brin';
+import { IdempotencyKeyCheckWithoutBoundedRegex1763809400000 } from './1763809400000-idempotency-key-check-without-bounded-regex';
 
 /**
  * The platform's own tables and functions: the outbox, idempotency records, rate-limit windows, events.
@@ -19,4 +20,5 @@ export const platformMigrations: readonly MigrationClass[] = [
   RateLimitWindowsOnCoordinator1763807100000,
   Events1763808200000,
   IdempotencyCreatedAtBrin1763809100000,
+  IdempotencyKeyCheckWithoutBoundedRegex1763809400000,
 ];
