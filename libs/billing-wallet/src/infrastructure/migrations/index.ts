@@ -4,6 +4,7 @@ import { WalletLock1763800400000 } from './1763800400000-wallet-lock';
 import { HotPathPlans1763800600000 } from './1763800600000-hot-path-plans';
 import { PrimaryWalletForEveryCustomer1763800700000 } from './1763800700000-primary-wallet-for-every-customer';
 import { FxRatesPerWorkspace1763801200000 } from './1763801200000-fx-rates-per-workspace';
+import { LedgerListByPrimaryKey1763809200000 } from './1763809200000-ledger-list-by-primary-key';
 
 /**
  * The wallets' tables and the wallet lock function.
@@ -15,4 +16,5 @@ export const billingWalletMigrations: readonly MigrationClass[] = [
   HotPathPlans1763800600000,
   PrimaryWalletForEveryCustomer1763800700000,
   FxRatesPerWorkspace1763801200000,
+  LedgerListByPrimaryKey1763809200000,
 ];

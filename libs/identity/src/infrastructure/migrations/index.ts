@@ -4,6 +4,7 @@ import { UserEmailPerOrganization1763801100001 } from './1763801100001-user-emai
 import { CustomerVerifications1763802000000 } from './1763802000000-customer-verifications';
 import { SignInAttempts1763806100000 } from './1763806100000-sign-in-attempts';
 import { ApiKeyVersion1763807300000 } from './1763807300000-api-key-version';
+import { AuditListByPrimaryKey1763809300000 } from './1763809300000-audit-list-by-primary-key';
 
 /**
  * Identity's tables: organizations, workspaces, users, sessions, API keys, customers, approvals, audit events, verifications, sign-in attempts.
@@ -15,4 +16,5 @@ export const identityMigrations: readonly MigrationClass[] = [
   CustomerVerifications1763802000000,
   SignInAttempts1763806100000,
   ApiKeyVersion1763807300000,
+  AuditListByPrimaryKey1763809300000,
 ];

@@ -5,6 +5,8 @@ import { IdempotencyConcurrentReplays1763800500000 } from './1763800500000-idemp
 import { IdempotencyKeyScope1763801100000 } from './1763801100000-idempotency-key-scope';
 import { RateLimitWindowsOnCoordinator1763807100000 } from './1763807100000-rate-limit-windows-on-coordinator';
 import { Events1763808200000 } from './1763808200000-events';
+import { IdempotencyCreatedAtBrin1763809100000 } from './1763809100000-idempotency-created-at-brin';
+import { IdempotencyKeyCheckWithoutBoundedRegex1763809400000 } from './1763809400000-idempotency-key-check-without-bounded-regex';
 
 /**
  * The platform's own tables and functions: the outbox, idempotency records, rate-limit windows, events.
@@ -17,4 +19,6 @@ export const platformMigrations: readonly MigrationClass[] = [
   IdempotencyKeyScope1763801100000,
   RateLimitWindowsOnCoordinator1763807100000,
   Events1763808200000,
+  IdempotencyCreatedAtBrin1763809100000,
+  IdempotencyKeyCheckWithoutBoundedRegex1763809400000,
 ];
