@@ -101,6 +101,11 @@ export function loggerParams(config: Pick<AppConfig, 'LOG_LEVEL' | 'NODE_ENV'>, 
         genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id: string }).id,
         customAttributeKeys: { reqId: 'request_id' },
         quietReqLogger: true,
+        // One child logger per request (request_id), not two: the completion line adds `req` itself,
+        // first, where the second child's bindings put it — the line is the same, key for key.
+        quietResLogger: true,
+        customSuccessObject: (req: IncomingMessage, _res: ServerResponse, fields: object) => ({ req, ...fields }),
+        customErrorObject: (req: IncomingMessage, _res: ServerResponse, _error: Error, fields: object) => ({ req, ...fields }),
         redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
         serializers: {
           req: (req: { method: string; url: string; remoteAddress?: string }) => ({
