@@ -15,6 +15,7 @@
 //
 //   COMPARE_SLICES     slices per build (default 6)        COMPARE_SLICE_S  seconds each (default 2)
 //   COMPARE_WARMUP_S   warm-up per server (default 3)      COMPARE_WALLETS  wallets per database (default 1000)
+//   COMPARE_LOG_LEVEL  the servers' LOG_LEVEL (default warn, as every bench server; `info` writes a line per request)
 const { join, resolve } = require('node:path');
 const { Client } = require('pg');
 const { scratchDatabase, freePort } = require('./lib/scratch-database');
@@ -27,6 +28,7 @@ const SLICES = Number(process.env.COMPARE_SLICES ?? 6);
 const SLICE_S = Number(process.env.COMPARE_SLICE_S ?? 2);
 const WARMUP_S = Number(process.env.COMPARE_WARMUP_S ?? 3);
 const WALLETS = Number(process.env.COMPARE_WALLETS ?? 1000);
+const SERVER_ENV = process.env.COMPARE_LOG_LEVEL ? { LOG_LEVEL: process.env.COMPARE_LOG_LEVEL } : {};
 
 const log = (message) => console.log(`[compare ${new Date().toISOString().slice(11, 19)}] ${message}`);
 const mainOf = (tree) => join(resolve(tree), 'apps', 'api', 'apps', 'api', 'src', 'main.js');
@@ -35,7 +37,7 @@ async function startBuild(label, tree, resources) {
   const database = await scratchDatabase(`compare_${label.toLowerCase()}`);
   resources.push(() => database.drop());
   const port = await freePort();
-  const server = await startServer({ databaseUrl: database.url, port, main: mainOf(tree) });
+  const server = await startServer({ databaseUrl: database.url, port, env: SERVER_ENV, main: mainOf(tree) });
   resources.push(() => server.stop());
   const sql = new Client({ connectionString: database.url });
   await sql.connect();
