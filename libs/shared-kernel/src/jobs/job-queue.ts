@@ -34,13 +34,6 @@ export interface JobDefinition<T extends object> {
    * database-wide limit lets concurrent fetches race past it.
    */
   perOrganizationConcurrency?: number;
-  /**
-   * `short`: at most one job per `singletonKey` waits in the queue; a send while one waits is
-   * dropped (coalesced into it), and one sent while another runs waits for it, so a trigger is
-   * never lost (for "catch up with what is new" work such as the webhook fan-out). Set when the
-   * queue is created: a queue keeps its policy.
-   */
-  policy?: 'short';
 }
 
 export interface SendJobOptions {
@@ -219,7 +212,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
         notify: true,
         heartbeatSeconds: HEARTBEAT_SECONDS,
       };
-      await boss.createQueue(definition.name, { ...queue, ...(definition.policy && { policy: definition.policy }) });
+      await boss.createQueue(definition.name, queue);
       // A queue created by an earlier version keeps its options until told otherwise.
       await boss.updateQueue(definition.name, queue);
       if (!works) continue;

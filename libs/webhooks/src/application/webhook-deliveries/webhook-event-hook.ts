@@ -42,7 +42,7 @@ export class WebhookEventHook extends EventPublishedHook {
     const jobTenant = jobTenantOfEvent(tenant.organizationId, livemode);
     const job: FanOutJob = { ...jobTenant, workspaceId: tenant.workspaceId };
     this.txHost
-      .withoutTransaction(() => this.jobs.send<FanOutJob>(FAN_OUT_JOB, jobTenant, job, { singletonKey: tenant.workspaceId }))
+      .withoutTransaction(() => this.jobs.sendMany<FanOutJob>(FAN_OUT_JOB, jobTenant, [job]))
       .catch((error: Error) =>
         this.logger.warn(`webhook fan-out of workspace ${tenant.workspaceId} left to the sweep, not queued: ${error.message}`),
       );

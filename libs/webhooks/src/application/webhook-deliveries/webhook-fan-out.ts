@@ -49,8 +49,6 @@ export class WebhookFanOut implements OnModuleInit {
       handler: (job) => this.fanOut(job),
       concurrency: 2,
       maxLatencySeconds: 0.5,
-      // A burst of commits in a workspace queues one run, and one committed during a run queues the next.
-      policy: 'short',
     });
     this.jobs.define({
       name: FAN_OUT_SWEEP_JOB,
@@ -124,12 +122,7 @@ export class WebhookFanOut implements OnModuleInit {
     );
     for (const workspace of behind) {
       const tenant = jobTenantOfEvent(workspace.organization_id, workspace.livemode);
-      await this.jobs.send<FanOutJob>(
-        FAN_OUT_JOB,
-        tenant,
-        { ...tenant, workspaceId: workspace.workspace_id },
-        { singletonKey: workspace.workspace_id },
-      );
+      await this.jobs.send<FanOutJob>(FAN_OUT_JOB, tenant, { ...tenant, workspaceId: workspace.workspace_id });
     }
     return behind.length;
   }
