@@ -43,7 +43,7 @@ const HOT_PATH: Array<[string, RegExp]> = [
     /UPDATE plan_migration_outcomes o SET status = CASE WHEN u\.reason IS NULL/,
   ],
   ['event write (the workspace sequence and the event rows)', /INSERT INTO event_sequences/],
-  ['webhook fan-out (payloads and deliveries of committed events)', /INSERT INTO webhook_deliveries/],
+  ['webhook deliveries queued with the event', /INSERT INTO webhook_deliveries/],
   ['webhook delivery claimed, with its endpoint and payload', /WITH claimed AS \(\s*UPDATE webhook_deliveries SET lease_until/],
   ['webhook delivery attempt recorded (outcome, log row, streak)', /INSERT INTO webhook_delivery_attempts/],
 ];
@@ -67,7 +67,6 @@ const BACKGROUND = [
   /FROM promotional_lots\s+WHERE remaining > 0 AND expires_at/,
   /DELETE FROM idempotency_records/,
   /FROM webhook_deliveries WHERE status = 'pending' AND \(\(lease_until IS NOT NULL/,
-  /FROM webhook_fanout_cursors c\s+JOIN workspaces w/,
 ];
 
 /**

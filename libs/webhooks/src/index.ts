@@ -12,9 +12,13 @@ export * from './application/webhook-deliveries/webhook-delivery.view';
 export { webhookEndpointResponse } from './application/webhook-endpoints/webhook-endpoint-response';
 export type { WebhookEndpointResponse } from './application/webhook-endpoints/webhook-endpoint-response';
 export { WebhookEventHook } from './application/webhook-deliveries/webhook-event-hook';
-export { WebhookDeliveries, DELIVER_JOB } from './application/webhook-deliveries/webhook-deliveries';
-export type { WebhookEvent, WebhookEventTenant, DeliverJob } from './application/webhook-deliveries/webhook-deliveries';
-export { WebhookFanOut, FAN_OUT_JOB } from './application/webhook-deliveries/webhook-fan-out';
+export { WebhookDeliveries, DELIVER_JOB, DELIVER_BATCH_JOB } from './application/webhook-deliveries/webhook-deliveries';
+export type {
+  WebhookEvent,
+  WebhookEventTenant,
+  DeliverJob,
+  DeliverBatchJob,
+} from './application/webhook-deliveries/webhook-deliveries';
 export { WebhookDispatcher, MAX_IN_FLIGHT_PER_ENDPOINT, SWEEP_JOB } from './application/webhook-deliveries/webhook-dispatcher';
 export { RETRY_DELAYS_MS, MAX_ATTEMPTS, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS } from './domain/retry-schedule';
 export { SECRET_OVERLAP_MS } from './domain/webhook-endpoint';

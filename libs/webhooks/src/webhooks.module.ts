@@ -3,7 +3,6 @@ import { WebhookDeliveryHandlers } from './application/webhook-deliveries';
 import { WebhookUrlGuard } from './application/url-guard';
 import { WebhookDeliveries } from './application/webhook-deliveries/webhook-deliveries';
 import { WebhookDispatcher } from './application/webhook-deliveries/webhook-dispatcher';
-import { WebhookFanOut } from './application/webhook-deliveries/webhook-fan-out';
 import { WebhookEndpointHandlers } from './application/webhook-endpoints';
 import { HostResolver, WebhookSender } from './application/delivery-ports';
 import { WebhookSecretVault } from './application/secret-vault';
@@ -22,10 +21,9 @@ import { NodeHttpWebhookSender } from './infrastructure/webhook-sender';
     WebhookUrlGuard,
     WebhookDeliveries,
     WebhookDispatcher,
-    WebhookFanOut,
     ...WebhookEndpointHandlers,
     ...WebhookDeliveryHandlers,
   ],
-  exports: [WebhookDeliveries, WebhookDispatcher, WebhookFanOut],
+  exports: [WebhookDeliveries, WebhookDispatcher],
 })
 export class WebhooksModule {}

@@ -4,8 +4,7 @@ import { preparedQuery } from './prepared-query';
 import { afterCommit, DeferredStatement, deferWrites } from './write-pipeline';
 
 /**
- * One INSERT, UPDATE or DELETE (without a WITH clause of its own) and its `$1…$n` values, or a
- * SELECT that reads what another write of the statement RETURNs (its `committed` rows).
+ * One INSERT, UPDATE or DELETE (without a WITH clause of its own) and its `$1…$n` values.
  * Writes that belong to one decision are combined into a single statement, so they cost one
  * round trip and commit or fail together.
  */

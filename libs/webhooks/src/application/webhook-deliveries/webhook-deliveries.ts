@@ -31,6 +31,19 @@ export interface DeliverJob {
   deliveryId: string;
 }
 
+/**
+ * The first attempts of the deliveries one transaction wrote (its events to the workspace's
+ * endpoints), as one job: one claim for all of them, and one job's queue overhead rather than one
+ * per delivery. Retries and sweeps go one delivery a job (DeliverJob).
+ */
+export const DELIVER_BATCH_JOB = 'webhooks.deliver-batch';
+
+export interface DeliverBatchJob {
+  organizationId: string;
+  workspaceMode: JobTenant['workspaceMode'];
+  deliveryIds: string[];
+}
+
 export function jobTenantOfEvent(organizationId: string, livemode: boolean): JobTenant {
   return { organizationId, workspaceMode: livemode ? 'live' : 'sandbox' };
 }

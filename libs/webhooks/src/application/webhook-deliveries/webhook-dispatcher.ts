@@ -11,7 +11,7 @@ import { WebhookSecretVault } from '../secret-vault';
 import { webhookEndpointResponse } from '../webhook-endpoints/webhook-endpoint-response';
 import { ENDPOINT_COLUMNS, EndpointRow, toView } from '../webhook-endpoints/webhook-endpoint-rows';
 import { WebhookUrlGuard } from '../url-guard';
-import { DELIVER_JOB, DeliverJob, jobTenantOfEvent } from './webhook-deliveries';
+import { DELIVER_BATCH_JOB, DELIVER_JOB, DeliverBatchJob, DeliverJob, jobTenantOfEvent } from './webhook-deliveries';
 
 export const SWEEP_JOB = 'webhooks.sweep';
 
@@ -109,6 +109,12 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
       concurrency: 2,
       maxLatencySeconds: 0.5,
     });
+    this.jobs.define<DeliverBatchJob>({
+      name: DELIVER_BATCH_JOB,
+      handler: (job) => this.dispatchBatch(job),
+      concurrency: 2,
+      maxLatencySeconds: 0.5,
+    });
     this.jobs.define({
       name: SWEEP_JOB,
       cron: '* * * * *',
@@ -137,9 +143,9 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
     await this.claimAndStart(job, [job.deliveryId]);
   }
 
-  /** dispatch for the first attempts of the deliveries a fan-out wrote: one claim for all of them. */
-  async dispatchBatch(tenant: JobTenant, deliveryIds: string[]): Promise<void> {
-    await this.claimAndStart(tenant, deliveryIds);
+  /** dispatch for the first attempts of one transaction's deliveries: one claim for all of them. */
+  async dispatchBatch(job: DeliverBatchJob): Promise<void> {
+    await this.claimAndStart(job, job.deliveryIds);
   }
 
   /**

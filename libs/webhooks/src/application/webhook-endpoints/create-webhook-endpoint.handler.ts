@@ -46,13 +46,6 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<CreateWebho
           now,
         ],
       );
-      // The workspace's first endpoint starts the fan-out at the events to come (webhook-fan-out.ts).
-      await this.txHost.tx.query(
-        `INSERT INTO webhook_fanout_cursors (organization_id, workspace_id, last_sequence)
-         SELECT $1, $2, coalesce((SELECT last_sequence FROM event_sequences WHERE organization_id = $1 AND workspace_id = $2), 0)
-         ON CONFLICT (organization_id, workspace_id) DO NOTHING`,
-        [actor.organizationId, actor.workspaceId],
-      );
       await this.audit.record(actor, { action: 'webhook_endpoint.created', resourceType: 'webhook_endpoint', resourceId: id });
       return { endpoint: toView(rows[0]), secret };
     });

@@ -1,9 +1,8 @@
 import { MigrationClass } from '@app/shared-kernel';
 import { WebhookEndpoints1763809000000 } from './1763809000000-webhook-endpoints';
-import { WebhookFanoutCursors1763810100000 } from './1763810100000-webhook-fanout-cursors';
 
 /**
  * The webhook endpoints' and deliveries' tables.
  * A new migration of this context goes in this folder and is appended here; never edited after landing.
  */
-export const webhooksMigrations: readonly MigrationClass[] = [WebhookEndpoints1763809000000, WebhookFanoutCursors1763810100000];
+export const webhooksMigrations: readonly MigrationClass[] = [WebhookEndpoints1763809000000];
