@@ -174,18 +174,27 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
          JOIN webhook_event_payloads p ON p.organization_id = $1 AND p.event_id = d.event_id`,
       [tenant.organizationId, ids, now, leaseUntil],
     );
+    // Every attempt starts now, with what the claim read: none waits behind another statement
+    // (an endpoint deleted or a secret rotated meanwhile would otherwise be attempted from stale rows).
+    const jobOf = (row: ClaimedRow): DeliverJob => ({
+      organizationId: tenant.organizationId,
+      workspaceMode: tenant.workspaceMode,
+      deliveryId: row.id,
+    });
+    const busy: ClaimedRow[] = [];
     for (const row of rows) {
-      const job: DeliverJob = { organizationId: tenant.organizationId, workspaceMode: tenant.workspaceMode, deliveryId: row.id };
       if (this.running.has(row.id)) continue;
-      if ((this.inFlightPerEndpoint.get(row.endpoint_id) ?? 0) < MAX_IN_FLIGHT_PER_ENDPOINT) {
-        this.start(job, row);
-        continue;
-      }
-      await this.dataSource.query(
-        `UPDATE webhook_deliveries SET lease_until = NULL
-          WHERE organization_id = $1 AND id = $2 AND attempt = $3 AND status = 'pending' AND lease_until = $4`,
-        [job.organizationId, job.deliveryId, row.attempt, leaseUntil],
-      );
+      if ((this.inFlightPerEndpoint.get(row.endpoint_id) ?? 0) < MAX_IN_FLIGHT_PER_ENDPOINT) this.start(jobOf(row), row);
+      else busy.push(row);
+    }
+    if (busy.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE webhook_deliveries SET lease_until = NULL
+        WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND status = 'pending' AND lease_until = $3`,
+      [tenant.organizationId, busy.map((row) => row.id), leaseUntil],
+    );
+    for (const row of busy) {
+      const job = jobOf(row);
       await this.jobs.send(DELIVER_JOB, job, job, { startAfter: new Date(now.getTime() + this.busyDelay(row.endpoint_id)) });
     }
   }
