@@ -3,7 +3,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { Injectable } from '@nestjs/common';
 import { isUuid, Money } from '@app/shared-kernel';
 import { TopUpView } from '../application/top-ups/top-up.view';
-import { StoredTopUp, TopUpStore } from '../application/top-ups/top-up.store';
+import { NewTopUp, StoredTopUp, TopUpStore } from '../application/top-ups/top-up.store';
 import { WalletKey } from '../domain/wallet.repository';
 
 const COLUMNS = `organization_id, workspace_id, id, wallet_id, mode, automatic, amount::text AS amount, currency, status, payment_method_id,
@@ -58,20 +58,7 @@ export class TypeOrmTopUpStore extends TopUpStore {
   }
 
   /** Returns undefined when an automatic top-up is already pending for the wallet. */
-  override async insert(
-    key: WalletKey,
-    topUp: {
-      id: string;
-      mode: TopUpView['mode'];
-      automatic: boolean;
-      amount: Money;
-      paymentMethodId: string | null;
-      provider: string;
-      providerReference: string | null;
-      checkoutUrl: string | null;
-      now: Date;
-    },
-  ): Promise<StoredTopUp | undefined> {
+  override async insert(key: WalletKey, topUp: NewTopUp): Promise<StoredTopUp | undefined> {
     const rows: TopUpRow[] = await this.txHost.tx.query(
       `INSERT INTO wallet_top_ups (organization_id, workspace_id, id, wallet_id, mode, automatic, amount, currency, status, payment_method_id,
          provider, provider_reference, checkout_url, created_at)
