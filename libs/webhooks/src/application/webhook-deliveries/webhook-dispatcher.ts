@@ -188,14 +188,18 @@ export class WebhookDispatcher implements OnModuleInit, BeforeApplicationShutdow
       else busy.push(row);
     }
     if (busy.length === 0) return;
+    // Given back due when its job comes back, so the sweep (due and unclaimed for a minute) takes
+    // only a delivery whose job was lost, not one waiting its turn behind a busy endpoint.
+    const comesBack = busy.map((row) => new Date(now.getTime() + this.busyDelay(row.endpoint_id)));
     await this.dataSource.query(
-      `UPDATE webhook_deliveries SET lease_until = NULL
-        WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND status = 'pending' AND lease_until = $3`,
-      [tenant.organizationId, busy.map((row) => row.id), leaseUntil],
+      `UPDATE webhook_deliveries d SET lease_until = NULL, next_attempt_at = b.next_attempt_at
+         FROM unnest($2::uuid[], $3::timestamptz[]) AS b (id, next_attempt_at)
+        WHERE d.organization_id = $1 AND d.id = b.id AND d.status = 'pending' AND d.lease_until = $4`,
+      [tenant.organizationId, busy.map((row) => row.id), comesBack, leaseUntil],
     );
-    for (const row of busy) {
+    for (const [index, row] of busy.entries()) {
       const job = jobOf(row);
-      await this.jobs.send(DELIVER_JOB, job, job, { startAfter: new Date(now.getTime() + this.busyDelay(row.endpoint_id)) });
+      await this.jobs.send(DELIVER_JOB, job, job, { startAfter: comesBack[index] });
     }
   }
 
